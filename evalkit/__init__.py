@@ -1,0 +1,58 @@
+"""evalkit: compute and understand how retrieval and classification systems are evaluated.
+
+The public API is listed in ``shared/API.md``; everything it names is importable from here::
+
+    import evalkit as ek
+    ek.f1_score(y_true, y_pred)
+
+Topic modules hold the rest: ``evalkit.stats`` (confidence intervals for a measured score),
+``evalkit.datasets`` (the ``data/`` folder), ``evalkit.plots`` and ``evalkit.widgets`` (the
+notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
+"""
+
+from . import classification, datasets, exceptions, stats
+from .classification import (
+    accuracy,
+    class_weights,
+    confusion_matrix,
+    error_rate,
+    f1_score,
+    f_score,
+    precision,
+    recall,
+    sensitivity,
+    specificity,
+)
+
+__version__ = "0.1.0"
+
+# evalkit.plots and evalkit.widgets load matplotlib and ipywidgets, so they are imported on
+# first use: `ek.plots.plot_f_beta(...)` works after a plain `import evalkit as ek`.
+_LAZY_MODULES = ("plots", "widgets")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_MODULES))
+
+__all__ = [
+    "accuracy",
+    "class_weights",
+    "confusion_matrix",
+    "error_rate",
+    "f1_score",
+    "f_score",
+    "precision",
+    "recall",
+    "sensitivity",
+    "specificity",
+]
+
+_MODULES = (classification, datasets, exceptions, stats)

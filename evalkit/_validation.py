@@ -1,0 +1,317 @@
+"""Shared argument checks and the ``zero_division`` policy.
+
+Every public function validates its arguments here, once, at the boundary. A check either
+returns a clean numpy array or raises ``ValueError`` (``TypeError`` for the wrong kind of
+object) with a message that names the argument and says what was expected. Internal helpers
+trust what these functions return.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .exceptions import UndefinedMetricWarning
+
+__all__ = [
+    "check_1d",
+    "check_consistent_length",
+    "check_labels",
+    "check_option",
+    "check_zero_division",
+    "check_finite_scores",
+    "check_count",
+    "safe_divide",
+    "nan_average",
+]
+
+
+def _describe(values: Iterable[Any]) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def check_option(value: Any, name: str, allowed: Sequence[Any]) -> Any:
+    """Return ``value`` if it is one of ``allowed``; otherwise raise a ValueError naming ``name``.
+
+    >>> check_option("macro", "average", [None, "binary", "macro"])
+    'macro'
+    >>> check_option("mcaro", "average", [None, "binary", "macro"])
+    Traceback (most recent call last):
+    ...
+    ValueError: average must be one of None, 'binary', 'macro'; got 'mcaro'
+    """
+    try:
+        if value in allowed:
+            return value
+    except TypeError:  # unhashable or uncomparable value
+        pass
+    raise ValueError(f"{name} must be one of {_describe(allowed)}; got {value!r}")
+
+
+def _to_array(values: Any, name: str) -> np.ndarray:
+    if values is None:
+        raise TypeError(
+            f"{name} must be an array-like (list, numpy array or pandas Series); got None"
+        )
+    if isinstance(values, (str, bytes)):
+        raise TypeError(
+            f"{name} must be an array-like (list, numpy array or pandas Series); "
+            f"got the string {values!r}"
+        )
+    if isinstance(values, (dict, set, frozenset)):
+        raise TypeError(
+            f"{name} must be an ordered array-like (list, numpy array or pandas Series); "
+            f"got a {type(values).__name__}"
+        )
+    if isinstance(values, pd.DataFrame):
+        if values.shape[1] != 1:
+            raise ValueError(
+                f"{name} must be 1-D; got a DataFrame with {values.shape[1]} columns "
+                "(select one column)"
+            )
+        values = values.iloc[:, 0]
+    try:
+        return np.asarray(values)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(
+            f"{name} must be a flat 1-D array-like; could not read it ({exc})"
+        ) from None
+
+
+def check_1d(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return ``values`` as a 1-D numpy array, or raise naming ``name``.
+
+    A column vector of shape (n, 1) is accepted and flattened, as scikit-learn does.
+
+    >>> check_1d([1, 0, 1], "y_true")
+    array([1, 0, 1])
+    >>> check_1d([[1, 0], [0, 1]], "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true must be 1-D; got an array of shape (2, 2)
+    """
+    array = _to_array(values, name)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        if array.ndim == 0:
+            raise ValueError(f"{name} must be 1-D; got a single value {array.item()!r}")
+        raise ValueError(f"{name} must be 1-D; got an array of shape {array.shape}")
+    if not allow_empty and array.size == 0:
+        raise ValueError(f"{name} is empty; expected at least one value")
+    return array
+
+
+def check_consistent_length(**arrays: np.ndarray) -> None:
+    """Raise if the named arrays differ in length.
+
+    >>> check_consistent_length(y_true=[1, 0, 1], y_pred=[1, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true and y_pred have different lengths (3 != 2)
+    """
+    names = list(arrays)
+    lengths = [len(a) for a in arrays.values()]
+    if len(set(lengths)) > 1:
+        raise ValueError(
+            f"{' and '.join(names)} have different lengths ({' != '.join(map(str, lengths))})"
+        )
+
+
+def _label_kind(array: np.ndarray) -> str:
+    """'number' or 'string' for a label array; object arrays are inspected once, in C."""
+    kind = array.dtype.kind
+    if kind in "biuf":
+        return "number"
+    if kind in "US":
+        return "string"
+    if kind == "O":
+        inferred = pd.api.types.infer_dtype(array, skipna=False)
+        if inferred in ("string", "unicode", "bytes"):
+            return "string"
+        if inferred in ("integer", "floating", "mixed-integer-float", "boolean", "decimal"):
+            return "number"
+        return "mixed"
+    return "other"
+
+
+def check_labels(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return class labels as a 1-D array of numbers or strings.
+
+    Booleans become 0/1; object arrays of strings become unicode arrays. Raises when the
+    labels mix strings and numbers, contain NaN or None, or are not 1-D.
+
+    >>> check_labels(["cat", "dog"], "y_true")
+    array(['cat', 'dog'], dtype='<U3')
+    >>> check_labels([1, "dog"], "y_pred")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: y_pred mixes strings and numbers (or holds None); labels must be ...
+    """
+    array = check_1d(values, name, allow_empty=allow_empty)
+    kind = _label_kind(array)
+    if kind == "string" and isinstance(values, (list, tuple)):
+        # np.asarray(["a", 1]) silently turns the 1 into "1": look at the list itself.
+        if pd.api.types.infer_dtype(values, skipna=False) not in ("string", "unicode", "bytes"):
+            kind = "mixed"
+    if kind == "mixed":
+        raise ValueError(
+            f"{name} mixes strings and numbers (or holds None); "
+            "labels must be all strings or all numbers"
+        )
+    if kind == "other":
+        raise ValueError(f"{name} must hold numbers or strings; got dtype {array.dtype}")
+    if kind == "string":
+        return array.astype(str) if array.dtype.kind != "U" else array
+    if array.dtype.kind == "O":
+        array = array.astype(np.float64)
+    if array.dtype.kind == "b":
+        return array.astype(np.int64)
+    if array.dtype.kind == "f":
+        if np.isnan(array).any():
+            raise ValueError(f"{name} contains NaN; every sample needs a label")
+        if np.all(array == np.round(array)) and np.all(np.abs(array) < 2**53):
+            return array.astype(np.int64)
+    return array
+
+
+def check_same_label_kind(**arrays: np.ndarray) -> None:
+    """Raise when one label array holds strings and another numbers."""
+    kinds = {name: ("string" if a.dtype.kind == "U" else "number") for name, a in arrays.items()}
+    if len(set(kinds.values())) > 1:
+        described = ", ".join(f"{name} holds {kind}s" for name, kind in kinds.items())
+        raise ValueError(f"labels must be all strings or all numbers, but {described}")
+
+
+def check_finite_scores(values: Any, name: str) -> np.ndarray:
+    """Return real-valued scores as a float array; NaN or infinite scores raise.
+
+    >>> check_finite_scores([0.2, float("nan")], "y_score")
+    Traceback (most recent call last):
+    ...
+    ValueError: y_score contains NaN at position 1; scores must be finite numbers
+    """
+    array = check_1d(values, name)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers; got dtype {array.dtype}")
+    array = array.astype(np.float64, copy=False)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        what = "NaN" if np.isnan(array[position]) else "an infinite value"
+        raise ValueError(
+            f"{name} contains {what} at position {position}; scores must be finite numbers"
+        )
+    return array
+
+
+def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
+    """Return ``value`` as an int if it is a whole number >= ``minimum``.
+
+    >>> check_count(3, "tp")
+    3
+    >>> check_count(-1, "fp")
+    Traceback (most recent call last):
+    ...
+    ValueError: fp must be a whole number >= 0; got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, float, np.floating)):
+        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
+    return int(value)
+
+
+_ZERO_DIVISION_HELP = "zero_division must be 'warn', 0.0, 1.0 or np.nan"
+
+
+def check_zero_division(zero_division: Any) -> Any:
+    """Validate a ``zero_division`` policy and return it.
+
+    >>> check_zero_division(2)
+    Traceback (most recent call last):
+    ...
+    ValueError: zero_division must be 'warn', 0.0, 1.0 or np.nan; got 2
+    """
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return zero_division
+    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
+        if np.isnan(zero_division) or zero_division in (0, 1):
+            return float(zero_division)
+    raise ValueError(f"{_ZERO_DIVISION_HELP}; got {zero_division!r}")
+
+
+def zero_division_value(zero_division: Any) -> float:
+    """The number that stands in for an undefined ratio under a policy."""
+    return 0.0 if zero_division == "warn" else float(zero_division)
+
+
+def safe_divide(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    zero_division: Any,
+    *,
+    metric: str,
+    reason: str,
+    labels: np.ndarray | None = None,
+) -> np.ndarray:
+    """Divide element-wise; where the denominator is 0 use the ``zero_division`` value.
+
+    Under ``"warn"`` the result is 0.0 there and an :class:`UndefinedMetricWarning` says which
+    labels were affected and why (``reason``, e.g. "no predicted samples").
+    """
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = numerator / np.where(undefined, 1.0, denominator)
+    if undefined.any():
+        result = np.where(undefined, zero_division_value(zero_division), result)
+        if zero_division == "warn":
+            where = ""
+            if labels is not None and np.ndim(undefined) > 0:
+                where = f" for label(s) {_describe(np.asarray(labels)[undefined].tolist())}"
+            warnings.warn(
+                f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
+                "Use the zero_division argument to choose another value.",
+                UndefinedMetricWarning,
+                stacklevel=3,
+            )
+    return result
+
+
+def nan_average(values: np.ndarray, weights: np.ndarray | None = None, *, metric: str) -> float:
+    """Weighted mean that skips NaN entries, warning when it does.
+
+    NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
+    the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
+    remaining entries are averaged without weights.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    if not keep.all():
+        warnings.warn(
+            f"{metric}: {int((~keep).sum())} undefined (NaN) per-class value(s) were left out "
+            "of the average.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    if not keep.any():
+        return float("nan")
+    if weights is None:
+        return float(values[keep].mean())
+    weights = np.asarray(weights, dtype=np.float64)[keep]
+    total = weights.sum()
+    if total == 0:
+        # Every class with a defined score has zero weight: fall back to the plain mean, as
+        # scikit-learn's _nanaverage does.
+        return float(values[keep].mean())
+    return float(np.dot(values[keep], weights) / total)

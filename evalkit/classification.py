@@ -1,0 +1,879 @@
+r"""Set-based evaluation: confusion matrices, accuracy, precision, recall and the F measure.
+
+Every metric here depends only on the confusion matrix, so each public function follows one
+path: validate the labels, count them into per-class true positives, false positives, false
+negatives and true negatives with a single ``np.bincount``, then divide and average. There is
+no Python loop over samples.
+
+The same functions serve set retrieval (relevant/not relevant, retrieved/not retrieved) and
+classification (any number of classes); the signatures follow scikit-learn's so that each
+works with ``sklearn.metrics.make_scorer``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    check_1d,
+    check_consistent_length,
+    check_count,
+    check_labels,
+    check_option,
+    check_same_label_kind,
+    check_zero_division,
+    nan_average,
+    safe_divide,
+)
+
+__all__ = [
+    "confusion_matrix",
+    "accuracy",
+    "error_rate",
+    "precision",
+    "recall",
+    "f_score",
+    "f1_score",
+    "sensitivity",
+    "specificity",
+    "class_weights",
+    "AVERAGES",
+    "SetRetrievalModel",
+]
+
+#: The values ``average`` accepts, in the order the documentation lists them.
+AVERAGES = (None, "binary", "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr")
+
+#: The weighting schemes of Harbecke et al. (2022) that :func:`class_weights` knows.
+WEIGHT_SCHEMES = ("micro", "macro", "weighted", "dodrans", "entropy")
+
+# Integer labels spanning at most this many values are counted with a lookup table instead of
+# a sort (np.unique); the table costs 8 bytes per value in the range.
+_MAX_DENSE_RANGE = 1 << 22
+
+
+# --------------------------------------------------------------------------------------------
+# Counting
+# --------------------------------------------------------------------------------------------
+
+
+def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Map both label arrays to codes 0..k-1 over their sorted union of labels."""
+    if y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
+        low = min(int(y_true.min()), int(y_pred.min()))
+        high = max(int(y_true.max()), int(y_pred.max()))
+        span = high - low + 1
+        if span <= _MAX_DENSE_RANGE:
+            shifted_true = y_true - low if low else y_true
+            shifted_pred = y_pred - low if low else y_pred
+            present = (np.bincount(shifted_true, minlength=span) > 0) | (
+                np.bincount(shifted_pred, minlength=span) > 0
+            )
+            classes = np.flatnonzero(present) + low
+            if len(classes) == span:  # labels are contiguous: the shift is the code
+                return classes, shifted_true, shifted_pred
+            lookup = np.cumsum(present) - 1
+            return classes, lookup[shifted_true], lookup[shifted_pred]
+    both = np.concatenate([y_true, y_pred])
+    factorized = _factorize_strings(both) if both.dtype.kind == "U" else None
+    if factorized is None:
+        classes, codes = np.unique(both, return_inverse=True)
+        codes = codes.reshape(-1)
+    else:
+        classes, codes = factorized
+    return classes, codes[: len(y_true)], codes[len(y_true) :]
+
+
+_FNV_PRIME = np.uint64(1099511628211)
+_BUCKETS = 1 << 20
+
+
+def _factorize_strings(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Sorted distinct strings and each value's code, by hashing instead of sorting.
+
+    Sorting millions of strings (np.unique) is slow. Here each fixed-width string is hashed
+    from its raw code points, the hashes are bucketed, and the buckets give the codes. If two
+    distinct strings share a bucket, the final check fails and None sends the caller back to
+    np.unique, so the result is always exact.
+    """
+    itemsize = values.dtype.itemsize
+    if itemsize > 256:  # labels over 64 characters: hashing them costs more than it saves
+        return None
+    word = np.uint64 if itemsize % 8 == 0 else np.uint32
+    words = np.ascontiguousarray(values).view(word).reshape(len(values), -1)
+    with np.errstate(over="ignore"):
+        hashed = words[:, 0].astype(np.uint64)
+        for column in range(1, words.shape[1]):  # a loop over character positions, not samples
+            hashed *= _FNV_PRIME
+            hashed ^= words[:, column]
+        hashed ^= hashed >> np.uint64(29)
+        hashed *= _FNV_PRIME
+        hashed ^= hashed >> np.uint64(32)
+    bucket = (hashed & np.uint64(_BUCKETS - 1)).astype(np.intp)
+    occupied = np.bincount(bucket, minlength=_BUCKETS) > 0
+    codes = (np.cumsum(occupied) - 1)[bucket]
+    n_classes = int(np.count_nonzero(occupied))
+    first = np.empty(n_classes, dtype=np.intp)
+    first[codes[::-1]] = np.arange(len(values) - 1, -1, -1)  # the last write is the first sample
+    classes = values[first]
+    if not (classes[codes] == values).all():
+        return None
+    order = np.argsort(classes)
+    rank = np.empty(n_classes, dtype=np.intp)
+    rank[order] = np.arange(n_classes)
+    return classes[order], rank[codes]
+
+
+def _count_matrix(true_codes: np.ndarray, pred_codes: np.ndarray, n_classes: int) -> np.ndarray:
+    flat = true_codes.astype(np.int64, copy=False) * n_classes + pred_codes
+    return np.bincount(flat, minlength=n_classes * n_classes).reshape(n_classes, n_classes)
+
+
+def _validate_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    y_true = check_labels(y_true, "y_true")
+    y_pred = check_labels(y_pred, "y_pred")
+    check_consistent_length(y_true=y_true, y_pred=y_pred)
+    check_same_label_kind(y_true=y_true, y_pred=y_pred)
+    return y_true, y_pred
+
+
+def _validate_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> np.ndarray:
+    labels = check_labels(labels, name)
+    check_same_label_kind(y_true=y_true, **{name: labels})
+    if len(np.unique(labels)) != len(labels):
+        raise ValueError(f"{name} must not repeat a label; got {labels.tolist()}")
+    return labels
+
+
+def _full_confusion(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Confusion matrix over every label seen in the data, sorted, and those labels."""
+    classes, true_codes, pred_codes = _encode(y_true, y_pred)
+    return classes, _count_matrix(true_codes, pred_codes, len(classes))
+
+
+def _locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each wanted label in the sorted ``classes``, and whether it is there at all."""
+    index = np.minimum(np.searchsorted(classes, wanted), len(classes) - 1)
+    return index, classes[index] == wanted
+
+
+@dataclass(frozen=True)
+class _ClassCounts:
+    """Per-class counts for the selected labels, computed over all samples."""
+
+    labels: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    n_samples: int
+
+    @property
+    def support(self) -> np.ndarray:
+        return self.tp + self.fn
+
+    @property
+    def predicted(self) -> np.ndarray:
+        return self.tp + self.fp
+
+
+def _class_counts(
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    *,
+    average: str | None,
+    labels: Any,
+    exclude: Any,
+    pos_label: Any,
+) -> _ClassCounts:
+    """Validate the label choice, count once, and return the counts of the chosen labels."""
+    classes, matrix = _full_confusion(y_true, y_pred)
+    selected = _select_labels(y_true, average, labels, exclude, pos_label, classes)
+    tp = np.diagonal(matrix)
+    predicted = matrix.sum(axis=0)
+    support = matrix.sum(axis=1)
+    if selected is None:
+        selected = classes
+    else:
+        # Labels asked for but absent from the data have zero counts.
+        index, found = _locate(classes, selected)
+        tp, predicted, support = (np.where(found, x[index], 0) for x in (tp, predicted, support))
+    n_samples = len(y_true)
+    fp = predicted - tp
+    fn = support - tp
+    return _ClassCounts(selected, tp, fp, fn, n_samples - tp - fp - fn, n_samples)
+
+
+# --------------------------------------------------------------------------------------------
+# Averaging
+# --------------------------------------------------------------------------------------------
+
+
+def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) -> np.ndarray:
+    r"""Weights of the classes in an average, summing to 1.
+
+    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
+    weighs as much as its samples) and macro-averaging (every class weighs the same):
+
+    .. math::
+
+        w_i \propto \begin{cases}
+            1 & \text{macro} \\
+            n_i^{3/4} & \text{dodrans} \\
+            -n_i \log_2 (n_i / N) & \text{entropy} \\
+            n_i & \text{weighted (and micro)}
+        \end{cases}
+
+    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
+
+    Parameters
+    ----------
+    support : array-like of int
+        Number of true samples of each class.
+    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
+        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
+        average of per-class *recalls* equal micro recall.
+    n_samples : int, optional
+        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
+        whole test set when some classes are left out (as the authors' code does).
+
+    Returns
+    -------
+    ndarray of float
+        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
+
+    References
+    ----------
+    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
+    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
+
+    Examples
+    --------
+    >>> class_weights([1, 9], "macro")
+    array([0.5, 0.5])
+    >>> class_weights([1, 9], "weighted")
+    array([0.1, 0.9])
+    >>> class_weights([1, 9], "dodrans").round(3)
+    array([0.161, 0.839])
+    """
+    support = check_1d(support, "support")
+    if support.dtype.kind not in "biuf" or np.any(support < 0):
+        raise ValueError("support must hold non-negative counts")
+    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
+    support = support.astype(np.float64)
+    if scheme == "macro":
+        raw = np.ones_like(support)
+    elif scheme in ("weighted", "micro"):
+        raw = support
+    elif scheme == "dodrans":
+        raw = support**0.75
+    else:
+        total = float(support.sum()) if n_samples is None else float(n_samples)
+        if total <= 0:
+            raw = np.zeros_like(support)
+        else:
+            share = support / total
+            with np.errstate(divide="ignore", invalid="ignore"):
+                raw = np.where(support > 0, -support * np.log2(share), 0.0)
+    total_weight = raw.sum()
+    if total_weight == 0:
+        # No class has support (or, for entropy, one class holds every sample): fall back to
+        # equal weights, as scikit-learn does for "weighted".
+        return np.full_like(support, 1.0 / len(support))
+    return raw / total_weight
+
+
+def _select_labels(
+    y_true: np.ndarray,
+    average: str | None,
+    labels: Any,
+    exclude: Any,
+    pos_label: Any,
+    present: np.ndarray,
+) -> np.ndarray | None:
+    """The labels a metric reports or averages over (None: every present label)."""
+    if average == "binary":
+        if exclude is not None:
+            raise ValueError(
+                "exclude leaves classes out of an average over classes; it has no meaning with "
+                "average='binary' (use average='micro', 'macro', ... instead)"
+            )
+        if len(present) > 2:
+            raise ValueError(
+                f"average='binary' needs at most two classes, but the labels hold {len(present)} "
+                f"({present.tolist()[:10]}{' ...' if len(present) > 10 else ''}); choose another "
+                "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
+            )
+        pos = check_labels([pos_label], "pos_label")
+        kinds_differ = (pos.dtype.kind == "U") != (y_true.dtype.kind == "U")
+        if kinds_differ or (pos[0] not in present and len(present) >= 2):
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels; it should be one of "
+                f"{present.tolist()}"
+            )
+        return pos
+    chosen = None if labels is None else _validate_label_list(labels, y_true)
+    if exclude is not None:
+        excluded = check_labels(exclude, "exclude", allow_empty=True)
+        if len(excluded):
+            check_same_label_kind(y_true=y_true, exclude=excluded)
+        base = present if chosen is None else chosen
+        chosen = base[~np.isin(base, excluded)]
+        if len(chosen) == 0:
+            raise ValueError("exclude leaves no class to evaluate")
+    return chosen
+
+
+def _per_class(
+    want: str, tp: np.ndarray, predicted: np.ndarray, support: np.ndarray, beta: float,
+    zero_division: Any, labels: np.ndarray | None,
+) -> np.ndarray:
+    """Precision, recall or F-beta (``want``) of each class from its counts."""
+    if want == "precision" or (want == "f" and beta == 0):
+        return safe_divide(tp, predicted, zero_division, metric="Precision",
+                           reason="no predicted samples", labels=labels)
+    if want == "recall" or (want == "f" and np.isposinf(beta)):
+        return safe_divide(tp, support, zero_division, metric="Recall",
+                           reason="no true samples", labels=labels)
+    # The count form (1 + b^2) TP / (b^2 (TP + FN) + TP + FP): defined whenever P or R is.
+    beta2 = beta * beta
+    return safe_divide((1 + beta2) * tp, beta2 * support + predicted, zero_division,
+                       metric="F-score", reason="no true nor predicted samples", labels=labels)
+
+
+_METRIC_NAMES = {"precision": "Precision", "recall": "Recall", "f": "F-score"}
+
+
+def _averaged_scores(
+    counts: _ClassCounts, average: str | None, beta: float, zero_division: Any, want: str
+) -> Any:
+    """Precision, recall or F (``want``) per class, or averaged as ``average`` says."""
+    tp, predicted, support, labels = counts.tp, counts.predicted, counts.support, counts.labels
+    if average == "micro":
+        pooled = [np.array([x.sum()]) for x in (tp, predicted, support)]
+        return float(_per_class(want, *pooled, beta, zero_division, None)[0])
+    if average == "macro_pr" and want == "f":
+        # Opitz & Burst's macro-F: the F of macro-precision and macro-recall.
+        mean_p, mean_r = (
+            nan_average(_per_class(kind, tp, predicted, support, beta, zero_division, labels),
+                        metric=_METRIC_NAMES[kind])
+            for kind in ("precision", "recall")
+        )
+        if beta == 0 or np.isposinf(beta) or np.isnan(mean_p) or np.isnan(mean_r):
+            return mean_p if beta == 0 else mean_r if np.isposinf(beta) else float("nan")
+        beta2 = beta * beta
+        return float(safe_divide(np.array([(1 + beta2) * mean_p * mean_r]),
+                                 np.array([beta2 * mean_p + mean_r]), zero_division,
+                                 metric="F-score", reason="macro precision and recall are 0")[0])
+    scores = _per_class(want, tp, predicted, support, beta, zero_division, labels)
+    if average is None:
+        return scores
+    if average == "binary":
+        return float(scores[0])
+    if average in ("macro", "macro_pr"):
+        return nan_average(scores, metric=_METRIC_NAMES[want])
+    weights = class_weights(support, average, n_samples=counts.n_samples)
+    return nan_average(scores, weights, metric=_METRIC_NAMES[want])
+
+
+def _set_metric(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    want: str,
+    beta: float = 1.0,
+    average: str | None,
+    pos_label: Any,
+    labels: Any,
+    exclude: Any,
+    zero_division: Any,
+) -> Any:
+    average = check_option(average, "average", AVERAGES)
+    zero_division = check_zero_division(zero_division)
+    y_true, y_pred = _validate_pair(y_true, y_pred)
+    counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
+                           pos_label=pos_label)
+    return _averaged_scores(counts, average, beta, zero_division, want)
+
+
+# --------------------------------------------------------------------------------------------
+# Public metrics
+# --------------------------------------------------------------------------------------------
+
+
+def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray:
+    r"""Count how often each true class was predicted as each class.
+
+    .. math::
+
+        C_{ij} = \bigl|\{s : y^{true}_s = \ell_i \text{ and } y^{pred}_s = \ell_j\}\bigr|
+
+    Rows are true classes, columns predicted classes, both in the order of ``labels``.
+    For two classes ``[negative, positive]`` this is ``[[TN, FP], [FN, TP]]``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (numbers or strings).
+    labels : array-like, optional
+        The classes and their order. Default: every label in ``y_true`` or ``y_pred``, sorted.
+        Samples whose true or predicted label is not listed are left out, as scikit-learn does.
+
+    Returns
+    -------
+    ndarray of int, shape (n_classes, n_classes)
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.3. Cambridge University Press.
+
+    Examples
+    --------
+    >>> confusion_matrix([1, 1, 0, 0, 1], [1, 0, 0, 1, 1])
+    array([[1, 1],
+           [1, 2]])
+    >>> confusion_matrix(["cat", "dog", "dog"], ["dog", "dog", "dog"], labels=["dog", "cat"])
+    array([[2, 0],
+           [1, 0]])
+    """
+    y_true, y_pred = _validate_pair(y_true, y_pred)
+    if labels is None:
+        return _full_confusion(y_true, y_pred)[1]
+    wanted = _validate_label_list(labels, y_true)
+    classes, matrix = _full_confusion(y_true, y_pred)
+    index, found = _locate(classes, wanted)
+    sub = matrix[np.ix_(index, index)]
+    return np.where(found[:, None] & found[None, :], sub, 0)
+
+
+def accuracy(y_true: Any, y_pred: Any) -> float:
+    r"""Fraction of samples whose predicted label equals the true label.
+
+    .. math::
+
+        \mathrm{accuracy} = \frac{TP + TN}{TP + TN + FP + FN}
+                          = \frac{1}{n} \sum_{s=1}^{n} [y^{true}_s = y^{pred}_s]
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Manning, Raghavan and Schütze (2008), Introduction to Information Retrieval, section 8.3.
+
+    Examples
+    --------
+    >>> accuracy([1, 1, 0, 0], [1, 0, 0, 0])
+    0.75
+    """
+    y_true, y_pred = _validate_pair(y_true, y_pred)
+    return float(np.count_nonzero(y_true == y_pred) / len(y_true))
+
+
+def error_rate(y_true: Any, y_pred: Any) -> float:
+    r"""Fraction of samples whose predicted label is wrong.
+
+    .. math::
+
+        \mathrm{error\ rate} = \frac{FP + FN}{TP + TN + FP + FN}
+
+    Computed as errors / n, not as ``1 - accuracy`` (which can print 0.09999999999999998).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Manning, Raghavan and Schütze (2008), Introduction to Information Retrieval, section 8.3.
+
+    Examples
+    --------
+    >>> error_rate([1] * 9 + [0], [1] * 10)
+    0.1
+    """
+    y_true, y_pred = _validate_pair(y_true, y_pred)
+    return float(np.count_nonzero(y_true != y_pred) / len(y_true))
+
+
+_COMMON_PARAMETERS = """
+Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (numbers or strings).
+    average : {"binary", None, "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr"}
+        ``"binary"`` (default): the score of ``pos_label`` only (at most two classes).
+        ``None``: one score per class, in the order of ``labels``.
+        ``"micro"``: pool the counts of all classes, then divide.
+        ``"macro"``: unweighted mean of the per-class scores.
+        ``"weighted"``, ``"dodrans"``, ``"entropy"``: mean weighted by :func:`class_weights`
+        (support, support^3/4, -n_i log2(n_i/N)).
+        ``"macro_pr"``: like ``"macro"`` for precision and recall; for the F score, the F of
+        macro-precision and macro-recall (Opitz & Burst 2019).
+    pos_label : int or str, default 1
+        The positive class when ``average="binary"``; ignored otherwise.
+    labels : array-like, optional
+        The classes to report (``average=None``) or average over, in order. Default: every
+        label in the data, sorted. Counts always use all samples.
+    exclude : array-like, optional
+        Classes left out of the average (e.g. a "no relation" class). With a class excluded,
+        micro-averaged scores are no longer accuracy.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        The value of a ratio whose denominator is 0. ``"warn"`` gives 0.0 and an
+        :class:`~evalkit.exceptions.UndefinedMetricWarning`. NaN values are left out of
+        averages (with a warning).
+"""
+
+_RETURNS = """
+Returns
+    -------
+    float, or ndarray of float when ``average`` is None
+"""
+
+
+def precision(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Fraction of the retrieved (predicted positive) items that are relevant (positive).
+
+    .. math::
+
+        \mathrm{precision} = \frac{TP}{TP + FP}
+
+    <<parameters>>
+
+    <<returns>>
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.3. Cambridge University Press.
+
+    Examples
+    --------
+    >>> precision([1, 1, 0, 1, 0, 0], [1, 0, 0, 1, 1, 0])
+    0.6666666666666666
+    >>> precision(["a", "b", "b", "c"], ["a", "b", "c", "c"], average=None)
+    array([1. , 1. , 0.5])
+    """
+    return _set_metric(y_true, y_pred, want="precision", average=average, pos_label=pos_label,
+                       labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+def recall(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Fraction of the relevant (positive) items that were retrieved (predicted positive).
+
+    .. math::
+
+        \mathrm{recall} = \frac{TP}{TP + FN}
+
+    <<parameters>>
+
+    <<returns>>
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.3. Cambridge University Press.
+
+    Examples
+    --------
+    >>> recall([1, 1, 0, 1, 0, 0], [1, 0, 0, 1, 1, 0])
+    0.6666666666666666
+    >>> recall(["a", "b", "b", "c"], ["a", "b", "c", "c"], average="macro")
+    0.8333333333333334
+    """
+    return _set_metric(y_true, y_pred, want="recall", average=average, pos_label=pos_label,
+                       labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+def f_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""The F measure: the weighted harmonic mean of precision and recall.
+
+    .. math::
+
+        F_\beta = \frac{(1 + \beta^2)\, P R}{\beta^2 P + R}
+                = \frac{(1 + \beta^2)\, TP}{(1 + \beta^2)\, TP + \beta^2 FN + FP}
+
+    :math:`\beta > 1` weighs recall more, :math:`\beta < 1` precision; :math:`F_0 = P` and
+    :math:`F_\infty = R`. The count form is used, so F is defined (0) when precision is
+    undefined but recall is 0, as in scikit-learn's ``fbeta_score``.
+
+    <<parameters>>
+    beta : float, default 1.0
+        How many times more recall matters than precision (van Rijsbergen's β), >= 0.
+
+    <<returns>>
+
+    References
+    ----------
+    van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed., chapter 7. Butterworths.
+    Opitz, J. and Burst, S. (2019). Macro F1 and Macro F1. arXiv:1911.03347 (``"macro_pr"``).
+
+    Examples
+    --------
+    >>> y_true = [1] * 40 + [0] * 60          # 40 relevant documents of 100
+    >>> y_pred = [1] * 40 + [1] * 50 + [0] * 10   # 90 retrieved, all 40 relevant among them
+    >>> round(f_score(y_true, y_pred, beta=1), 4), round(f_score(y_true, y_pred, beta=2), 4)
+    (0.6154, 0.8)
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
+        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
+    if np.isnan(beta) or beta < 0:
+        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
+    return _set_metric(y_true, y_pred, want="f", beta=float(beta), average=average,
+                       pos_label=pos_label, labels=labels, exclude=exclude,
+                       zero_division=zero_division)
+
+
+def f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""The balanced F measure, :math:`F_1 = 2PR / (P + R)`: :func:`f_score` with β = 1.
+
+    .. math::
+
+        F_1 = \frac{2\, TP}{2\, TP + FN + FP}
+
+    which is also the Dice coefficient of the retrieved and the relevant sets,
+    :math:`2|A \cap B| / (|A| + |B|)`.
+
+    <<parameters>>
+
+    <<returns>>
+
+    References
+    ----------
+    van Rijsbergen, C. J. (1979). Information Retrieval, 2nd ed., chapter 7. Butterworths.
+    Dice, L. R. (1945). Measures of the Amount of Ecologic Association Between Species.
+    Ecology 26(3), 297–302.
+
+    Examples
+    --------
+    >>> round(f1_score([1, 1, 0, 1, 0, 0], [1, 0, 0, 1, 1, 0]), 4)
+    0.6667
+    >>> round(f1_score([0, 1, 2, 2], [0, 2, 2, 2], average="macro", zero_division=0.0), 4)
+    0.6
+    """
+    return f_score(y_true, y_pred, beta=1.0, average=average, pos_label=pos_label,
+                   labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+def sensitivity(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Sensitivity, the true-positive rate: another name for :func:`recall`.
+
+    .. math::
+
+        \mathrm{sensitivity} = \frac{TP}{TP + FN}
+
+    <<parameters>>
+
+    <<returns>>
+
+    References
+    ----------
+    Altman, D. G. and Bland, J. M. (1994). Diagnostic tests 1: sensitivity and specificity.
+    BMJ 308, 1552.
+
+    Examples
+    --------
+    >>> sensitivity([1, 1, 1, 0], [1, 1, 0, 0])
+    0.6666666666666666
+    """
+    return recall(y_true, y_pred, average=average, pos_label=pos_label, labels=labels,
+                  exclude=exclude, zero_division=zero_division)
+
+
+def specificity(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Specificity, the true-negative rate: the recall of the negative class.
+
+    .. math::
+
+        \mathrm{specificity} = \frac{TN}{TN + FP}
+
+    For more than two classes, each class in turn is "positive" and the rest "negative";
+    averages follow imbalanced-learn's ``specificity_score`` (micro pools TN and FP over the
+    classes; weighted uses the support of each class).
+
+    <<parameters>>
+
+    <<returns>>
+
+    References
+    ----------
+    Altman, D. G. and Bland, J. M. (1994). Diagnostic tests 1: sensitivity and specificity.
+    BMJ 308, 1552.
+
+    Examples
+    --------
+    >>> specificity([1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0])
+    0.6666666666666666
+    """
+    average = check_option(average, "average", AVERAGES)
+    zero_division = check_zero_division(zero_division)
+    y_true, y_pred = _validate_pair(y_true, y_pred)
+    counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
+                           pos_label=pos_label)
+    if average == "micro":
+        negatives = counts.tn.sum() + counts.fp.sum()
+        return float(safe_divide(np.array([counts.tn.sum()]), np.array([negatives]),
+                                 zero_division, metric="Specificity",
+                                 reason="no negative samples")[0])
+    scores = safe_divide(counts.tn, counts.tn + counts.fp, zero_division, metric="Specificity",
+                         reason="no negative samples", labels=counts.labels)
+    if average is None:
+        return scores
+    if average == "binary":
+        return float(scores[0])
+    if average in ("macro", "macro_pr"):
+        return nan_average(scores, metric="Specificity")
+    weights = class_weights(counts.support, average, n_samples=counts.n_samples)
+    return nan_average(scores, weights, metric="Specificity")
+
+
+for _function in (precision, recall, f_score, f1_score, sensitivity, specificity):
+    _function.__doc__ = _function.__doc__.replace(
+        "<<parameters>>", _COMMON_PARAMETERS.strip()).replace("<<returns>>", _RETURNS.strip())
+
+
+# --------------------------------------------------------------------------------------------
+# A model for the set-retrieval explorer
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SetRetrievalModel:
+    """The retrieved/relevant contingency table of one query, and every measure it gives.
+
+    This is the state behind :class:`evalkit.widgets.ContingencyExplorer`: set the four
+    counts and read :meth:`measures`. ``tp`` relevant documents were retrieved, ``fp``
+    non-relevant documents were retrieved, ``fn`` relevant documents were missed and ``tn``
+    non-relevant documents were (rightly) left out.
+
+    Examples
+    --------
+    >>> model = SetRetrievalModel(tp=30, fp=0, fn=10, tn=60)
+    >>> model.measures()["recall"]
+    0.75
+    """
+
+    tp: int = 30
+    fp: int = 0
+    fn: int = 10
+    tn: int = 60
+    beta: float = 1.0
+
+    def __post_init__(self) -> None:
+        self.set(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn, beta=self.beta)
+
+    def set(self, **values: Any) -> SetRetrievalModel:
+        """Change some of tp, fp, fn, tn, beta (validated) and return the model."""
+        for name, value in values.items():
+            if name == "beta":
+                if not isinstance(value, (int, float)) or value < 0 or np.isnan(value):
+                    raise ValueError(f"beta must be a number >= 0; got {value!r}")
+                self.beta = float(value)
+            elif name in ("tp", "fp", "fn", "tn"):
+                setattr(self, name, check_count(value, name))
+            else:
+                raise ValueError(f"unknown count {name!r}; expected tp, fp, fn, tn or beta")
+        if self.tp + self.fp + self.fn + self.tn == 0:
+            raise ValueError("the collection is empty: tp + fp + fn + tn must be at least 1")
+        return self
+
+    @property
+    def n_documents(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def labels(self) -> tuple[np.ndarray, np.ndarray]:
+        """One (relevant, retrieved) pair of 0/1 labels per document, for the metric functions."""
+        y_true = np.repeat([1, 0, 1, 0], [self.tp, self.fp, self.fn, self.tn])
+        y_pred = np.repeat([1, 1, 0, 0], [self.tp, self.fp, self.fn, self.tn])
+        return y_true, y_pred
+
+    def measures(self) -> dict[str, float]:
+        """Every set-based measure of the table, computed by the library's own functions.
+
+        Undefined ratios (nothing retrieved, nothing relevant) are NaN here, so a reader sees
+        "undefined" rather than a silent 0.
+        """
+        y_true, y_pred = self.labels()
+        options = {"zero_division": np.nan, "pos_label": 1}
+        return {
+            "accuracy": accuracy(y_true, y_pred),
+            "error rate": error_rate(y_true, y_pred),
+            "precision": precision(y_true, y_pred, **options),
+            "recall": recall(y_true, y_pred, **options),
+            "specificity": specificity(y_true, y_pred, **options),
+            "F1": f1_score(y_true, y_pred, **options),
+            f"F-beta (beta={self.beta:.3g})": f_score(y_true, y_pred, beta=self.beta, **options),
+        }
+
+    def table(self) -> np.ndarray:
+        """The table as the slides draw it: rows retrieved / not, columns relevant / not."""
+        return np.array([[self.tp, self.fp], [self.fn, self.tn]])
+

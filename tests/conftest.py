@@ -1,0 +1,36 @@
+"""Shared test set-up: a non-interactive matplotlib backend and hypothesis profiles."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Select the backend without touching MPLBACKEND: kernels that nbval starts inherit the
+# environment and must keep their inline backend.
+matplotlib.use("Agg")
+
+settings.register_profile(
+    "default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(20261123)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

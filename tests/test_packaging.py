@@ -1,0 +1,165 @@
+"""The project's own promises: one package list, the API contract, executed notebooks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import evalkit
+
+from .conftest import REPO
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+API_MD = REPO.parent / "shared" / "API.md"
+
+
+def _requirement(line: str) -> tuple[str, str]:
+    match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*?)\s*", line)
+    assert match, f"cannot read requirement {line!r}"
+    name = re.sub(r"[-_.]+", "-", match.group(1)).lower()
+    return name, match.group(2).replace(" ", "")
+
+
+def _project() -> dict:
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+
+
+def _pyproject_requirements() -> set[tuple[str, str]]:
+    project = _project()
+    lines = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        lines.extend(extra)
+    return {_requirement(line) for line in lines}
+
+
+def _environment_requirements() -> set[tuple[str, str]]:
+    found = set()
+    text = (REPO / "environment.yml").read_text()
+    assert "\ndependencies:\n" in text
+    for raw in text.split("\ndependencies:\n", 1)[1].splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        match = re.fullmatch(r"\s*-\s+(.+)", line)
+        if not match or match.group(1).endswith(":"):
+            continue
+        entry = match.group(1).strip()
+        if entry.startswith("-e") or entry in ("pip",):
+            continue
+        name, spec = _requirement(entry)
+        if name == "python":
+            continue
+        found.add((name, spec))
+    return found
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    pyproject, environment = _pyproject_requirements(), _environment_requirements()
+    assert pyproject == environment, (
+        f"only in pyproject.toml: {sorted(pyproject - environment)}; "
+        f"only in environment.yml: {sorted(environment - pyproject)}")
+
+
+def test_runtime_dependencies_are_the_chosen_five():
+    project = _project()
+    names = {_requirement(line)[0] for line in project["dependencies"]}
+    assert names == {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets"}
+
+
+def test_maths_modules_do_not_import_matplotlib_or_ipywidgets():
+    for module in ("classification", "stats", "datasets", "_validation", "exceptions"):
+        source = (REPO / "evalkit" / f"{module}.py").read_text()
+        assert not re.search(r"^\s*(import|from)\s+(matplotlib|ipywidgets)", source, re.M), module
+
+
+def test_top_level_exports_only_names_from_the_api_contract():
+    if not API_MD.is_file():
+        pytest.skip(f"{API_MD} not found (shared/ is not beside the repository)")
+    contract = set(re.findall(r"`([a-z_][a-z0-9_]*)\(", API_MD.read_text()))
+    assert set(evalkit.__all__) <= contract
+    for name in evalkit.__all__:
+        assert callable(getattr(evalkit, name))
+
+
+def test_every_public_function_has_a_numpydoc_docstring_with_examples():
+    for name in evalkit.__all__:
+        doc = getattr(evalkit, name).__doc__ or ""
+        for section in ("Parameters", "Returns", "References", "Examples"):
+            assert f"\n    {section}\n    ---" in doc, f"{name} lacks a {section} section"
+        assert "math::" in doc, f"{name} lacks its formula"
+        assert ">>> " in doc, f"{name} lacks a doctest"
+        sections = re.findall(r"\n    (\w+)\n    -{3,}", doc)
+        assert sections == [s for s in ("Parameters", "Returns", "References", "Examples")
+                            if s in sections], f"{name}: sections out of order {sections}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Notebooks: committed executed, shaped as shared/NOTEBOOKS.md says
+# ---------------------------------------------------------------------------------------------
+
+
+def _code_cells(path: Path) -> list[dict]:
+    nb = json.loads(path.read_text())
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 2
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_named_and_listed_in_the_readme(path):
+    assert re.fullmatch(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb", path.name)
+    assert path.name in (REPO / "README.md").read_text()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_was_executed_top_to_bottom_in_a_fresh_kernel(path):
+    # nbval only compares cells that have stored outputs, so an unexecuted notebook would pass.
+    cells = _code_cells(path)
+    counts = [c.get("execution_count") for c in cells]
+    assert counts == list(range(1, len(cells) + 1)), f"execution counts {counts}"
+    for cell in cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                assert "raises-exception" in tags, f"stored error {output.get('ename')}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_has_exercises_with_solutions_and_checks(path):
+    cells = _code_cells(path)
+    solutions = [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
+    assert 2 <= len(solutions) <= 5, f"{len(solutions)} solution cells"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_widget_cells_are_ignored_by_nbval(path):
+    for cell in _code_cells(path):
+        source = "".join(cell["source"])
+        if re.search(r"Explorer\(", source) and not source.lstrip().startswith("#"):
+            pytest.fail(f"a cell builds an explorer without '# NBVAL_IGNORE_OUTPUT':\n{source}")
+        if re.search(r"^\s*\w*[Ee]xplorer\s*$", source, re.M):
+            assert source.lstrip().startswith("# NBVAL_IGNORE_OUTPUT"), source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_checks_its_hand_computations_against_evalkit(path):
+    sources = "\n".join("".join(c["source"]) for c in _code_cells(path))
+    assert "import evalkit as ek" in sources
+    assert re.search(r"assert np\.isclose\(", sources)
+
+
+def test_plots_and_widgets_load_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, evalkit as ek; assert 'matplotlib.pyplot' not in sys.modules; "
+            "assert 'ipywidgets' not in sys.modules; "
+            "print(ek.plots.plot_f_beta.__name__, ek.widgets.ContingencyExplorer.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["plot_f_beta", "ContingencyExplorer"]
+    with pytest.raises(AttributeError, match="has no attribute 'plotz'"):
+        evalkit.plotz  # noqa: B018

@@ -1,0 +1,123 @@
+"""Confidence intervals for a proportion (scipy and statsmodels as oracles) and the simulation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import binomtest
+from statsmodels.stats.proportion import proportion_confint
+
+from evalkit.stats import AccuracySamplingModel, proportion_ci
+
+
+@st.composite
+def counts(draw):
+    n = draw(st.integers(min_value=1, max_value=5000))
+    k = draw(st.integers(min_value=0, max_value=n))
+    return k, n
+
+
+confidences = st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999])
+
+
+@given(counts(), confidences, st.sampled_from(["wilson", "exact"]))
+def test_matches_scipy_binomtest(kn, confidence, method):
+    k, n = kn
+    expected = binomtest(k, n).proportion_ci(confidence_level=confidence, method=method)
+    low, high = proportion_ci(k, n, confidence=confidence, method=method)
+    assert low == pytest.approx(expected.low, abs=1e-10)
+    assert high == pytest.approx(expected.high, abs=1e-10)
+
+
+@given(counts(), confidences, st.sampled_from([("normal", "normal"), ("wilson", "wilson"),
+                                                ("exact", "beta")]))
+def test_matches_statsmodels(kn, confidence, methods):
+    k, n = kn
+    ours, theirs = methods
+    low, high = proportion_ci(k, n, confidence=confidence, method=ours)
+    expected_low, expected_high = proportion_confint(k, n, alpha=1 - confidence, method=theirs)
+    assert low == pytest.approx(expected_low, abs=1e-10)
+    assert high == pytest.approx(expected_high, abs=1e-10)
+
+
+def test_hand_computed_intervals():
+    # 80 of 100 correct: Wald 0.8 +- 1.959964 * 0.04.
+    z = 1.959963984540054
+    low, high = proportion_ci(80, 100, method="normal")
+    assert low == pytest.approx(0.8 - z * 0.04) and high == pytest.approx(0.8 + z * 0.04)
+    # Wilson by its formula.
+    p, n = 0.8, 100
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z / (1 + z**2 / n) * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
+    assert proportion_ci(80, 100) == pytest.approx((centre - half, centre + half))
+    # A perfect score: Wald has zero width, Wilson and exact do not.
+    assert proportion_ci(10, 10, method="normal") == (1.0, 1.0)
+    assert proportion_ci(10, 10)[0] < 0.75
+    # Clopper-Pearson at k = n: the lower end solves p^n = alpha / 2.
+    assert proportion_ci(10, 10, method="exact")[0] == pytest.approx(0.025 ** (1 / 10))
+
+
+def test_vectorised_equals_scalar(rng):
+    n = rng.integers(1, 500, 200)
+    k = rng.integers(0, n + 1)
+    for method in ("wilson", "normal", "exact"):
+        low, high = proportion_ci(k, n, method=method)
+        assert low.shape == (200,)
+        for i in (0, 57, 199):
+            assert (low[i], high[i]) == pytest.approx(proportion_ci(int(k[i]), int(n[i]),
+                                                                    method=method))
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"successes": 5, "n": 0}, ValueError, "n must be at least 1"),
+    ({"successes": 11, "n": 10}, ValueError, "successes must lie between 0 and n"),
+    ({"successes": 2.5, "n": 10}, ValueError, "successes must be whole numbers"),
+    ({"successes": 5, "n": 10, "confidence": 95}, ValueError, "confidence must be between 0 and 1"),
+    ({"successes": 5, "n": 10, "method": "wald"}, ValueError, "method must be one of 'wilson'"),
+])
+def test_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        proportion_ci(**kwargs)
+
+
+def test_sampling_model_spread_matches_theory():
+    model = AccuracySamplingModel(n_test=400, true_accuracy=0.9, n_repeats=20000, seed=1)
+    summary = model.summary()
+    assert summary["sd (theory)"] == pytest.approx(0.015)
+    assert summary["sd measured"] == pytest.approx(0.015, rel=0.03)
+    assert summary["mean measured"] == pytest.approx(0.9, abs=0.001)
+    assert summary["middle low"] < 0.9 < summary["middle high"]
+    # Wilson intervals cover the truth about 95% of the time.
+    assert summary["coverage"] == pytest.approx(0.95, abs=0.01)
+
+
+def test_wald_undercovers_for_small_test_sets():
+    wald = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="normal", seed=2)
+    wilson = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="wilson", seed=2)
+    assert wald.summary()["coverage"] < 0.75 < wilson.summary()["coverage"]
+
+
+def test_sampling_model_is_reproducible_and_cached():
+    a = AccuracySamplingModel(seed=5).simulate()
+    b = AccuracySamplingModel(seed=5).simulate()
+    np.testing.assert_array_equal(a, b)
+    model = AccuracySamplingModel(seed=5)
+    first = model.simulate()
+    model.set(confidence=0.99)  # does not change the simulated test sets
+    np.testing.assert_array_equal(first, model.simulate())
+    model.set(n_test=50)
+    assert set(np.unique(model.simulate() * 50)) <= set(range(51))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_test": 0}, "n_test must be a whole number >= 1"),
+    ({"true_accuracy": 1.2}, "true_accuracy must be between 0 and 1"),
+    ({"confidence": 1.0}, "confidence must be between 0 and 1"),
+    ({"method": "bayes"}, "method must be one of"),
+    ({"size": 3}, "unknown setting"),
+])
+def test_sampling_model_rejects_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        AccuracySamplingModel().set(**kwargs)

@@ -1,0 +1,83 @@
+"""The shared argument checks: each error names the argument and says what was expected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evalkit import _validation as v
+from evalkit.exceptions import UndefinedMetricWarning
+
+
+def test_check_1d_accepts_column_vectors_and_series():
+    np.testing.assert_array_equal(v.check_1d(np.array([[1], [2]]), "x"), [1, 2])
+    np.testing.assert_array_equal(v.check_1d(pd.Series([3, 4]), "x"), [3, 4])
+    np.testing.assert_array_equal(v.check_1d(pd.DataFrame({"a": [5, 6]}), "x"), [5, 6])
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (5, ValueError, "x must be 1-D; got a single value 5"),
+    ([[1, 2], [3]], ValueError, "x must be a flat 1-D array-like"),
+    ({"a": 1}, TypeError, "x must be an ordered array-like .* got a dict"),
+    (pd.DataFrame({"a": [1], "b": [2]}), ValueError, "x must be 1-D; got a DataFrame with 2"),
+    ([], ValueError, "x is empty"),
+])
+def test_check_1d_errors(value, error, message):
+    with pytest.raises(error, match=message):
+        v.check_1d(value, "x")
+
+
+def test_check_labels_normalises_types():
+    assert v.check_labels([True, False], "y").dtype == np.int64
+    assert v.check_labels([1.0, 2.0], "y").dtype == np.int64
+    assert v.check_labels([0.5, 2.0], "y").dtype == np.float64
+    assert v.check_labels(np.array(["a", "b"], dtype=object), "y").dtype.kind == "U"
+    with pytest.raises(ValueError, match="y mixes strings and numbers \\(or holds None\\)"):
+        v.check_labels(["a", None], "y")
+
+
+def test_check_finite_scores():
+    np.testing.assert_array_equal(v.check_finite_scores([1, 2], "y_score"), [1.0, 2.0])
+    with pytest.raises(ValueError, match="y_score contains an infinite value at position 2"):
+        v.check_finite_scores([0.1, 0.2, np.inf], "y_score")
+    with pytest.raises(ValueError, match="y_score must hold numbers"):
+        v.check_finite_scores(["a"], "y_score")
+
+
+@pytest.mark.parametrize("good", ["warn", 0, 1, 0.0, 1.0, np.nan])
+def test_zero_division_accepts_the_policies(good):
+    assert v.check_zero_division(good) is not None
+
+
+@pytest.mark.parametrize("bad", ["nan", 0.5, True, None, "error"])
+def test_zero_division_rejects_others(bad):
+    with pytest.raises(ValueError, match="zero_division must be"):
+        v.check_zero_division(bad)
+
+
+def test_safe_divide_policies():
+    num, den = np.array([1.0, 2.0]), np.array([2.0, 0.0])
+    with pytest.warns(UndefinedMetricWarning, match=r"label\(s\) 'b'"):
+        np.testing.assert_array_equal(
+            v.safe_divide(num, den, "warn", metric="Precision", reason="r",
+                          labels=np.array(["a", "b"])), [0.5, 0.0])
+    np.testing.assert_array_equal(v.safe_divide(num, den, 1.0, metric="P", reason="r"), [0.5, 1])
+    assert np.isnan(v.safe_divide(num, den, np.nan, metric="P", reason="r")[1])
+
+
+def test_nan_average():
+    assert v.nan_average([1.0, 3.0], metric="m") == 2.0
+    with pytest.warns(UndefinedMetricWarning):
+        assert v.nan_average([1.0, np.nan], [1, 3], metric="m") == 1.0
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(v.nan_average([np.nan], metric="m"))
+    # All remaining weight is zero: plain mean, as scikit-learn.
+    assert v.nan_average([1.0, 3.0], [0, 0], metric="m") == 2.0
+
+
+def test_check_count():
+    assert v.check_count(3.0, "tp") == 3
+    for bad in (-1, 2.5, "3", True, None):
+        with pytest.raises(ValueError, match="tp must be a whole number >= 0"):
+            v.check_count(bad, "tp")
