@@ -1,0 +1,102 @@
+"""evalkit against scikit-learn (and pycm) on the same labels, in one process.
+
+Each row times one metric on one data set: best of several runs, input validation included
+(every library is called on the raw arrays, exactly as a user would). The ratio is
+reference time / evalkit time, so 20x means evalkit is twenty times faster.
+
+Run with `make bench` (it installs the `bench` extra) or
+`python benchmarks/bench_classification.py`. Set EVALKIT_BENCH_QUICK=1 for a smaller run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn import metrics as skm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_time, print_table  # noqa: E402
+
+import evalkit as ek  # noqa: E402
+
+QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
+SIZES = [10**5, 10**6] if QUICK else [10**6, 10**7]
+PYCM_MAX_SAMPLES = 10**5  # pycm is pure Python: it runs, but only on smaller inputs here
+
+
+def make_labels(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, k, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, k, n))
+    return y_true, y_pred
+
+
+def cases(k: int):
+    """(name, evalkit call, scikit-learn call) for k classes."""
+    yield "confusion_matrix", ek.confusion_matrix, skm.confusion_matrix
+    yield "accuracy", ek.accuracy, skm.accuracy_score
+    yield ("precision per class", lambda t, p: ek.precision(t, p, average=None),
+           lambda t, p: skm.precision_score(t, p, average=None))
+    yield ("recall per class", lambda t, p: ek.recall(t, p, average=None),
+           lambda t, p: skm.recall_score(t, p, average=None))
+    yield ("F1 per class", lambda t, p: ek.f1_score(t, p, average=None),
+           lambda t, p: skm.f1_score(t, p, average=None))
+    yield ("F1 macro", lambda t, p: ek.f1_score(t, p, average="macro"),
+           lambda t, p: skm.f1_score(t, p, average="macro"))
+    yield ("F1 weighted", lambda t, p: ek.f1_score(t, p, average="weighted"),
+           lambda t, p: skm.f1_score(t, p, average="weighted"))
+    if k == 2:
+        yield "F1 binary", ek.f1_score, skm.f1_score
+
+
+def main() -> None:
+    rows = []
+    ratios = []
+    datasets = [(n, k, "int") for n in SIZES for k in (2, 20)] + [(SIZES[0], 20, "str")]
+    for n, k, kind in datasets:
+        y_true, y_pred = make_labels(n, k)
+        if kind == "str":
+            names = np.array([f"class-{i:02d}" for i in range(k)])
+            y_true, y_pred = names[y_true], names[y_pred]
+        repeats = 3 if n >= 10**7 else 5
+        for name, ours, theirs in cases(k):
+            np.testing.assert_allclose(ours(y_true, y_pred), theirs(y_true, y_pred), rtol=1e-12)
+            t_ours = best_time(ours, y_true, y_pred, repeats=repeats)
+            t_theirs = best_time(theirs, y_true, y_pred, repeats=repeats)
+            ratio = t_theirs / t_ours
+            ratios.append(ratio)
+            rows.append([name, f"{n:.0e}", k, kind, f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}",
+                         f"{ratio:.1f}x"])
+    print("evalkit vs scikit-learn (times in ms, best of several runs, validation included)")
+    print_table(["metric", "n", "k", "labels", "evalkit", "sklearn", "sklearn/evalkit"], rows)
+    print(f"\nslowest ratio {min(ratios):.1f}x, median {np.median(ratios):.1f}x")
+    pycm_rows(datasets)
+
+
+def pycm_rows(datasets) -> None:
+    try:
+        from pycm import ConfusionMatrix
+    except ImportError:
+        print("\npycm is not installed (pip install -e '.[bench]'); skipped")
+        return
+    rows = []
+    for k in (2, 20):
+        n = min(PYCM_MAX_SAMPLES, SIZES[0])
+        y_true, y_pred = make_labels(n, k)
+        pycm = ConfusionMatrix(actual_vector=y_true, predict_vector=y_pred)
+        f1 = np.array([pycm.F1[c] for c in sorted(pycm.classes)], dtype=float)
+        np.testing.assert_allclose(ek.f1_score(y_true, y_pred, average=None), f1, rtol=1e-9)
+        t_ours = best_time(ek.f1_score, y_true, y_pred, average=None)
+        t_pycm = best_time(ConfusionMatrix, actual_vector=y_true, predict_vector=y_pred,
+                           repeats=3)
+        rows.append(["F1 per class (pycm builds every statistic)", f"{n:.0e}", k,
+                     f"{t_ours * 1e3:.2f}", f"{t_pycm * 1e3:.1f}", f"{t_pycm / t_ours:.0f}x"])
+    print(f"\nevalkit vs pycm (pure Python; run on {PYCM_MAX_SAMPLES:.0e} samples)")
+    print_table(["metric", "n", "k", "evalkit", "pycm", "pycm/evalkit"], rows)
+
+
+if __name__ == "__main__":
+    main()
