@@ -10,7 +10,7 @@ Topic modules hold the rest: ``evalkit.stats`` (confidence intervals for a measu
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
 
-from . import classification, datasets, exceptions, stats
+from . import classification, datasets, exceptions, ranking, stats, trec
 from .classification import (
     accuracy,
     class_weights,
@@ -23,6 +23,18 @@ from .classification import (
     sensitivity,
     specificity,
 )
+from .ranking import (
+    average_precision,
+    dcg,
+    interpolated_precision,
+    ndcg,
+    precision_at_k,
+    precision_recall_points,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
+from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
 __version__ = "0.1.0"
 
@@ -53,6 +65,20 @@ __all__ = [
     "recall",
     "sensitivity",
     "specificity",
+    "average_precision",
+    "dcg",
+    "interpolated_precision",
+    "ndcg",
+    "precision_at_k",
+    "precision_recall_points",
+    "r_precision",
+    "recall_at_k",
+    "reciprocal_rank",
+    "evaluate",
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
 ]
 
-_MODULES = (classification, datasets, exceptions, stats)
+_MODULES = (classification, datasets, exceptions, ranking, stats, trec)

@@ -69,7 +69,8 @@ def test_runtime_dependencies_are_the_chosen_five():
 
 
 def test_maths_modules_do_not_import_matplotlib_or_ipywidgets():
-    for module in ("classification", "stats", "datasets", "_validation", "exceptions"):
+    for module in ("classification", "ranking", "trec", "stats", "datasets", "_validation",
+                   "exceptions"):
         source = (REPO / "evalkit" / f"{module}.py").read_text()
         assert not re.search(r"^\s*(import|from)\s+(matplotlib|ipywidgets)", source, re.M), module
 

@@ -1,0 +1,794 @@
+r"""Measures of one ranked list: P@k, recall@k, R-precision, AP, RR, the P-R curve, DCG/nDCG.
+
+Every function takes ``relevance``: the relevance grades of the retrieved documents in rank
+order, top first (0 = not relevant). A document counts as relevant when its grade is at least
+``relevance_level`` (default 1), as with trec_eval's ``-l``. Negative grades (trec_eval reads -1
+as "in the pool but not judged") are never relevant and carry no gain.
+
+``n_relevant`` is R, the number of relevant documents the query has in the whole collection.
+By default it is the number of relevant documents in the list, which is right only when every
+relevant document was retrieved. trec_eval always takes R from the qrels: pass it when some
+relevant documents were missed (``evalkit.trec.evaluate`` does this for whole runs).
+
+The definitions follow trec_eval (``m_P.c``, ``m_map.c``, ``m_Rprec.c``, ``m_recip_rank.c``,
+``m_iprec_at_recall.c``, ``m_ndcg.c``); where textbooks differ, a keyword names the choice.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_1d, check_option, check_zero_division, safe_divide
+
+__all__ = [
+    "precision_at_k",
+    "recall_at_k",
+    "r_precision",
+    "average_precision",
+    "reciprocal_rank",
+    "precision_recall_points",
+    "interpolated_precision",
+    "dcg",
+    "ndcg",
+    "RankedListModel",
+]
+
+DCG_VARIANTS = ("trec", "exponential", "jarvelin")
+AP_DENOMINATORS = ("n_relevant", "retrieved_relevant")
+ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument checks shared by the functions below
+# ---------------------------------------------------------------------------------------------
+
+
+def _grades(values: Any, name: str = "relevance") -> np.ndarray:
+    """Relevance grades as a float array: 1-D, non-empty, numeric, no NaN."""
+    array = check_1d(values, name)
+    if array.dtype.kind == "O":
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must hold numeric relevance grades (0 = not relevant); "
+                f"got {array[:3].tolist()!r}..."
+            ) from None
+    if array.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must hold numeric relevance grades (0 = not relevant); got dtype {array.dtype}"
+        )
+    array = array.astype(np.float64)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} contains {array[position]} at rank {position + 1}; "
+            "grades must be finite numbers"
+        )
+    return array
+
+
+def _level(relevance_level: Any) -> float:
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Real):
+        raise ValueError(f"relevance_level must be a number; got {relevance_level!r}")
+    if not np.isfinite(relevance_level):
+        raise ValueError(f"relevance_level must be finite; got {relevance_level!r}")
+    return float(relevance_level)
+
+
+def _cutoff(k: Any, name: str = "k") -> int:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral | float | np.floating):
+        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
+    if isinstance(k, float | np.floating) and not float(k).is_integer():
+        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
+    if k < 1:
+        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
+    return int(k)
+
+
+def _is_relevant(grades: np.ndarray, level: float) -> np.ndarray:
+    return (grades >= level) & (grades >= 0)
+
+
+def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
+    """R: given, or the relevant documents in the list; never fewer than the list holds."""
+    found = int(relevant.sum())
+    if n_relevant is None:
+        return found
+    if isinstance(n_relevant, bool) or not isinstance(
+        n_relevant, numbers.Integral | float | np.floating
+    ) or (isinstance(n_relevant, float | np.floating) and not float(n_relevant).is_integer()):
+        raise ValueError(f"n_relevant must be a whole number >= 0; got {n_relevant!r}")
+    if n_relevant < found:
+        raise ValueError(
+            f"n_relevant is {n_relevant}, but the ranking already holds {found} relevant "
+            "documents; n_relevant counts every relevant document of the query"
+        )
+    return int(n_relevant)
+
+
+def _divide(numerator: float, denominator: float, zero_division: Any, metric: str) -> float:
+    return float(
+        safe_divide(
+            np.float64(numerator),
+            np.float64(denominator),
+            zero_division,
+            metric=metric,
+            reason="the query has no relevant documents (n_relevant = 0)",
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Binary measures
+# ---------------------------------------------------------------------------------------------
+
+
+def precision_at_k(relevance: Any, k: int, *, relevance_level: float = 1) -> float:
+    r"""Precision at rank k: the share of the top k documents that are relevant.
+
+    .. math::
+
+        P@k = \frac{1}{k} \sum_{i=1}^{k} [\mathrm{rel}_i \ge \ell]
+
+    A list shorter than k counts as padded with non-relevant documents, so P@10 of a list of 5
+    divides by 10, as trec_eval's ``P_10`` does.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    k : int
+        The cutoff rank, >= 1.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant (trec_eval ``-l``).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    Five results, two of them relevant:
+
+    >>> precision_at_k([1, 0, 0, 1, 0], k=5)
+    0.4
+    >>> precision_at_k([1, 0, 0, 1, 0], k=10)  # padded with non-relevant documents
+    0.2
+    """
+    grades = _grades(relevance)
+    k = _cutoff(k)
+    return float(_is_relevant(grades[:k], _level(relevance_level)).sum() / k)
+
+
+def recall_at_k(
+    relevance: Any,
+    k: int,
+    n_relevant: int | None = None,
+    *,
+    relevance_level: float = 1,
+    zero_division: Any = "warn",
+) -> float:
+    r"""Recall at rank k: the share of the query's R relevant documents found in the top k.
+
+    .. math::
+
+        R@k = \frac{1}{R} \sum_{i=1}^{k} [\mathrm{rel}_i \ge \ell]
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    k : int
+        The cutoff rank, >= 1.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    zero_division : "warn", 0.0, 1.0 or np.nan, default "warn"
+        The value when R = 0 ("warn": 0.0 with a warning; trec_eval reports 0).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> recall_at_k([1, 0, 0, 1, 0], k=3, n_relevant=4)
+    0.25
+    """
+    grades = _grades(relevance)
+    k = _cutoff(k)
+    zero_division = check_zero_division(zero_division)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    total = _n_relevant(n_relevant, relevant)
+    return _divide(relevant[:k].sum(), total, zero_division, "recall_at_k")
+
+
+def r_precision(
+    relevance: Any,
+    n_relevant: int | None = None,
+    *,
+    relevance_level: float = 1,
+    zero_division: Any = "warn",
+) -> float:
+    r"""R-precision: precision at rank R, where R is the number of relevant documents.
+
+    .. math::
+
+        \mathrm{R\text{-}prec} = \frac{1}{R} \sum_{i=1}^{R} [\mathrm{rel}_i \ge \ell]
+
+    At rank R precision equals recall, so R-precision is also the break-even point of the two.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    zero_division : "warn", 0.0, 1.0 or np.nan, default "warn"
+        The value when R = 0 (trec_eval reports 0).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Buckley, C. and Voorhees, E. M. (2000). Evaluating evaluation measure stability.
+    Proceedings of SIGIR 2000, 33–40.
+
+    Examples
+    --------
+    Four relevant documents, two of them in the top four:
+
+    >>> r_precision([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+    0.5
+    """
+    grades = _grades(relevance)
+    zero_division = check_zero_division(zero_division)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    total = _n_relevant(n_relevant, relevant)
+    return _divide(relevant[:total].sum(), total, zero_division, "r_precision")
+
+
+def average_precision(
+    relevance: Any,
+    n_relevant: int | None = None,
+    k: int | None = None,
+    *,
+    relevance_level: float = 1,
+    denominator: str = "n_relevant",
+    zero_division: Any = "warn",
+) -> float:
+    r"""Average precision: the mean of the precisions at the ranks of the relevant documents.
+
+    .. math::
+
+        \mathrm{AP} = \frac{1}{R} \sum_{i=1}^{n} [\mathrm{rel}_i \ge \ell]\, P@i
+
+    A relevant document that was never retrieved contributes a precision of 0, because the sum
+    is divided by all R relevant documents (trec_eval's ``map``). With a cutoff ``k`` only the
+    top k count, and the sum is still divided by R (trec_eval's ``map_cut``).
+
+    Some textbooks and course notes divide by the relevant documents *retrieved* instead; that
+    is ``denominator="retrieved_relevant"``. It rewards a system that retrieves one relevant
+    document at rank 1 and nothing else with a perfect 1.0.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    k : int, optional
+        Only the top k documents count (AP@k).
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    denominator : {"n_relevant", "retrieved_relevant"}, default "n_relevant"
+        Divide by R (trec_eval) or by the relevant documents in the (cut) list.
+    zero_division : "warn", 0.0, 1.0 or np.nan, default "warn"
+        The value when the denominator is 0 (trec_eval reports 0).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Buckley, C. and Voorhees, E. M. (2000). Evaluating evaluation measure stability.
+    Proceedings of SIGIR 2000, 33–40.
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    Relevant documents at ranks 1, 3 and 6, and two more that were never retrieved:
+
+    >>> round(average_precision([1, 0, 1, 0, 0, 1], n_relevant=5), 4)
+    0.4333
+    >>> round(average_precision([1, 0, 1, 0, 0, 1], denominator="retrieved_relevant"), 4)
+    0.7222
+    """
+    grades = _grades(relevance)
+    check_option(denominator, "denominator", AP_DENOMINATORS)
+    zero_division = check_zero_division(zero_division)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    total = _n_relevant(n_relevant, relevant)
+    if k is not None:
+        relevant = relevant[: _cutoff(k)]
+    hits = np.cumsum(relevant)
+    ranks = np.arange(1, relevant.size + 1)
+    summed = float(np.sum((hits / ranks)[relevant]))
+    divide_by = total if denominator == "n_relevant" else int(relevant.sum())
+    return _divide(summed, divide_by, zero_division, "average_precision")
+
+
+def reciprocal_rank(relevance: Any, k: int | None = None, *, relevance_level: float = 1) -> float:
+    r"""Reciprocal rank: 1 / the rank of the first relevant document, 0 when there is none.
+
+    .. math::
+
+        \mathrm{RR} = \frac{1}{\min\{i : \mathrm{rel}_i \ge \ell\}}
+
+    The mean over queries is MRR. With a cutoff ``k`` a first relevant document below rank k
+    scores 0 (RR@k).
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    k : int, optional
+        Only the top k documents count.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Voorhees, E. M. (1999). The TREC-8 question answering track report. Proceedings of
+    TREC-8, 77–82.
+
+    Examples
+    --------
+    >>> reciprocal_rank([0, 0, 1, 0, 1])
+    0.3333333333333333
+    >>> reciprocal_rank([0, 0, 1, 0, 1], k=2)
+    0.0
+    """
+    grades = _grades(relevance)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    if k is not None:
+        relevant = relevant[: _cutoff(k)]
+    hits = np.flatnonzero(relevant)
+    return float(1.0 / (hits[0] + 1)) if hits.size else 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The precision-recall curve
+# ---------------------------------------------------------------------------------------------
+
+
+def precision_recall_points(
+    relevance: Any, n_relevant: int | None = None, *, relevance_level: float = 1
+) -> pd.DataFrame:
+    r"""Precision and recall after each rank: the points of the precision-recall curve.
+
+    .. math::
+
+        P@i = \frac{1}{i}\sum_{j \le i} [\mathrm{rel}_j \ge \ell], \qquad
+        R@i = \frac{1}{R}\sum_{j \le i} [\mathrm{rel}_j \ge \ell]
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rank with columns ``rank`` (from 1), ``relevant`` (bool), ``precision``
+        and ``recall`` (NaN when R = 0).
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> precision_recall_points([1, 0, 1], n_relevant=4).round(3)
+       rank  relevant  precision  recall
+    0     1      True      1.000    0.25
+    1     2     False      0.500    0.25
+    2     3      True      0.667    0.50
+    """
+    grades = _grades(relevance)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    total = _n_relevant(n_relevant, relevant)
+    hits = np.cumsum(relevant)
+    ranks = np.arange(1, relevant.size + 1)
+    recall = hits / total if total else np.full(relevant.size, np.nan)
+    return pd.DataFrame(
+        {"rank": ranks, "relevant": relevant, "precision": hits / ranks, "recall": recall}
+    )
+
+
+def interpolated_precision(
+    relevance: Any,
+    recall_levels: Any = None,
+    n_relevant: int | None = None,
+    *,
+    relevance_level: float = 1,
+) -> np.ndarray:
+    r"""Interpolated precision: the best precision at any recall at or above each level.
+
+    .. math::
+
+        P_{\mathrm{interp}}(r) = \max_{i \,:\, R@i \,\ge\, r} P@i
+
+    and 0 when the list never reaches recall r. The default levels 0.0, 0.1, …, 1.0 give the
+    classic 11-point curve (trec_eval's ``iprec_at_recall``); their mean is 11-point average
+    precision.
+
+    To agree with trec_eval 9 (the version bundled in pytrec_eval), level r counts as reached
+    at the :math:`\lfloor rR + 0.9 \rfloor`-th relevant document, computed in floating point.
+    That is the textbook "recall >= r" except where :math:`rR` is a whole number plus at most
+    0.1: for R = 3 and r = 0.7, 0.7 × 3 = 2.0999… in floating point, so trec_eval counts level
+    0.7 as reached at the second relevant document (recall 0.67).
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    recall_levels : array-like of floats in [0, 1], optional
+        Default: 0.0, 0.1, …, 1.0.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+
+    Returns
+    -------
+    ndarray of float, one value per recall level (all 0 when R = 0, as trec_eval)
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+
+    Examples
+    --------
+    >>> interpolated_precision([1, 0, 1, 0, 0, 1], recall_levels=[0.0, 0.5, 1.0], n_relevant=4)
+    array([1.        , 0.66666667, 0.        ])
+    """
+    grades = _grades(relevance)
+    relevant = _is_relevant(grades, _level(relevance_level))
+    total = _n_relevant(n_relevant, relevant)
+    if recall_levels is None:
+        levels = ELEVEN_POINTS.copy()
+    else:
+        levels = check_1d(recall_levels, "recall_levels").astype(np.float64)
+        if np.isnan(levels).any() or (levels < 0).any() or (levels > 1).any():
+            raise ValueError(f"recall_levels must lie in [0, 1]; got {levels.tolist()}")
+    if total == 0:
+        return np.zeros(levels.size)
+    return _interpolate(np.flatnonzero(relevant) + 1, total, levels)
+
+
+def _interpolate(relevant_ranks: np.ndarray, total: int, levels: np.ndarray) -> np.ndarray:
+    """trec_eval's interpolation for one query, from the ranks of its relevant documents."""
+    found = np.arange(1, relevant_ranks.size + 1)
+    best_from_here = np.maximum.accumulate((found / relevant_ranks)[::-1])[::-1]
+    # trec_eval 9 (the version pytrec_eval bundles) reaches level r at the
+    # (long)(r * R + 0.9)-th relevant document: C truncation, in double precision.
+    needed = (levels * total + 0.9).astype(np.int64)
+    padded = np.append(best_from_here, 0.0)  # a level never reached scores 0
+    return padded[np.where(needed > found.size, found.size, np.maximum(needed, 1) - 1)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Graded relevance: DCG and nDCG
+# ---------------------------------------------------------------------------------------------
+
+
+def _discounted(gains: np.ndarray, variant: str) -> float:
+    gains = np.maximum(gains, 0.0)  # negative grades carry no gain, as in trec_eval
+    ranks = np.arange(1, gains.size + 1, dtype=np.float64)
+    if variant == "exponential":
+        return float(np.sum((2.0**gains - 1.0) / np.log2(ranks + 1)))
+    if variant == "jarvelin":
+        # Järvelin & Kekäläinen with log base 2: ranks 1 and 2 are not discounted.
+        return float(np.sum(gains / np.log2(np.maximum(ranks, 2.0))))
+    return float(np.sum(gains / np.log2(ranks + 1)))
+
+
+_DCG_FORMULAS = r"""
+    .. math::
+
+        \mathrm{DCG@k} =
+        \begin{cases}
+        \sum_{i=1}^{k} \dfrac{g_i}{\log_2(i + 1)} & \texttt{"trec"} \\[1ex]
+        \sum_{i=1}^{k} \dfrac{2^{g_i} - 1}{\log_2(i + 1)} & \texttt{"exponential"} \\[1ex]
+        g_1 + \sum_{i=2}^{k} \dfrac{g_i}{\log_2 i} & \texttt{"jarvelin"}
+        \end{cases}
+
+    ``"trec"`` is what trec_eval and scikit-learn's ``dcg_score`` compute; ``"exponential"``
+    stresses highly relevant documents (Burges et al. 2005, common in web search);
+    ``"jarvelin"`` is Järvelin & Kekäläinen's original, which discounts nothing at ranks 1
+    and 2. Negative grades carry no gain, as in trec_eval."""
+
+
+def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
+    r"""Discounted cumulative gain of a ranked list of graded relevance values.
+    <<formulas>>
+
+    Parameters
+    ----------
+    gains : array-like of numbers
+        Graded relevance in rank order, top first (e.g. 0–3).
+    k : int, optional
+        Only the top k documents count (DCG@k); default: the whole list.
+    variant : {"trec", "exponential", "jarvelin"}, default "trec"
+        The gain and discount convention (see above).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
+    ACM Transactions on Information Systems 20(4), 422–446.
+    Burges, C. et al. (2005). Learning to rank using gradient descent. Proceedings of ICML
+    2005, 89–96.
+
+    Examples
+    --------
+    >>> round(dcg([2, 1, 0, 2, 0], variant="jarvelin"), 2)
+    4.0
+    >>> round(dcg([2, 1, 0, 2, 0]), 2)  # trec_eval and scikit-learn
+    3.49
+    """
+    grades = _grades(gains, "gains")
+    check_option(variant, "variant", DCG_VARIANTS)
+    if k is not None:
+        grades = grades[: _cutoff(k)]
+    return _discounted(grades, variant)
+
+
+def ndcg(
+    gains: Any,
+    k: int | None = None,
+    variant: str = "trec",
+    ideal: Any = None,
+    *,
+    zero_division: Any = "warn",
+) -> float:
+    r"""Normalised DCG: DCG divided by the DCG of the best possible ranking (IDCG).
+    <<formulas>>
+
+    .. math::
+
+        \mathrm{nDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}
+
+    IDCG@k is the DCG@k of the ideal ranking: all the query's judged grades sorted from high
+    to low. trec_eval builds it from the qrels, not from what was retrieved, so pass the
+    query's judged grades as ``ideal``. By default the ideal is built from ``gains`` itself,
+    which flatters a system that missed highly relevant documents.
+
+    Parameters
+    ----------
+    gains : array-like of numbers
+        Graded relevance in rank order, top first.
+    k : int, optional
+        Only the top k documents count, in the ranking and in the ideal.
+    variant : {"trec", "exponential", "jarvelin"}, default "trec"
+        The gain and discount convention.
+    ideal : array-like of numbers, optional
+        All judged grades of the query, in any order; default: the grades in ``gains``.
+    zero_division : "warn", 0.0, 1.0 or np.nan, default "warn"
+        The value when IDCG = 0, i.e. the query has no relevant document (trec_eval: 0).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
+    ACM Transactions on Information Systems 20(4), 422–446.
+
+    Examples
+    --------
+    >>> round(ndcg([2, 1, 0, 2, 0], variant="jarvelin"), 2)
+    0.86
+    >>> round(ndcg([2, 1, 0, 2, 0], ideal=[2, 2, 1, 3, 0, 0]), 3)  # a grade-3 document missed
+    0.613
+    """
+    grades = _grades(gains, "gains")
+    check_option(variant, "variant", DCG_VARIANTS)
+    zero_division = check_zero_division(zero_division)
+    best = grades if ideal is None else _grades(ideal, "ideal")
+    best = np.sort(best)[::-1]
+    if k is not None:
+        k = _cutoff(k)
+        grades, best = grades[:k], best[:k]
+    return float(
+        safe_divide(
+            np.float64(_discounted(grades, variant)),
+            np.float64(_discounted(best, variant)),
+            zero_division,
+            metric="ndcg",
+            reason="the ideal DCG is 0 (no document with a positive grade)",
+        )
+    )
+
+
+dcg.__doc__ = dcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)
+ndcg.__doc__ = ndcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)
+
+
+# ---------------------------------------------------------------------------------------------
+# A model for the explorers: one ranked list whose judgements and order can change
+# ---------------------------------------------------------------------------------------------
+
+
+class RankedListModel:
+    """One ranked list with editable relevance, and every measure of it.
+
+    The explorers in :mod:`evalkit.widgets` wire their controls to this object: a click on a
+    rank calls :meth:`toggle`, a reordering calls :meth:`move`, and the display reads
+    :meth:`measures`, :meth:`points` and :meth:`interpolated`.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Grades in rank order, top first.
+    n_relevant : int, optional
+        R. By default R is the number of relevant documents in the list (and follows toggles).
+    ideal : array-like of numbers, optional
+        All judged grades of the query, for nDCG; default: the grades in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    k : int, default 5
+        The cutoff of P@k, R@k and nDCG@k.
+    doc_ids : list of str, optional
+        Names of the documents, kept in step with :meth:`move`; default d1, d2, ...
+
+    Examples
+    --------
+    >>> model = RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+    >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
+    (0.6, 0.5)
+    >>> model.toggle(2)  # rank 2 becomes relevant
+    >>> model.measures()["R-prec"]
+    0.6
+    """
+
+    def __init__(
+        self,
+        relevance: Any,
+        n_relevant: int | None = None,
+        *,
+        ideal: Any = None,
+        relevance_level: float = 1,
+        k: int = 5,
+        doc_ids: Any = None,
+    ) -> None:
+        self.relevance = _grades(relevance)
+        self.relevance_level = _level(relevance_level)
+        self.k = _cutoff(k)
+        relevant = _is_relevant(self.relevance, self.relevance_level)
+        self._fixed_n_relevant = None if n_relevant is None else _n_relevant(n_relevant, relevant)
+        self.ideal = None if ideal is None else _grades(ideal, "ideal")
+        if doc_ids is None:
+            doc_ids = [f"d{i}" for i in range(1, self.relevance.size + 1)]
+        self.doc_ids = [str(d) for d in doc_ids]
+        if len(self.doc_ids) != self.relevance.size:
+            raise ValueError(
+                f"doc_ids and relevance have different lengths "
+                f"({len(self.doc_ids)} != {self.relevance.size})"
+            )
+
+    @property
+    def relevant(self) -> np.ndarray:
+        """Boolean mask of the relevant ranks."""
+        return _is_relevant(self.relevance, self.relevance_level)
+
+    @property
+    def n_relevant(self) -> int:
+        """R: fixed at construction, or the relevant documents currently in the list."""
+        found = int(self.relevant.sum())
+        if self._fixed_n_relevant is None:
+            return found
+        return max(self._fixed_n_relevant, found)
+
+    def _rank_index(self, rank: int) -> int:
+        rank = _cutoff(rank, "rank")
+        if rank > self.relevance.size:
+            raise ValueError(f"rank must be between 1 and {self.relevance.size}; got {rank}")
+        return rank - 1
+
+    def toggle(self, rank: int) -> None:
+        """Flip the document at ``rank`` (1 = top) between relevant (grade 1) and not (0)."""
+        index = self._rank_index(rank)
+        self.relevance = self.relevance.copy()
+        self.relevance[index] = 0.0 if self.relevant[index] else 1.0
+
+    def set_grade(self, rank: int, grade: float) -> None:
+        """Give the document at ``rank`` a new grade."""
+        index = self._rank_index(rank)
+        self.relevance = self.relevance.copy()
+        self.relevance[index] = _grades([grade], "grade")[0]
+
+    def move(self, from_rank: int, to_rank: int) -> None:
+        """Move the document at ``from_rank`` to ``to_rank``; the others shift up or down."""
+        source, target = self._rank_index(from_rank), self._rank_index(to_rank)
+        order = list(range(self.relevance.size))
+        order.insert(target, order.pop(source))
+        self.relevance = self.relevance[order]
+        self.doc_ids = [self.doc_ids[i] for i in order]
+
+    def measures(self) -> dict[str, float]:
+        """Every measure of the current list, keyed by a short display name."""
+        grades, total, k = self.relevance, self.n_relevant, self.k
+        level = self.relevance_level
+        policy = 0.0  # an empty judgement set shows 0, without a warning per redraw
+        ideal = self.ideal if self.ideal is not None else grades
+        return {
+            "R": float(total),
+            f"P@{k}": precision_at_k(grades, k, relevance_level=level),
+            f"R@{k}": recall_at_k(grades, k, total, relevance_level=level, zero_division=policy),
+            "R-prec": r_precision(grades, total, relevance_level=level, zero_division=policy),
+            "AP": average_precision(grades, total, relevance_level=level, zero_division=policy),
+            "RR": reciprocal_rank(grades, relevance_level=level),
+            f"nDCG@{k}": ndcg(grades, k, ideal=ideal, zero_division=policy),
+            "nDCG": ndcg(grades, ideal=ideal, zero_division=policy),
+        }
+
+    def dcg_table(self, k: int | None = None) -> pd.DataFrame:
+        """DCG, IDCG and nDCG under each convention (rows), for the whole list or the top k."""
+        ideal = self.ideal if self.ideal is not None else self.relevance
+        rows = {}
+        for variant in DCG_VARIANTS:
+            rows[variant] = {
+                "DCG": dcg(self.relevance, k, variant),
+                "IDCG": dcg(np.sort(ideal)[::-1], k, variant),
+                "nDCG": ndcg(self.relevance, k, variant, ideal=ideal, zero_division=0.0),
+            }
+        return pd.DataFrame(rows).T
+
+    def points(self) -> pd.DataFrame:
+        """The precision-recall points of the current list."""
+        return precision_recall_points(self.relevance, self.n_relevant,
+                                       relevance_level=self.relevance_level)
+
+    def interpolated(self, recall_levels: Any = None) -> np.ndarray:
+        """Interpolated precision at ``recall_levels`` (default: the 11 standard levels)."""
+        return interpolated_precision(self.relevance, recall_levels, self.n_relevant,
+                                      relevance_level=self.relevance_level)

@@ -1,0 +1,909 @@
+r"""Whole runs over many queries: TREC files and trec_eval's measures, vectorised.
+
+A *qrels* table holds the relevance judgements (``query_id``, ``doc_id``, ``relevance``), a
+*run* table one system's ranked results (``query_id``, ``doc_id``, ``score``, ``run_id``).
+:func:`evaluate` scores a run against the qrels with exactly trec_eval's semantics, for all
+queries at once: the rows are ordered once, joined with the qrels once, and every measure is a
+few ``np.bincount`` calls over the retrieved-and-judged rows. There is no Python loop over
+queries.
+
+trec_eval's rules, which :func:`evaluate` follows (``trec_eval.c``, ``form_res_rels.c``):
+
+- documents are ranked by score, highest first; equal scores are broken by doc_id in
+  *descending* byte order; the run's own rank column is ignored;
+- a document absent from the qrels counts as not relevant; a negative grade (-1: in the pool
+  but not judged) is neither relevant nor judged non-relevant;
+- a query of the run that has no judgements is left out; a judged query without relevant
+  documents is kept and scores 0; a judged query missing from the run is left out unless
+  ``missing_queries="zero"`` (trec_eval ``-c``);
+- ``relevance_level`` (trec_eval ``-l``) decides which grades are relevant for the binary
+  measures; nDCG always uses the grades themselves as gains, and its ideal ranking comes from
+  all the judged documents of the query, retrieved or not.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import numbers
+import os
+import re
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+from pandas.util import hash_array
+
+from ._validation import check_option
+
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "METRICS"]
+
+#: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k``.
+METRICS = {
+    "AP": "optional",
+    "P": "required",
+    "R": "required",
+    "RR": "optional",
+    "nDCG": "optional",
+    "Rprec": "none",
+    "Bpref": "none",
+    "NumRet": "none",
+    "NumRel": "none",
+    "NumRelRet": "none",
+    "IPrec": "required",
+}
+_METRIC_PATTERN = re.compile(r"(?P<name>[A-Za-z]+)(?:@(?P<cutoff>[^@]+))?")
+MISSING_QUERIES = ("ignore", "zero")
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and writing TREC files
+# ---------------------------------------------------------------------------------------------
+
+
+def _source_name(path_or_buffer: Any) -> str:
+    if isinstance(path_or_buffer, str | os.PathLike):
+        return str(path_or_buffer)
+    return getattr(path_or_buffer, "name", None) or "<buffer>"
+
+
+def _read_text(path_or_buffer: Any) -> str:
+    """The whole text of a file (plain or gzip) or of a text/bytes buffer."""
+    if isinstance(path_or_buffer, str | os.PathLike):
+        path = Path(path_or_buffer)
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} does not exist")
+        data: Any = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+    elif hasattr(path_or_buffer, "read"):
+        data = path_or_buffer.read()
+    else:
+        raise TypeError(
+            f"path_or_buffer must be a path or an open file; got {type(path_or_buffer).__name__}"
+        )
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            name = _source_name(path_or_buffer)
+            raise ValueError(f"{name} is not UTF-8 text ({error})") from None
+    return data
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if fields:
+            yield number, fields
+
+
+def _first_bad_qrels_line(text: str, name: str) -> None:
+    """Raise for the first malformed qrels line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) != 4:
+            raise ValueError(
+                f"{where}: expected 4 fields 'query_id iteration doc_id relevance', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            int(fields[3])
+        except ValueError:
+            raise ValueError(
+                f"{where}: relevance must be a whole number (e.g. 0, 1, 2, or -1 for unjudged); "
+                f"got {fields[3]!r}"
+            ) from None
+
+
+def _first_bad_run_line(text: str, name: str) -> None:
+    """Raise for the first malformed run line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) < 6:
+            raise ValueError(
+                f"{where}: expected 6 fields 'query_id Q0 doc_id rank score run_id', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            score = float(fields[4])
+        except ValueError:
+            raise ValueError(f"{where}: score must be a number; got {fields[4]!r}") from None
+        if not np.isfinite(score):
+            raise ValueError(f"{where}: score must be a finite number; got {fields[4]!r}")
+
+
+def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFrame | None:
+    """Fast C parse of white-space separated fields (all kept as str).
+
+    Returns None when the text is not well formed: the caller then walks the lines itself to
+    name the first bad one. A missing field shows up as "" in the last column.
+    """
+    columns = range(n_fields)
+    if not text.strip():
+        return pd.DataFrame({i: pd.Series(dtype=object) for i in columns})
+    with warnings.catch_warnings():
+        # Too many fields on the first line only warns (and drops them): make it an error.
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            return pd.read_csv(
+                io.StringIO(text),
+                sep=r"\s+",
+                header=None,
+                names=columns,
+                usecols=columns if extra_fields else None,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_values=[],
+                engine="c",
+                quoting=3,  # csv.QUOTE_NONE: quotes are ordinary characters in TREC files
+            )
+        except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
+            return None
+
+
+def read_qrels(path_or_buffer: Any) -> pd.DataFrame:
+    r"""Read relevance judgements in TREC qrels format.
+
+    .. math::
+
+        \texttt{query\_id}\;\; \texttt{iteration}\;\; \texttt{doc\_id}\;\;
+        \texttt{relevance}
+
+    One judgement per line, four fields separated by white space; the iteration field is
+    ignored (it is 0 by convention). Grades are whole numbers; negative grades are kept
+    (trec_eval reads -1 as "pooled but not judged"). Blank lines are skipped.
+
+    Parameters
+    ----------
+    path_or_buffer : str, path or text/bytes file object
+        A gzip-compressed file is decompressed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64), in file order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line of the first malformed line, or a document judged twice for
+        one query.
+
+    References
+    ----------
+    NIST. trec_eval, README and ``get_qrels.c``. https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import io
+    >>> read_qrels(io.StringIO("q1 0 d1 2\nq1 0 d2 0\n"))
+      query_id doc_id  relevance
+    0       q1     d1          2
+    1       q1     d2          0
+    """
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 4, extra_fields=False)
+    relevance = None
+    if table is not None and not (table[3] == "").any():
+        relevance = pd.to_numeric(table[3], errors="coerce").to_numpy(dtype=np.float64)
+        if not (np.isfinite(relevance).all() and np.all(relevance == np.round(relevance))):
+            relevance = None
+    if relevance is None:
+        _first_bad_qrels_line(text, name)
+        raise ValueError(f"{name}: could not read it as TREC qrels")  # pragma: no cover
+    qrels = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "relevance": relevance.astype(np.int64),
+        }
+    )
+    _check_no_duplicates(qrels, f"{name}: the qrels", "judged twice")
+    return qrels
+
+
+def read_run(path_or_buffer: Any) -> pd.DataFrame:
+    r"""Read a ranked run in TREC format.
+
+    .. math::
+
+        \texttt{query\_id}\;\; \texttt{Q0}\;\; \texttt{doc\_id}\;\; \texttt{rank}\;\;
+        \texttt{score}\;\; \texttt{run\_id}
+
+    Six fields separated by white space; fields after the run id are ignored, as trec_eval
+    does. The rank field is kept as written but never used: trec_eval ranks by score.
+
+    Parameters
+    ----------
+    path_or_buffer : str, path or text/bytes file object
+        A gzip-compressed file is decompressed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id`` (str), ``doc_id`` (str), ``score`` (float64), ``run_id`` (str)
+        and ``rank`` (str), in file order.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line of the first malformed line (too few fields, a score that
+        is not a finite number), or a document retrieved twice for one query.
+
+    References
+    ----------
+    NIST. trec_eval, README and ``get_trec_results.c``. https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import io
+    >>> read_run(io.StringIO("q1 Q0 d1 1 2.5 bm25\nq1 Q0 d2 2 1.5 bm25\n"))
+      query_id doc_id  score run_id rank
+    0       q1     d1    2.5   bm25    1
+    1       q1     d2    1.5   bm25    2
+    """
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 6, extra_fields=True)
+    score = None
+    if table is not None and not (table[5] == "").any():
+        score = pd.to_numeric(table[4], errors="coerce").to_numpy(dtype=np.float64)
+        if not np.isfinite(score).all():
+            score = None
+    if score is None:
+        _first_bad_run_line(text, name)
+        raise ValueError(f"{name}: could not read it as a TREC run")  # pragma: no cover
+    run = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "score": score,
+            "run_id": table[5].to_numpy(dtype=object),
+            "rank": table[3].to_numpy(dtype=object),
+        }
+    )
+    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
+    return run
+
+
+def _open_for_writing(path_or_buffer: Any) -> tuple[IO[str], bool]:
+    if isinstance(path_or_buffer, str | os.PathLike):
+        path = Path(path_or_buffer)
+        if path.suffix == ".gz":
+            return gzip.open(path, "wt", encoding="utf-8", newline="\n"), True
+        return open(path, "w", encoding="utf-8", newline="\n"), True
+    if hasattr(path_or_buffer, "write"):
+        return path_or_buffer, False
+    raise TypeError(
+        f"path_or_buffer must be a path or an open file; got {type(path_or_buffer).__name__}"
+    )
+
+
+def _write_lines(lines: pd.Series, path_or_buffer: Any) -> None:
+    handle, close = _open_for_writing(path_or_buffer)
+    try:
+        handle.write("".join(lines.tolist()))
+    finally:
+        if close:
+            handle.close()
+
+
+def _check_field(values: np.ndarray, column: str, table: str) -> pd.Series:
+    """TREC fields are separated by white space: a value with a space, or an empty one, breaks
+    the file. Returns the values as strings."""
+    text = pd.Series(values, dtype=object).astype(str)
+    bad = text.str.contains(r"\s", regex=True) | (text == "")
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(
+            f"{table}['{column}'] row {row} is {text.iloc[row]!r}; TREC fields cannot be empty "
+            "or contain white space"
+        )
+    return text
+
+
+def write_qrels(qrels: pd.DataFrame, path_or_buffer: Any) -> None:
+    r"""Write relevance judgements in TREC qrels format.
+
+    .. math::
+
+        \texttt{query\_id}\;\; \texttt{0}\;\; \texttt{doc\_id}\;\; \texttt{relevance}
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` and ``relevance`` (whole numbers).
+    path_or_buffer : str, path or text file object
+        A path ending in ``.gz`` is gzip-compressed.
+
+    Returns
+    -------
+    None
+
+    References
+    ----------
+    NIST. trec_eval, README. https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import io, pandas as pd
+    >>> out = io.StringIO()
+    >>> write_qrels(pd.DataFrame({"query_id": [1], "doc_id": ["d7"], "relevance": [2]}), out)
+    >>> out.getvalue()
+    '1 0 d7 2\n'
+    """
+    _table(qrels, "qrels")
+    query_id, doc_id, relevance = _qrels_arrays(qrels)
+    lines = (
+        _check_field(query_id, "query_id", "qrels")
+        + " 0 "
+        + _check_field(doc_id, "doc_id", "qrels")
+        + " "
+        + pd.Series(relevance).astype(str)
+        + "\n"
+    )
+    _write_lines(lines, path_or_buffer)
+
+
+def write_run(run: pd.DataFrame, path_or_buffer: Any, run_id: str | None = None) -> None:
+    r"""Write a run in TREC format, ranked as trec_eval will rank it.
+
+    .. math::
+
+        \texttt{query\_id}\;\; \texttt{Q0}\;\; \texttt{doc\_id}\;\; \texttt{rank}\;\;
+        \texttt{score}\;\; \texttt{run\_id}
+
+    Within each query the rows are written by score, highest first, ties by doc_id
+    descending (trec_eval's order), with ranks 1, 2, …; queries keep their order of first
+    appearance. Scores are written with the shortest text that reads back as the same float.
+
+    Parameters
+    ----------
+    run : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score`` and optionally ``run_id``.
+    path_or_buffer : str, path or text file object
+        A path ending in ``.gz`` is gzip-compressed.
+    run_id : str, optional
+        The run's name; default: the ``run_id`` column, or "evalkit".
+
+    Returns
+    -------
+    None
+
+    References
+    ----------
+    NIST. trec_eval, README. https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import io, pandas as pd
+    >>> out = io.StringIO()
+    >>> run = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["a", "b"], "score": [1.0, 2.5]})
+    >>> write_run(run, out, run_id="mine")
+    >>> print(out.getvalue(), end="")
+    q1 Q0 b 1 2.5 mine
+    q1 Q0 a 2 1.0 mine
+    """
+    _table(run, "run")
+    query_id, doc_id, score = _run_arrays(run)
+    if run_id is None:
+        run_id = run["run_id"].to_numpy(dtype=object) if "run_id" in run.columns else "evalkit"
+    run_ids = np.broadcast_to(np.asarray(run_id, dtype=object), query_id.shape)
+    query_code, queries = pd.factorize(query_id)
+    _check_pair_duplicates(query_code, doc_id, np.asarray(queries, dtype=object), "run",
+                           "retrieved twice")
+    order = _trec_order(query_code, score, doc_id)
+    rank = _group_positions(query_code[order])
+    lines = (
+        _check_field(query_id[order], "query_id", "run")
+        + " Q0 "
+        + _check_field(doc_id[order], "doc_id", "run")
+        + " "
+        + pd.Series(rank).astype(str)
+        + " "
+        + pd.Series([repr(float(s)) for s in score[order]], dtype=object)
+        + " "
+        + _check_field(run_ids[order], "run_id", "run")
+        + "\n"
+    )
+    _write_lines(lines, path_or_buffer)
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _table(value: Any, name: str) -> pd.DataFrame:
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(
+            f"{name} must be a pandas DataFrame (e.g. from ek.read_{name}) or a file path; "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+def _as_table(value: Any, name: str, reader: Any) -> pd.DataFrame:
+    if isinstance(value, str | os.PathLike):
+        return reader(value)
+    return _table(value, name)
+
+
+def _columns(table: pd.DataFrame, name: str, columns: Iterable[str]) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{name} lacks the column(s) {', '.join(map(repr, missing))}; it has "
+            f"{', '.join(map(repr, map(str, table.columns)))}"
+        )
+
+
+def _ids(column: pd.Series, label: str) -> np.ndarray:
+    """Identifiers as an object array of str (ints in a DataFrame become '1', '2', ...)."""
+    values = column.to_numpy()
+    if values.dtype == object and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return values
+    missing = column.isna().to_numpy()
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{label} is missing (NaN or None) in row {row}")
+    if values.dtype.kind == "f":
+        if not np.all(values == np.round(values)):
+            raise ValueError(f"{label} holds non-integer numbers; use strings or whole numbers")
+        values = values.astype(np.int64)
+    return pd.Series(values).astype(str).to_numpy(dtype=object)
+
+
+def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _columns(qrels, "qrels", QRELS_COLUMNS)
+    relevance = qrels["relevance"]
+    if not pd.api.types.is_numeric_dtype(relevance) or pd.api.types.is_bool_dtype(relevance):
+        raise ValueError(f"qrels['relevance'] must hold whole numbers; got dtype {relevance.dtype}")
+    grades = relevance.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(grades) | (grades != np.round(grades))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"qrels['relevance'] must hold whole numbers; row {row} is {relevance.iloc[row]!r}"
+        )
+    return (
+        _ids(qrels["query_id"], "qrels['query_id']"),
+        _ids(qrels["doc_id"], "qrels['doc_id']"),
+        grades.astype(np.int64),
+    )
+
+
+def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _columns(run, "run", RUN_COLUMNS)
+    column = run["score"]
+    if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+        raise ValueError(f"run['score'] must hold numbers; got dtype {column.dtype}")
+    score = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(score)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"run['score'] contains {score[row]} in row {row}; scores must be finite numbers"
+        )
+    return _ids(run["query_id"], "run['query_id']"), _ids(run["doc_id"], "run['doc_id']"), score
+
+
+def _report_duplicates(
+    query_id: np.ndarray, doc_id: np.ndarray, rows: np.ndarray, what: str, verb: str
+) -> None:
+    pairs = sorted({(str(query_id[r]), str(doc_id[r])) for r in rows[:1000]})
+    shown = "; ".join(f"query {q}: {d}" for q, d in pairs[:5])
+    more = f" (and {len(pairs) - 5} more)" if len(pairs) > 5 else ""
+    raise ValueError(
+        f"{what} lists a document more than once for a query ({verb}): {shown}{more}. "
+        "trec_eval refuses such input; keep one row per query and document."
+    )
+
+
+def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
+    duplicated = table.duplicated(["query_id", "doc_id"]).to_numpy()
+    if duplicated.any():
+        _report_duplicates(table["query_id"].to_numpy(), table["doc_id"].to_numpy(),
+                           np.flatnonzero(duplicated), what, verb)
+
+
+def _check_pair_duplicates(
+    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str
+) -> None:
+    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast."""
+    keys = pd.Index(_pair_keys(code, doc))
+    if keys.is_unique:
+        return
+    suspects = np.flatnonzero(keys.duplicated(keep=False))
+    dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
+    if dup.any():  # a true duplicate, not a hash collision
+        _report_duplicates(queries[code], doc, suspects[dup], what, verb)
+
+
+# ---------------------------------------------------------------------------------------------
+# Metric names
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Metric:
+    label: str
+    name: str
+    cutoff: int | float | None
+
+
+def _parse_cutoff(name: str, text: str, label: str) -> int | float:
+    if name == "IPrec":
+        try:
+            level = float(text)
+        except ValueError:
+            level = -1.0
+        if not 0.0 <= level <= 1.0:
+            raise ValueError(f"metrics: {label!r} needs a recall level in [0, 1] after '@'")
+        return level
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 after '@'")
+    return int(text)
+
+
+def _parse_metrics(metrics: Any) -> list[_Metric]:
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    try:
+        metrics = list(metrics)
+    except TypeError:
+        raise TypeError(
+            f"metrics must be a list of metric names such as ['AP', 'nDCG@10']; got {metrics!r}"
+        ) from None
+    if not metrics:
+        raise ValueError("metrics is empty; ask for at least one, e.g. ['AP', 'nDCG@10']")
+    known = ", ".join(f"{n}@k" if rule == "required" else n for n, rule in METRICS.items())
+    parsed: list[_Metric] = []
+    for label in metrics:
+        match = _METRIC_PATTERN.fullmatch(label) if isinstance(label, str) else None
+        rule = METRICS.get(match.group("name")) if match else None
+        if match is None or rule is None:
+            raise ValueError(f"metrics: unknown metric {label!r}; known metrics: {known}")
+        name, text = match.group("name"), match.group("cutoff")
+        if rule == "none" and text is not None:
+            raise ValueError(f"metrics: {name} takes no cutoff; got {label!r}")
+        if rule == "required" and text is None:
+            example = "0.5" if name == "IPrec" else "10"
+            raise ValueError(
+                f"metrics: {name} needs a cutoff, e.g. {name}@{example}; got {label!r}"
+            )
+        cutoff = None if text is None else _parse_cutoff(name, text, label)
+        if any(m.label == label for m in parsed):
+            raise ValueError(f"metrics: {label!r} is asked for twice")
+        parsed.append(_Metric(label, name, cutoff))
+    return parsed
+
+
+# ---------------------------------------------------------------------------------------------
+# The vectorised core
+# ---------------------------------------------------------------------------------------------
+
+
+def _group_positions(code: np.ndarray) -> np.ndarray:
+    """1-based position of each row within its block of equal codes (rows grouped by code)."""
+    n = code.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
+
+
+def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """Row order: grouped by query, then score descending, then doc_id descending."""
+    n = score.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    same_query = query_code[1:] == query_code[:-1]
+    starts = np.flatnonzero(np.r_[True, ~same_query])
+    grouped = np.unique(query_code[starts]).size == starts.size
+    if grouped and not np.any(same_query & (score[1:] > score[:-1])):
+        order = np.arange(n)  # already ranked, as most run files are
+    else:
+        order = np.argsort(-score, kind="stable")
+        codes = query_code[order]
+        if codes.max(initial=0) < 2**16:
+            codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
+        order = order[np.argsort(codes, kind="stable")]
+    ranked_score, ranked_code = score[order], query_code[order]
+    tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    if tie_next.any():
+        # Only tied rows need their doc_ids compared (trec_eval: strcmp, descending).
+        # Code point order of str equals byte order of UTF-8, so this is strcmp's order.
+        tied = np.r_[tie_next, False] | np.r_[False, tie_next]
+        positions = np.flatnonzero(tied)
+        group = np.cumsum(np.r_[True, ~tie_next])[positions]
+        names = np.asarray(doc_id[order[positions]], dtype=str)
+        _, name_rank = np.unique(names, return_inverse=True)
+        inner = np.lexsort((-name_rank.ravel(), group))
+        order[positions] = order[positions][inner]
+    return order
+
+
+def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """A 64-bit hash per (query, document) pair; equal pairs get equal keys."""
+    mixed = (query_code.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+    return hash_array(doc_id, categorize=False) ^ mixed
+
+
+def _lookup(
+    run_code: np.ndarray, run_doc: np.ndarray, qrels_code: np.ndarray, qrels_doc: np.ndarray
+) -> np.ndarray:
+    """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
+    index = pd.Index(_pair_keys(qrels_code, qrels_doc))
+    if index.is_unique:
+        found = index.get_indexer(_pair_keys(run_code, run_doc))
+        hit = np.flatnonzero(found >= 0)
+        # Hashes can collide: confirm every match on the ids themselves.
+        if np.array_equal(qrels_code[found[hit]], run_code[hit]) and np.array_equal(
+            qrels_doc[found[hit]], run_doc[hit]
+        ):
+            return found
+    # Exact (slower) path: number the documents, then join on integer pairs.
+    doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
+    width = np.int64(max(len(doc_names), 1))
+    exact = pd.Index(qrels_code.astype(np.int64) * width + doc_code[: qrels_doc.size])
+    return exact.get_indexer(run_code.astype(np.int64) * width + doc_code[qrels_doc.size :])
+
+
+def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
+    """The number of each run row's query in the qrels (-1 if unjudged), one lookup per block
+    of equal query ids: runs list their queries in blocks, so this hashes few strings."""
+    n = r_query.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, r_query[1:] != r_query[:-1]])
+    block_code = queries.get_indexer(r_query[starts])
+    return np.repeat(block_code, np.diff(np.r_[starts, n]))
+
+
+def _ideal_gains(q_code: np.ndarray, q_grade: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                    np.ndarray]:
+    """Per positive judged grade: its query, its weight in the ideal DCG, its ideal rank."""
+    positive = q_grade > 0
+    codes, grades = q_code[positive], q_grade[positive].astype(np.float64)
+    order = np.lexsort((-grades, codes))
+    codes, grades = codes[order], grades[order]
+    ideal_rank = _group_positions(codes)
+    return codes, grades / np.log2(ideal_rank + 1.0), ideal_rank
+
+
+def _bpref_sums(
+    j_code: np.ndarray, j_grade: np.ndarray, level: int, n_rel: np.ndarray,
+    n_nonrel: np.ndarray, n_queries: int,
+) -> np.ndarray:
+    """Sum over retrieved relevant documents of 1 - min(nonrel above, R) / min(N, R)."""
+    judged = j_grade >= 0  # negative grades: in the pool but unjudged, skipped
+    codes, grades = j_code[judged], j_grade[judged]
+    if codes.size == 0:
+        return np.zeros(n_queries)
+    nonrel = (grades < level).astype(np.int64)
+    running = np.cumsum(nonrel)
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    before = np.repeat(running[starts] - nonrel[starts], np.diff(np.r_[starts, codes.size]))
+    above = (running - before)[nonrel == 0]  # judged non-relevant ranked above each relevant
+    codes = codes[nonrel == 0]
+    r = n_rel[codes]
+    smaller = np.minimum(n_nonrel[codes], r)
+    penalty = np.divide(np.minimum(above, r), smaller, out=np.zeros(codes.size),
+                        where=smaller > 0)
+    return np.bincount(codes, weights=np.where(above > 0, 1.0 - penalty, 1.0),
+                       minlength=n_queries)
+
+
+def _iprec(
+    rel_code: np.ndarray, rel_rank: np.ndarray, rel_found: np.ndarray, n_rel: np.ndarray,
+    level: float, n_queries: int,
+) -> np.ndarray:
+    """Interpolated precision at one recall level for every query (trec_eval 9's rule)."""
+    value = np.zeros(n_queries)
+    # Level r is reached at the (long)(r R + 0.9)-th relevant document; the interpolated
+    # precision is the best precision from there down.
+    needed = np.maximum((level * n_rel + 0.9).astype(np.int64), 1)
+    after = rel_found >= needed[rel_code]
+    np.maximum.at(value, rel_code[after], (rel_found / rel_rank)[after])
+    return value
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any,
+    *,
+    relevance_level: int = 1,
+    missing_queries: str = "ignore",
+) -> pd.DataFrame:
+    r"""Score a run against the qrels, query by query, exactly as trec_eval does.
+
+    For a query with grades :math:`g_i` at ranks :math:`i = 1 \ldots n`, R relevant
+    documents (grade :math:`\ge \ell`) and all its judged grades :math:`g^*` sorted from high
+    to low:
+
+    .. math::
+
+        \mathrm{P@k} = \tfrac{1}{k}\textstyle\sum_{i \le k} [g_i \ge \ell], \quad
+        \mathrm{AP} = \tfrac{1}{R}\textstyle\sum_{i} [g_i \ge \ell]\,\mathrm{P@i}, \quad
+        \mathrm{nDCG@k} = \dfrac{\sum_{i \le k} g_i / \log_2(i+1)}
+                                {\sum_{i \le k} g^*_i / \log_2(i+1)}
+
+    Metric names follow ir_measures: ``AP``, ``AP@k`` (trec_eval ``map_cut``), ``P@k``,
+    ``R@k`` (``recall``), ``RR``, ``RR@k``, ``nDCG`` (``ndcg``), ``nDCG@k`` (``ndcg_cut``),
+    ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet`` and ``IPrec@r``
+    (``iprec_at_recall``). The rules trec_eval applies (ranking by score with ties broken by
+    doc_id descending, unjudged = not relevant, the ideal ranking from the qrels, which
+    queries are kept) are listed in the documentation of :mod:`evalkit.trec`.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame or path
+        Columns ``query_id``, ``doc_id``, ``relevance`` (see :func:`read_qrels`); a path is
+        read with :func:`read_qrels`.
+    run : pandas.DataFrame or path
+        Columns ``query_id``, ``doc_id``, ``score``; other columns (``rank``, ``run_id``) are
+        ignored. A path is read with :func:`read_run`.
+    metrics : list of str
+        The measures, e.g. ``["AP", "nDCG@10", "P@10"]``; the columns come in this order.
+    relevance_level : int, default 1
+        Grades at or above this are relevant for the binary measures (trec_eval ``-l``).
+    missing_queries : {"ignore", "zero"}, default "ignore"
+        "zero" adds the judged queries that the run lacks, with every measure 0 and
+        NumRel = R (trec_eval ``-c``). Use it to compare systems: a system should not gain
+        by skipping hard queries.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per query (index ``query_id``, in the qrels' order of first appearance), one
+        column per metric labelled exactly as asked. ``.mean()`` gives the system's scores
+        (MAP, mean nDCG@10, MRR, ...).
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, missing columns, NaN scores, non-integer grades, or a
+        document listed twice for one query in the run or in the qrels.
+
+    References
+    ----------
+    Voorhees, E. M. and Harman, D. K., eds. (2005). TREC: Experiment and Evaluation in
+    Information Retrieval, chapter 3. MIT Press.
+    MacAvaney, S., Yates, A., Feldman, S., Downey, D., Cohan, A. and Goharian, N. (2022).
+    Streamlining evaluation with ir-measures. Proceedings of ECIR 2022, 305–310.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query_id": ["1", "1", "1", "2"],
+    ...                       "doc_id": ["a", "b", "c", "a"], "relevance": [2, 0, 1, 1]})
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "1", "2", "2"],
+    ...                     "doc_id": ["b", "a", "x", "x", "a"],
+    ...                     "score": [3.0, 2.0, 1.0, 5.0, 4.0]})
+    >>> scores = evaluate(qrels, run, ["AP", "P@2", "RR", "NumRel"])
+    >>> scores.round(4)  # doctest: +NORMALIZE_WHITESPACE
+                AP  P@2   RR  NumRel
+    query_id
+    1         0.25  0.5  0.5       2
+    2         0.50  0.5  0.5       1
+    """
+    parsed = _parse_metrics(metrics)
+    check_option(missing_queries, "missing_queries", MISSING_QUERIES)
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
+        raise ValueError(f"relevance_level must be a whole number; got {relevance_level!r}")
+    level = int(relevance_level)
+    qrels = _as_table(qrels, "qrels", read_qrels)
+    run = _as_table(run, "run", read_run)
+    q_query, q_doc, q_grade = _qrels_arrays(qrels)
+    r_query, r_doc, r_score = _run_arrays(run)
+
+    # Queries are numbered in the qrels' order; run queries without judgements are dropped.
+    q_code, queries = pd.factorize(q_query)
+    queries = pd.Index(queries)
+    n_queries = len(queries)
+    r_code = _run_query_codes(r_query, queries)
+    keep = r_code >= 0
+    if not keep.all():
+        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+    names = np.asarray(queries, dtype=object)
+    _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice")
+    _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice")
+
+    order = _trec_order(r_code, r_score, r_doc)
+    r_code, r_doc = r_code[order], r_doc[order]
+    rank = _group_positions(r_code)
+
+    # One join; from here on only the retrieved-and-judged rows are touched.
+    qrels_row = _lookup(r_code, r_doc, q_code, q_doc)
+    judged = qrels_row >= 0
+    j_code, j_rank, j_grade = r_code[judged], rank[judged], q_grade[qrels_row[judged]]
+
+    relevant_judgement = (q_grade >= level) & (q_grade >= 0)
+    n_rel = np.bincount(q_code[relevant_judgement], minlength=n_queries)
+    n_nonrel = np.bincount(q_code[(q_grade >= 0) & (q_grade < level)], minlength=n_queries)
+    n_ret = np.bincount(r_code, minlength=n_queries)
+
+    is_rel = (j_grade >= level) & (j_grade >= 0)
+    rel_code, rel_rank = j_code[is_rel], j_rank[is_rel]
+    rel_found = _group_positions(rel_code)  # 1, 2, ... down each query's ranking
+
+    def per_query(codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        return np.bincount(codes, weights=weights, minlength=n_queries).astype(np.float64)
+
+    def over_r(values: np.ndarray) -> np.ndarray:
+        return np.divide(values, n_rel, out=np.zeros(n_queries), where=n_rel > 0)
+
+    ideal = None
+    columns: dict[str, np.ndarray] = {}
+    for metric in parsed:
+        name, k = metric.name, metric.cutoff
+        if name == "P":
+            value = per_query(rel_code[rel_rank <= k]) / k
+        elif name == "R":
+            value = over_r(per_query(rel_code[rel_rank <= k]))
+        elif name == "AP":
+            top = rel_rank <= (k if k is not None else np.inf)
+            value = over_r(per_query(rel_code[top], (rel_found / rel_rank)[top]))
+        elif name == "RR":
+            first = (rel_found == 1) & (rel_rank <= (k if k is not None else np.inf))
+            value = per_query(rel_code[first], 1.0 / rel_rank[first])
+        elif name == "Rprec":
+            value = over_r(per_query(rel_code[rel_rank <= n_rel[rel_code]]))
+        elif name == "nDCG":
+            if ideal is None:
+                ideal = _ideal_gains(q_code, q_grade)
+            limit = k if k is not None else np.inf
+            top = j_rank <= limit
+            gains = np.where(j_grade > 0, j_grade, 0) / np.log2(j_rank + 1.0)
+            dcg = per_query(j_code[top], gains[top])
+            ideal_top = ideal[2] <= limit
+            best = per_query(ideal[0][ideal_top], ideal[1][ideal_top])
+            value = np.divide(dcg, best, out=np.zeros(n_queries), where=best > 0)
+        elif name == "Bpref":
+            value = over_r(_bpref_sums(j_code, j_grade, level, n_rel, n_nonrel, n_queries))
+        elif name == "IPrec":
+            value = _iprec(rel_code, rel_rank, rel_found, n_rel, float(k), n_queries)
+        elif name == "NumRet":
+            value = n_ret
+        elif name == "NumRel":
+            value = n_rel
+        else:  # NumRelRet
+            value = np.bincount(rel_code, minlength=n_queries)
+        columns[metric.label] = value
+
+    result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
+    if missing_queries == "zero":
+        return result
+    return result[n_ret > 0]

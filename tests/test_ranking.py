@@ -1,0 +1,225 @@
+"""evalkit.ranking: one ranked list, checked by hand, against scikit-learn and by properties."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import evalkit as ek
+from evalkit.exceptions import UndefinedMetricWarning
+from evalkit.ranking import RankedListModel
+
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+
+R, N = 1, 0
+FIRST = [R, N, R, N, N, N, N, N, R, R]  # the course notes' two rankings, four relevant each
+SECOND = [N, R, N, N, R, R, R, N, N, N]
+
+grades = st.lists(st.integers(0, 3), min_size=1, max_size=30)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-computed values (course notes, textbook examples)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_precision_at_k_by_hand():
+    assert ek.precision_at_k([1, 0, 0, 1, 0], 5) == 0.4
+    assert ek.precision_at_k([1, 0, 0, 1, 0], 2) == 0.5
+    assert ek.precision_at_k([1, 1], 4) == 0.5  # a short list is padded with non-relevant
+    assert ek.precision_at_k([2, 1, 0], 3, relevance_level=2) == pytest.approx(1 / 3)
+
+
+def test_the_notes_two_rankings():
+    assert ek.average_precision(FIRST) == pytest.approx((1 + 2 / 3 + 3 / 9 + 4 / 10) / 4)
+    assert ek.average_precision(FIRST) == pytest.approx(0.6)
+    assert ek.average_precision(SECOND) == pytest.approx((1 / 2 + 2 / 5 + 3 / 6 + 4 / 7) / 4)
+    assert round(ek.average_precision(SECOND), 2) == 0.49
+    assert ek.r_precision(FIRST) == 0.5
+    assert ek.r_precision(SECOND) == 0.25
+
+
+def test_average_precision_denominators():
+    # Relevant at ranks 1, 3, 6, 10, 15: precisions 1, 2/3, 1/2, 2/5, 1/3.
+    ranking = np.zeros(15)
+    ranking[[0, 2, 5, 9, 14]] = 1
+    precisions = [1, 2 / 3, 1 / 2, 2 / 5, 1 / 3]
+    retrieved = ek.average_precision(ranking, denominator="retrieved_relevant")
+    assert retrieved == pytest.approx(np.mean(precisions))
+    assert round(retrieved, 2) == 0.58
+    assert ek.average_precision(ranking, n_relevant=8) == pytest.approx(sum(precisions) / 8)
+    assert ek.average_precision(ranking, n_relevant=8, k=6) == pytest.approx(
+        (1 + 2 / 3 + 1 / 2) / 8)
+
+
+def test_recall_and_reciprocal_rank_by_hand():
+    assert ek.recall_at_k(FIRST, 3) == 0.5
+    assert ek.recall_at_k(FIRST, 3, n_relevant=8) == 0.25
+    assert ek.reciprocal_rank(SECOND) == 0.5
+    assert ek.reciprocal_rank([0, 0, 0]) == 0.0
+    assert ek.reciprocal_rank([0, 0, 1], k=2) == 0.0
+
+
+def test_dcg_conventions_on_the_notes_example():
+    gains = [2, 1, 0, 2, 0]
+    assert ek.dcg(gains, variant="jarvelin") == pytest.approx(4.0)
+    assert ek.dcg([2, 2, 1, 0, 0], variant="jarvelin") == pytest.approx(4 + 1 / np.log2(3))
+    assert round(ek.dcg([2, 2, 1, 0, 0], variant="jarvelin"), 2) == 4.63
+    assert round(ek.ndcg(gains, variant="jarvelin"), 2) == 0.86
+    trec = 2 + 1 / np.log2(3) + 2 / np.log2(5)
+    assert ek.dcg(gains) == pytest.approx(trec)
+    assert round(ek.dcg(gains), 2) == 3.49
+    exponential = 3 + 1 / np.log2(3) + 3 / np.log2(5)
+    assert ek.dcg(gains, variant="exponential") == pytest.approx(exponential)
+    assert ek.dcg(gains, k=2) == pytest.approx(2 + 1 / np.log2(3))
+
+
+def test_ndcg_ideal_from_the_judgements():
+    gains = [2, 1, 0]
+    assert ek.ndcg(gains) == 1.0  # ideal from the list itself: flattering
+    with_missed = ek.ndcg(gains, ideal=[3, 2, 1, 0])
+    assert with_missed == pytest.approx(ek.dcg(gains) / ek.dcg([3, 2, 1]))
+    assert ek.ndcg(gains, k=1, ideal=[3, 2, 1]) == pytest.approx(2 / 3)
+
+
+def test_interpolated_precision_follows_trec_eval():
+    # Precision 1 at recall 1/3, 2/3 at 2/3, 3/7 at 1.
+    curve = ek.interpolated_precision([1, 0, 1, 0, 0, 0, 1])
+    # Level 0.7: 0.7 * 3 = 2.0999... in floating point, so trec_eval 9 stops at the 2nd hit.
+    expected = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 3 / 7, 3 / 7, 3 / 7]
+    np.testing.assert_allclose(curve, expected)
+    np.testing.assert_allclose(
+        ek.interpolated_precision([1, 0, 0, 1, 1], [0.0, 0.5, 1.0], n_relevant=4), [1, 0.6, 0])
+
+
+def test_precision_recall_points():
+    points = ek.precision_recall_points([1, 0, 1], n_relevant=4)
+    assert points["rank"].tolist() == [1, 2, 3]
+    np.testing.assert_allclose(points["precision"], [1, 0.5, 2 / 3])
+    np.testing.assert_allclose(points["recall"], [0.25, 0.25, 0.5])
+
+
+def test_zero_relevant_follows_zero_division():
+    with pytest.warns(UndefinedMetricWarning, match="no relevant documents"):
+        assert ek.average_precision([0, 0]) == 0.0
+    assert np.isnan(ek.r_precision([0, 0], zero_division=np.nan))
+    assert ek.recall_at_k([0, 0], 1, zero_division=1.0) == 1.0
+    with pytest.warns(UndefinedMetricWarning, match="ideal DCG is 0"):
+        assert ek.ndcg([0, 0]) == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# scikit-learn as the oracle for DCG/nDCG ("trec" convention)
+# ---------------------------------------------------------------------------------------------
+
+
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=30), st.integers(1, 40))
+def test_dcg_and_ndcg_match_scikit_learn(gains, k):
+    gains = np.asarray(gains, dtype=float)
+    # Distinct decreasing scores: scikit-learn's ranking is then exactly the list order.
+    scores = np.arange(gains.size, 0, -1)[None, :].astype(float)
+    k_eff = min(k, gains.size)
+    assert ek.dcg(gains, k=k) == pytest.approx(
+        sklearn_metrics.dcg_score(gains[None, :], scores, k=k_eff), abs=1e-12)
+    if gains.sum() > 0:
+        assert ek.ndcg(gains, k=k) == pytest.approx(
+            sklearn_metrics.ndcg_score(gains[None, :], scores, k=k_eff), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+
+@given(grades, st.integers(1, 40))
+def test_measures_lie_in_zero_one_and_recall_grows_with_k(relevance, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for value in (
+            ek.precision_at_k(relevance, k),
+            ek.recall_at_k(relevance, k),
+            ek.r_precision(relevance),
+            ek.average_precision(relevance),
+            ek.reciprocal_rank(relevance),
+            ek.ndcg(relevance, k),
+        ):
+            assert 0.0 <= value <= 1.0 + 1e-12
+        assert ek.recall_at_k(relevance, k) <= ek.recall_at_k(relevance, k + 1)
+
+
+@given(grades)
+def test_a_perfect_ranking_scores_one(relevance):
+    best = sorted(relevance, reverse=True)
+    if best[0] == 0:
+        return
+    assert ek.average_precision(best) == pytest.approx(1.0)
+    assert ek.r_precision(best) == 1.0
+    assert ek.reciprocal_rank(best) == 1.0
+    for variant in ("trec", "exponential", "jarvelin"):
+        assert ek.ndcg(best, variant=variant) == pytest.approx(1.0)
+        assert ek.ndcg(relevance, variant=variant) <= 1.0 + 1e-12
+
+
+@given(grades)
+def test_interpolated_precision_never_increases_with_recall(relevance):
+    curve = ek.interpolated_precision(relevance)
+    assert np.all(np.diff(curve) <= 1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ek.precision_at_k([], 3), "relevance is empty"),
+        (lambda: ek.precision_at_k([[1, 0], [0, 1]], 3), "relevance must be 1-D"),
+        (lambda: ek.precision_at_k([1, np.nan], 3), "relevance contains nan at rank 2"),
+        (lambda: ek.precision_at_k(["a", "b"], 1), "numeric relevance grades"),
+        (lambda: ek.precision_at_k([1, 0], 0), "k must be a whole number >= 1"),
+        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be a whole number >= 1"),
+        (lambda: ek.recall_at_k([1, 1], 1, n_relevant=1), "n_relevant is 1, but the ranking"),
+        (lambda: ek.average_precision([1], denominator="all"), "denominator must be one of"),
+        (lambda: ek.dcg([1, 0], variant="log"), "variant must be one of"),
+        (lambda: ek.ndcg([1, 0], ideal=[]), "ideal is empty"),
+        (lambda: ek.interpolated_precision([1], [0.5, 2.0]), r"recall_levels must lie in \[0, 1\]"),
+        (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a number"),
+    ],
+)
+def test_bad_input_names_the_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# ---------------------------------------------------------------------------------------------
+# The explorers' model
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ranked_list_model_toggle_and_move():
+    model = RankedListModel(FIRST, k=5)
+    assert model.measures()["AP"] == pytest.approx(0.6)
+    model.toggle(2)
+    assert model.n_relevant == 5
+    assert model.measures()["R-prec"] == pytest.approx(3 / 5)
+    model.move(9, 1)  # the relevant document at rank 9 moves to the top
+    assert model.relevance[:3].tolist() == [1, 1, 1]
+    assert model.doc_ids[0] == "d9"
+    table = model.dcg_table(5)
+    assert list(table.index) == ["trec", "exponential", "jarvelin"]
+    with pytest.raises(ValueError, match="rank must be between 1 and 10"):
+        model.toggle(11)
+
+
+def test_ranked_list_model_with_fixed_judgements():
+    model = RankedListModel([1, 0, 0], n_relevant=4, ideal=[3, 1, 1, 1])
+    assert model.measures()["R@5"] == pytest.approx(1 / 4)
+    model.set_grade(2, 3)
+    assert model.measures()["nDCG"] == pytest.approx(
+        ek.ndcg([1, 3, 0], ideal=[3, 1, 1, 1]))
