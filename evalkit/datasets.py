@@ -12,9 +12,14 @@ The folder is looked up in this order:
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["data_dir", "data_path", "list_data"]
+import pandas as pd
+
+from .trec import read_qrels, read_run
+
+__all__ = ["data_dir", "data_path", "list_data", "load_collection", "Collection"]
 
 _MARKER = "README.md"
 
@@ -84,3 +89,64 @@ def data_path(*parts: str) -> Path:
 def list_data() -> list[str]:
     """Names of the files and folders in ``data/``, sorted."""
     return sorted(p.name for p in data_dir().iterdir() if not p.name.startswith("."))
+
+
+@dataclass
+class Collection:
+    """A test collection: documents, topics, relevance judgements and system runs.
+
+    Attributes
+    ----------
+    name : str
+        The folder in ``data/``.
+    documents : pandas.DataFrame
+        One row per document: ``doc_id``, ``module``, ``name``, ``kind``, ``text``.
+    topics : pandas.DataFrame
+        One row per topic: ``topic_id``, ``query``, ``description``, ``narrative`` (the
+        judging guideline for that topic).
+    qrels : pandas.DataFrame
+        The graded judgements (``query_id``, ``doc_id``, ``relevance``), as :func:`read_qrels`.
+    runs : dict of str to pandas.DataFrame
+        The automatic systems' runs by name, as :func:`read_run`.
+    manual_run : pandas.DataFrame or None
+        The judges' own searches, which completed the pool (not a system to compare).
+    """
+
+    name: str
+    documents: pd.DataFrame
+    topics: pd.DataFrame
+    qrels: pd.DataFrame
+    runs: dict[str, pd.DataFrame] = field(default_factory=dict)
+    manual_run: pd.DataFrame | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Collection({self.name!r}: {len(self.documents):,} documents, "
+            f"{len(self.topics)} topics, {len(self.qrels):,} judgements, "
+            f"runs {sorted(self.runs)})"
+        )
+
+
+def load_collection(name: str = "stdlib-docs") -> Collection:
+    """Load a test collection from ``data/<name>/`` (see ``data/README.md``).
+
+    Examples
+    --------
+    >>> collection = load_collection("stdlib-docs")
+    >>> sorted(collection.runs)
+    ['bm25', 'tfidf', 'title']
+    >>> len(collection.topics)
+    40
+    """
+    folder = data_path(name)
+    if not (folder / "qrels.txt").is_file():
+        raise FileNotFoundError(f"{folder} is not a test collection: it has no qrels.txt")
+    documents = pd.read_json(folder / "docs.jsonl", lines=True, dtype=str)
+    topics = pd.read_csv(folder / "topics.tsv", sep="\t", dtype=str, keep_default_na=False,
+                         quoting=3)
+    runs = {
+        path.name.removesuffix(".run"): read_run(path)
+        for path in sorted((folder / "runs").glob("*.run"))
+    }
+    manual = runs.pop("manual", None)
+    return Collection(name, documents, topics, read_qrels(folder / "qrels.txt"), runs, manual)

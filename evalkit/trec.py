@@ -36,7 +36,6 @@ from typing import IO, Any
 
 import numpy as np
 import pandas as pd
-from pandas.util import hash_array
 
 from ._validation import check_option
 
@@ -538,13 +537,14 @@ def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
 
 
 def _check_pair_duplicates(
-    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str
+    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
+    keys: np.ndarray | None = None,
 ) -> None:
     """Raise when a (query, document) pair occurs twice; hashing first keeps it fast."""
-    keys = pd.Index(_pair_keys(code, doc))
-    if keys.is_unique:
+    index = pd.Index(_pair_keys(code, doc) if keys is None else keys)
+    if index.is_unique:
         return
-    suspects = np.flatnonzero(keys.duplicated(keep=False))
+    suspects = np.flatnonzero(index.duplicated(keep=False))
     dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)
@@ -647,7 +647,11 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
         tied = np.r_[tie_next, False] | np.r_[False, tie_next]
         positions = np.flatnonzero(tied)
         group = np.cumsum(np.r_[True, ~tie_next])[positions]
-        names = np.asarray(doc_id[order[positions]], dtype=str)
+        names = doc_id[order[positions]]
+        try:
+            names = names.astype(bytes)  # ASCII ids: byte strings sort fastest
+        except UnicodeEncodeError:
+            names = names.astype(str)
         _, name_rank = np.unique(names, return_inverse=True)
         inner = np.lexsort((-name_rank.ravel(), group))
         order[positions] = order[positions][inner]
@@ -657,16 +661,20 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
 def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
     """A 64-bit hash per (query, document) pair; equal pairs get equal keys."""
     mixed = (query_code.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
-    return hash_array(doc_id, categorize=False) ^ mixed
+    # Python's own str hash: computed in C and cached on each string, so a second use is
+    # cheap. It differs between processes, which does not matter for a join in one call.
+    doc_hash = np.fromiter(map(hash, doc_id), dtype=np.int64, count=len(doc_id))
+    return doc_hash.view(np.uint64) ^ mixed
 
 
 def _lookup(
-    run_code: np.ndarray, run_doc: np.ndarray, qrels_code: np.ndarray, qrels_doc: np.ndarray
+    run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
+    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
 ) -> np.ndarray:
     """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
-    index = pd.Index(_pair_keys(qrels_code, qrels_doc))
+    index = pd.Index(qrels_keys)
     if index.is_unique:
-        found = index.get_indexer(_pair_keys(run_code, run_doc))
+        found = index.get_indexer(run_keys)
         hit = np.flatnonzero(found >= 0)
         # Hashes can collide: confirm every match on the ids themselves.
         if np.array_equal(qrels_code[found[hit]], run_code[hit]) and np.array_equal(
@@ -838,15 +846,16 @@ def evaluate(
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
-    _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice")
-    _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice")
+    q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
+    _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
     order = _trec_order(r_code, r_score, r_doc)
-    r_code, r_doc = r_code[order], r_doc[order]
+    r_code, r_doc, r_keys = r_code[order], r_doc[order], r_keys[order]
     rank = _group_positions(r_code)
 
     # One join; from here on only the retrieved-and-judged rows are touched.
-    qrels_row = _lookup(r_code, r_doc, q_code, q_doc)
+    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys)
     judged = qrels_row >= 0
     j_code, j_rank, j_grade = r_code[judged], rank[judged], q_grade[qrels_row[judged]]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from evalkit import datasets
@@ -35,3 +36,27 @@ def test_missing_file_is_named(monkeypatch):
         datasets.data_path("nothing.csv")
     with pytest.raises(ValueError, match="at least one path component"):
         datasets.data_path()
+
+
+def test_stdlib_collection_is_complete_and_consistent():
+    import evalkit as ek
+
+    collection = ek.datasets.load_collection("stdlib-docs")
+    qrels, docs = collection.qrels, set(collection.documents.doc_id)
+    assert len(collection.topics) == 40 and set(qrels.query_id) == set(collection.topics.topic_id)
+    assert qrels.relevance.between(0, 3).all() and set(qrels.doc_id) <= docs
+    pool = pd.read_csv(datasets.data_path("stdlib-docs", "pool.tsv"), sep="\t", dtype=str)
+    judged = set(zip(qrels.query_id, qrels.doc_id, strict=True))
+    assert judged == set(zip(pool.topic_id, pool.doc_id, strict=True))
+    for name, run in {**collection.runs, "manual": collection.manual_run}.items():
+        assert set(run.doc_id) <= docs, name
+        top = run.groupby("query_id", sort=False).head(20 if name != "manual" else 10)
+        assert set(zip(top.query_id, top.doc_id, strict=True)) <= judged, name
+    assert sorted(collection.runs) == ["bm25", "tfidf", "title"]
+
+
+def test_load_collection_names_a_missing_collection():
+    import evalkit as ek
+
+    with pytest.raises(FileNotFoundError, match="no-such is not in evalkit's data folder"):
+        ek.datasets.load_collection("no-such")
