@@ -91,9 +91,11 @@ def test_every_public_function_has_a_numpydoc_docstring_with_examples():
             assert f"\n    {section}\n    ---" in doc, f"{name} lacks a {section} section"
         assert "math::" in doc, f"{name} lacks its formula"
         assert ">>> " in doc, f"{name} lacks a doctest"
-        sections = re.findall(r"\n    (\w+)\n    -{3,}", doc)
-        assert sections == [s for s in ("Parameters", "Returns", "References", "Examples")
-                            if s in sections], f"{name}: sections out of order {sections}"
+        sections = re.findall(r"\n    (\w+(?: \w+)?)\n    -{3,}", doc)
+        canonical = ("Parameters", "Returns", "Raises", "See Also", "Notes", "References",
+                     "Examples")
+        assert sections == [s for s in canonical if s in sections], (
+            f"{name}: sections out of numpydoc order {sections}")
 
 
 # ---------------------------------------------------------------------------------------------
