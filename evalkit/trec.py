@@ -530,10 +530,10 @@ def _report_duplicates(
 
 
 def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
-    duplicated = table.duplicated(["query_id", "doc_id"]).to_numpy()
-    if duplicated.any():
-        _report_duplicates(table["query_id"].to_numpy(), table["doc_id"].to_numpy(),
-                           np.flatnonzero(duplicated), what, verb)
+    """The readers' check: the same hashed, verified test as :func:`evaluate` uses."""
+    code, queries = pd.factorize(table["query_id"].to_numpy())
+    _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
+                           what, verb)
 
 
 def _check_pair_duplicates(
