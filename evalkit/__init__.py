@@ -5,15 +5,18 @@ The public API is listed in ``shared/API.md``; everything it names is importable
     import evalkit as ek
     ek.f1_score(y_true, y_pred)
 
-Topic modules hold the rest: ``evalkit.stats`` (confidence intervals for a measured score),
+Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers such as
+``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
+(confidence intervals for a measured score),
 ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.plots`` and ``evalkit.widgets`` (the
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
 
-from . import classification, datasets, exceptions, ranking, stats, trec
+from . import classification, costs, curves, datasets, exceptions, ranking, stats, trec
 from .classification import (
     accuracy,
     class_weights,
+    classification_report,
     confusion_matrix,
     error_rate,
     f1_score,
@@ -23,6 +26,8 @@ from .classification import (
     sensitivity,
     specificity,
 )
+from .costs import cost_optimal_threshold, expected_cost, total_cost
+from .curves import precision_recall_curve, roc_auc, roc_curve
 from .ranking import (
     average_precision,
     dcg,
@@ -57,6 +62,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "accuracy",
     "class_weights",
+    "classification_report",
     "confusion_matrix",
     "error_rate",
     "f1_score",
@@ -65,6 +71,12 @@ __all__ = [
     "recall",
     "sensitivity",
     "specificity",
+    "total_cost",
+    "expected_cost",
+    "cost_optimal_threshold",
+    "roc_curve",
+    "roc_auc",
+    "precision_recall_curve",
     "average_precision",
     "dcg",
     "interpolated_precision",
@@ -81,4 +93,4 @@ __all__ = [
     "write_run",
 ]
 
-_MODULES = (classification, datasets, exceptions, ranking, stats, trec)
+_MODULES = (classification, costs, curves, datasets, exceptions, ranking, stats, trec)

@@ -1,0 +1,154 @@
+"""Cost-sensitive evaluation: the notes' example, brute-force definitions, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+import evalkit as ek
+from evalkit.costs import costs_by_threshold
+
+# The course notes' medical example: rows actual (+, -), columns predicted (+, -).
+MEDICAL_COSTS = [[-1, 100], [1, 0]]
+M1 = [[150, 40], [60, 250]]  # TP FN / FP TN: accuracy 80%
+M2 = [[250, 45], [5, 200]]  # accuracy 90%
+
+
+def test_the_more_accurate_model_costs_more():
+    assert ek.total_cost(M1, MEDICAL_COSTS) == 150 * -1 + 40 * 100 + 60 * 1 + 250 * 0 == 3910
+    assert ek.total_cost(M2, MEDICAL_COSTS) == 250 * -1 + 45 * 100 + 5 * 1 + 200 * 0 == 4255
+    assert ek.expected_cost(M1, MEDICAL_COSTS) == pytest.approx(3910 / 500)
+    assert ek.expected_cost(M2, MEDICAL_COSTS) == pytest.approx(4255 / 500)
+    # Reordering classes (negative first) moves rows and columns together: same cost.
+    flip = [1, 0]
+    assert ek.total_cost(np.array(M1)[np.ix_(flip, flip)],
+                         np.array(MEDICAL_COSTS)[np.ix_(flip, flip)]) == 3910
+
+
+def test_expected_cost_with_priors_by_hand():
+    # Per-class cost rates of M1: positives (150*-1 + 40*100)/190, negatives 60/310.
+    rates = np.array([(150 * -1 + 40 * 100) / 190, 60 / 310])
+    for priors in ([0.5, 0.5], [0.1, 0.9], [1.0, 0.0]):
+        assert ek.expected_cost(M1, MEDICAL_COSTS, priors=priors) == pytest.approx(
+            float(np.dot(priors, rates)))
+    # The test set's own class shares give back the plain expected cost.
+    assert ek.expected_cost(M1, MEDICAL_COSTS, priors=[190 / 500, 310 / 500]) == pytest.approx(
+        ek.expected_cost(M1, MEDICAL_COSTS))
+
+
+@given(st.integers(2, 5).flatmap(lambda k: st.tuples(
+    st.lists(st.integers(0, k - 1), min_size=1, max_size=50).flatmap(
+        lambda t: st.tuples(st.just(t), st.lists(st.integers(0, k - 1), min_size=len(t),
+                                                  max_size=len(t)))),
+    st.lists(st.integers(-5, 20), min_size=k * k, max_size=k * k), st.just(k))))
+def test_total_cost_is_the_sum_of_each_decisions_cost(data):
+    (y_true, y_pred), costs, k = data
+    cost_matrix = np.array(costs).reshape(k, k)
+    confusion = ek.confusion_matrix(y_true, y_pred, labels=list(range(k)))
+    per_decision = sum(cost_matrix[t, p] for t, p in zip(y_true, y_pred, strict=True))
+    assert ek.total_cost(confusion, cost_matrix) == per_decision
+    assert ek.expected_cost(confusion, cost_matrix) == pytest.approx(per_decision / len(y_true))
+
+
+@st.composite
+def scored_costs(draw):
+    n = draw(st.integers(1, 50))
+    y_true = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y_score = np.array(draw(st.lists(st.integers(0, 8), min_size=n, max_size=n))) / 8
+    costs = np.array(draw(st.lists(st.integers(-3, 30), min_size=4, max_size=4)),
+                     dtype=float).reshape(2, 2)
+    return y_true, y_score, costs
+
+
+def _brute_force_costs(y_true, y_score, cost_matrix):
+    """Cost of every candidate threshold, one decision at a time."""
+    candidates = [np.inf, *sorted(set(y_score.tolist()), reverse=True)]
+    totals = []
+    for t in candidates:
+        predicted = (y_score >= t).astype(int)
+        totals.append(sum(cost_matrix[a, p] for a, p in zip(y_true, predicted, strict=True)))
+    return candidates, totals
+
+
+@given(scored_costs())
+def test_cost_optimal_threshold_by_brute_force(data):
+    y_true, y_score, cost_matrix = data
+    candidates, totals = _brute_force_costs(y_true, y_score, cost_matrix)
+    threshold, cost = ek.cost_optimal_threshold(y_true, y_score, cost_matrix)
+    assert cost == min(totals)
+    assert threshold == candidates[int(np.argmin(totals))]  # the highest of equal optima
+    table = costs_by_threshold(y_true, y_score, cost_matrix)
+    np.testing.assert_array_equal(table["cost"], totals)
+    np.testing.assert_allclose(table["expected_cost"], np.array(totals) / len(y_true))
+
+
+@given(scored_costs())
+def test_costs_by_threshold_agree_with_the_confusion_matrix(data):
+    y_true, y_score, cost_matrix = data
+    for row in costs_by_threshold(y_true, y_score, cost_matrix).itertuples():
+        predicted = (y_score >= row.threshold).astype(int)
+        confusion = skm.confusion_matrix(y_true, predicted, labels=[0, 1])
+        assert row.cost == ek.total_cost(confusion, cost_matrix)
+
+
+def test_string_labels_and_pos_label():
+    y_true = ["spam", "ham", "spam", "ham", "ham"]
+    y_score = [0.9, 0.8, 0.6, 0.3, 0.1]
+    # Missing spam costs 1, flagging ham costs 10 (order: negative=ham, positive=spam).
+    threshold, cost = ek.cost_optimal_threshold(y_true, y_score, [[0, 10], [1, 0]],
+                                                pos_label="spam")
+    assert (threshold, cost) == (0.9, 1.0)
+    # When the top-scored mail is ham and flagging ham costs 100, flag nothing (+inf) and pay
+    # for the two missed spams.
+    y_true = ["ham", "spam", "spam", "ham", "ham"]
+    assert tuple(ek.cost_optimal_threshold(y_true, y_score, [[0, 100], [1, 0]],
+                                           pos_label="spam")) == (np.inf, 2.0)
+
+
+def test_theoretical_threshold_for_calibrated_scores(rng):
+    # Scores that are exact probabilities: the empirical optimum sits near
+    # p* = C_FP / (C_FP + C_FN) (Elkan 2001) on a large sample.
+    p = rng.random(200_000)
+    y_true = (rng.random(200_000) < p).astype(int)
+    cost_matrix = [[0, 1], [4, 0]]
+    threshold, _ = ek.cost_optimal_threshold(y_true, p, cost_matrix)
+    assert threshold == pytest.approx(1 / 5, abs=0.02)
+
+
+@pytest.mark.parametrize(("confusion", "cost_matrix", "message"), [
+    ([[1, 2], [3, 4]], [[0, 1, 2], [1, 0, 2], [1, 1, 0]], "same shape"),
+    ([[1, 2, 3]], [[0, 1]], r"confusion must be a square \(k, k\) matrix; got shape \(1, 3\)"),
+    ([[1, 2], [3, 4]], [[0, np.nan], [1, 0]], "cost_matrix must hold finite numbers"),
+    ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion holds counts, which cannot be negative"),
+    ([[1, 2], [3, 4]], "costs", "cost_matrix must be a square"),
+])
+def test_bad_matrices(confusion, cost_matrix, message):
+    with pytest.raises(ValueError, match=message):
+        ek.total_cost(confusion, cost_matrix)
+    with pytest.raises(ValueError, match=message):
+        ek.expected_cost(confusion, cost_matrix)
+
+
+def test_bad_priors_and_empty_confusion():
+    with pytest.raises(ValueError, match="priors must be non-negative and sum to 1"):
+        ek.expected_cost(M1, MEDICAL_COSTS, priors=[0.5, 0.6])
+    with pytest.raises(ValueError, match="priors must hold 2 numbers"):
+        ek.expected_cost(M1, MEDICAL_COSTS, priors=[1.0])
+    with pytest.raises(ValueError, match="class 1 has a prior > 0 but no sample"):
+        ek.expected_cost([[5, 1], [0, 0]], MEDICAL_COSTS, priors=[0.5, 0.5])
+    with pytest.raises(ValueError, match="confusion is empty"):
+        ek.expected_cost([[0, 0], [0, 0]], MEDICAL_COSTS)
+
+
+def test_bad_threshold_input():
+    with pytest.raises(ValueError, match=r"cost_matrix must be 2x2.*\(negative class, positive"):
+        ek.cost_optimal_threshold([0, 1], [0.1, 0.9], np.ones((3, 3)))
+    with pytest.raises(ValueError, match="y_score contains NaN at position 0"):
+        ek.cost_optimal_threshold([0, 1], [np.nan, 0.9], [[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match=r"y_true and y_score have different lengths"):
+        ek.cost_optimal_threshold([0, 1, 1], [0.1, 0.9], [[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match="pos_label=1 is not one of the labels"):
+        ek.cost_optimal_threshold(["a", "b"], [0.1, 0.9], [[0, 1], [1, 0]])
