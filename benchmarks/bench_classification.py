@@ -44,6 +44,10 @@ def cases(k: int):
            lambda t, p: skm.recall_score(t, p, average=None))
     yield ("F1 per class", lambda t, p: ek.f1_score(t, p, average=None),
            lambda t, p: skm.f1_score(t, p, average=None))
+    yield ("precision macro", lambda t, p: ek.precision(t, p, average="macro"),
+           lambda t, p: skm.precision_score(t, p, average="macro"))
+    yield ("recall macro", lambda t, p: ek.recall(t, p, average="macro"),
+           lambda t, p: skm.recall_score(t, p, average="macro"))
     yield ("F1 macro", lambda t, p: ek.f1_score(t, p, average="macro"),
            lambda t, p: skm.f1_score(t, p, average="macro"))
     yield ("F1 weighted", lambda t, p: ek.f1_score(t, p, average="weighted"),
@@ -73,7 +77,61 @@ def main() -> None:
     print("evalkit vs scikit-learn (times in ms, best of several runs, validation included)")
     print_table(["metric", "n", "k", "labels", "evalkit", "sklearn", "sklearn/evalkit"], rows)
     print(f"\nslowest ratio {min(ratios):.1f}x, median {np.median(ratios):.1f}x")
+    curve_rows()
     pycm_rows(datasets)
+
+
+def make_scores(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Binary labels and scores of a fair classifier, rounded so that ties occur."""
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 2, n)
+    y_score = np.round(rng.normal(size=n) + 1.2 * y_true, 4)
+    return y_true, y_score
+
+
+def curve_rows() -> None:
+    """Threshold curves and AUC: binary, then multi-class (one-vs-rest and Hand & Till)."""
+    rows, ratios = [], []
+    auc_cases = [
+        ("ROC AUC (binary)", ek.roc_auc, skm.roc_auc_score),
+        ("roc_curve", ek.roc_curve, skm.roc_curve),
+        ("precision_recall_curve", ek.precision_recall_curve, skm.precision_recall_curve),
+    ]
+    for n in SIZES:
+        y_true, y_score = make_scores(n)
+        for name, ours, theirs in auc_cases:
+            mine, reference = ours(y_true, y_score), theirs(y_true, y_score)
+            if isinstance(mine, tuple):  # a curve: compare every array
+                for a, b in zip(mine, reference, strict=True):
+                    np.testing.assert_allclose(a, b, rtol=1e-12)
+            else:
+                np.testing.assert_allclose(mine, reference, rtol=1e-12)
+            t_ours = best_time(ours, y_true, y_score, repeats=3)
+            t_theirs = best_time(theirs, y_true, y_score, repeats=3)
+            if name.startswith("ROC AUC"):
+                ratios.append(t_theirs / t_ours)
+            rows.append([name, f"{n:.0e}", 2, f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}",
+                         f"{t_theirs / t_ours:.1f}x"])
+    n, k = SIZES[0] // 10, 10
+    rng = np.random.default_rng(1)
+    y_true = rng.integers(0, k, n)
+    y_score = rng.dirichlet(np.ones(k), n) + np.eye(k)[y_true]
+    y_score /= y_score.sum(axis=1, keepdims=True)
+    for ours_name, theirs_name in (("ovr", "ovr"), ("hand_till", "ovo")):
+        def ours(t, s, m=ours_name):
+            return ek.roc_auc(t, s, multi_class=m)
+
+        def theirs(t, s, m=theirs_name):
+            return skm.roc_auc_score(t, s, multi_class=m)
+
+        np.testing.assert_allclose(ours(y_true, y_score), theirs(y_true, y_score), rtol=1e-12)
+        t_ours = best_time(ours, y_true, y_score, repeats=3)
+        t_theirs = best_time(theirs, y_true, y_score, repeats=3)
+        rows.append([f"ROC AUC multi_class={ours_name}", f"{n:.0e}", k, f"{t_ours * 1e3:.1f}",
+                     f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.1f}x"])
+    print("\nThreshold curves and AUC, evalkit vs scikit-learn (ms, best of 3)")
+    print_table(["metric", "n", "k", "evalkit", "sklearn", "sklearn/evalkit"], rows)
+    print(f"\nbinary ROC AUC: slowest ratio {min(ratios):.1f}x")
 
 
 def pycm_rows(datasets) -> None:

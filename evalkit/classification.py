@@ -64,7 +64,11 @@ _MAX_DENSE_RANGE = 1 << 22
 
 
 def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Map both label arrays to codes 0..k-1 over their sorted union of labels."""
+    """Map both label arrays to codes 0..k-1 over the union of their labels.
+
+    The classes come sorted, except for string labels, which come in order of first
+    appearance (sorting k classes later is cheaper than renumbering n codes).
+    """
     if y_true.dtype.kind in "iu" and y_pred.dtype.kind in "iu":
         low = min(int(y_true.min()), int(y_pred.min()))
         high = max(int(y_true.max()), int(y_pred.max()))
@@ -80,54 +84,102 @@ def _encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndar
                 return classes, shifted_true, shifted_pred
             lookup = np.cumsum(present) - 1
             return classes, lookup[shifted_true], lookup[shifted_pred]
+    if y_true.dtype.kind == "U" and y_pred.dtype.kind == "U":
+        factorized = _factorize_strings(y_true, y_pred, sort=False)
+        if factorized is not None:
+            classes, (true_codes, pred_codes) = factorized
+            return classes, true_codes, pred_codes
     both = np.concatenate([y_true, y_pred])
-    factorized = _factorize_strings(both) if both.dtype.kind == "U" else None
-    if factorized is None:
-        classes, codes = np.unique(both, return_inverse=True)
-        codes = codes.reshape(-1)
-    else:
-        classes, codes = factorized
+    classes, codes = np.unique(both, return_inverse=True)
+    codes = codes.reshape(-1)
     return classes, codes[: len(y_true)], codes[len(y_true) :]
 
 
-_FNV_PRIME = np.uint64(1099511628211)
 _BUCKETS = 1 << 20
+_CHUNK = 1 << 15  # rows hashed or checked at a time: keeps each pass in the CPU cache
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+# One odd 64-bit multiplier per 8-byte word of a label (labels of up to 64 characters).
+_MULTIPLIERS = np.random.default_rng(0x5EED).integers(1, 2**63, 32, dtype=np.uint64)
+_MULTIPLIERS |= np.uint64(1)
 
 
-def _factorize_strings(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Sorted distinct strings and each value's code, by hashing instead of sorting.
+def _words(values: np.ndarray, itemsize: int) -> np.ndarray:
+    """The raw code points of fixed-width strings, as one row of machine words per string."""
+    word = np.dtype(np.uint64 if itemsize % 8 == 0 else np.uint32)
+    return np.ascontiguousarray(values).view(word).reshape(len(values), itemsize // word.itemsize)
+
+
+def _hash_block(block: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The hash bucket of each row of code-point words, written to ``out`` (uint64)."""
+    multipliers = _MULTIPLIERS[: block.shape[1]]
+    with np.errstate(over="ignore"):
+        np.multiply(block[:, 0], multipliers[0], out=out, casting="unsafe")
+        for column in range(1, block.shape[1]):  # a loop over character positions
+            out += block[:, column] * multipliers[column]
+        # The sum is linear in the code points: mix so that the low bits (the bucket) depend
+        # on every bit.
+        out ^= out >> np.uint64(31)
+        out *= _MIX
+        out ^= out >> np.uint64(29)
+        out &= np.uint64(_BUCKETS - 1)
+    return out.astype(np.intp)
+
+
+def _factorize_strings(
+    *arrays: np.ndarray, sort: bool = True
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]] | None:
+    """Sorted distinct strings of the arrays together, and each array's codes, by hashing.
 
     Sorting millions of strings (np.unique) is slow. Here each fixed-width string is hashed
-    from its raw code points, the hashes are bucketed, and the buckets give the codes. If two
-    distinct strings share a bucket, the final check fails and None sends the caller back to
-    np.unique, so the result is always exact.
+    from its raw code points and its hash bucket gets a slot the first time it is seen, with
+    that string as the slot's representative. Every string is then compared, word by word,
+    with its slot's representative: if two distinct strings share a bucket the check fails
+    and None sends the caller back to np.unique, so the result is always exact. The data are
+    processed in chunks that fit the CPU cache (a loop over chunks, not samples).
+
+    With ``sort=False`` the classes come in order of first appearance (saving a pass over
+    the codes when only counts are needed).
     """
-    itemsize = values.dtype.itemsize
-    if itemsize > 256:  # labels over 64 characters: hashing them costs more than it saves
+    itemsize = max(a.dtype.itemsize for a in arrays)
+    if itemsize > 256 or itemsize == 0:  # labels over 64 characters: hashing costs more
         return None
-    word = np.uint64 if itemsize % 8 == 0 else np.uint32
-    words = np.ascontiguousarray(values).view(word).reshape(len(values), -1)
-    with np.errstate(over="ignore"):
-        hashed = words[:, 0].astype(np.uint64)
-        for column in range(1, words.shape[1]):  # a loop over character positions, not samples
-            hashed *= _FNV_PRIME
-            hashed ^= words[:, column]
-        hashed ^= hashed >> np.uint64(29)
-        hashed *= _FNV_PRIME
-        hashed ^= hashed >> np.uint64(32)
-    bucket = (hashed & np.uint64(_BUCKETS - 1)).astype(np.intp)
-    occupied = np.bincount(bucket, minlength=_BUCKETS) > 0
-    codes = (np.cumsum(occupied) - 1)[bucket]
-    n_classes = int(np.count_nonzero(occupied))
-    first = np.empty(n_classes, dtype=np.intp)
-    first[codes[::-1]] = np.arange(len(values) - 1, -1, -1)  # the last write is the first sample
-    classes = values[first]
-    if not (classes[codes] == values).all():
-        return None
+    dtype = np.dtype(f"<U{itemsize // 4}")
+    words = [_words(a.astype(dtype) if a.dtype != dtype else a, itemsize) for a in arrays]
+    n_words, word = words[0].shape[1], words[0].dtype
+    slot_of_bucket = np.zeros(_BUCKETS, dtype=np.intp)  # slot + 1; 0 = bucket not seen yet
+    representatives = np.empty((64, n_words), dtype=word)
+    n_slots = 0
+    hashed = np.empty(_CHUNK, dtype=np.uint64)
+    slots_per_array = []
+    for rows in words:
+        slots = np.empty(len(rows), dtype=np.intp)
+        for start in range(0, len(rows), _CHUNK):
+            block = rows[start : start + _CHUNK]
+            bucket = _hash_block(block, hashed[: len(block)])
+            slot = slot_of_bucket[bucket]
+            new = slot == 0
+            if new.any():
+                fresh, first = np.unique(bucket[new], return_index=True)
+                if n_slots + len(fresh) > len(representatives):
+                    grown = np.empty((2 * (n_slots + len(fresh)), n_words), dtype=word)
+                    grown[:n_slots] = representatives[:n_slots]
+                    representatives = grown
+                representatives[n_slots : n_slots + len(fresh)] = block[np.flatnonzero(new)[first]]
+                slot_of_bucket[fresh] = np.arange(n_slots + 1, n_slots + len(fresh) + 1)
+                n_slots += len(fresh)
+                slot = slot_of_bucket[bucket]
+            slot -= 1
+            if not np.array_equal(representatives[slot], block):
+                return None  # two distinct strings share a bucket
+            slots[start : start + _CHUNK] = slot
+        slots_per_array.append(slots)
+    classes = np.ascontiguousarray(representatives[:n_slots]).view(dtype).reshape(n_slots)
+    if not sort:
+        return classes, tuple(slots_per_array)
     order = np.argsort(classes)
-    rank = np.empty(n_classes, dtype=np.intp)
-    rank[order] = np.arange(n_classes)
-    return classes[order], rank[codes]
+    rank = np.empty(n_slots, dtype=np.intp)
+    rank[order] = np.arange(n_slots)
+    return classes[order], tuple(rank[slots] for slots in slots_per_array)
 
 
 def _count_matrix(true_codes: np.ndarray, pred_codes: np.ndarray, n_classes: int) -> np.ndarray:
@@ -154,7 +206,11 @@ def _validate_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") 
 def _full_confusion(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Confusion matrix over every label seen in the data, sorted, and those labels."""
     classes, true_codes, pred_codes = _encode(y_true, y_pred)
-    return classes, _count_matrix(true_codes, pred_codes, len(classes))
+    matrix = _count_matrix(true_codes, pred_codes, len(classes))
+    order = np.argsort(classes, kind="stable")
+    if (order != np.arange(len(classes))).any():
+        classes, matrix = classes[order], matrix[np.ix_(order, order)]
+    return classes, matrix
 
 
 def _locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

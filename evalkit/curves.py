@@ -77,9 +77,15 @@ class _Sweep(NamedTuple):
 def _pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
     # For each positive, the negatives strictly below it count 2, those tied with it 1:
     # below + (below or tied) = 2 * below + tied. Sorted needles keep searchsorted cache-friendly.
-    below = np.searchsorted(negatives, positives, side="left")
-    below_or_tied = np.searchsorted(negatives, positives, side="right")
-    return int(below.sum(dtype=np.int64)) + int(below_or_tied.sum(dtype=np.int64))
+    # Tied positives share one search: look up each distinct positive score once.
+    if len(positives) == 0 or len(negatives) == 0:
+        return 0
+    starts = np.flatnonzero(np.concatenate([[True], positives[1:] != positives[:-1]]))
+    values = positives[starts]
+    repeats = np.diff(np.append(starts, len(positives)))
+    below = np.searchsorted(negatives, values, side="left")
+    below_or_tied = np.searchsorted(negatives, values, side="right")
+    return int(np.dot(below + below_or_tied, repeats))
 
 
 def _check_scores_and_labels(y_true: Any, y_score: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -514,8 +520,9 @@ def _multiclass_auc(y_true: Any, y_score: Any, multi_class: str, labels: Any,
     position = np.minimum(position, len(classes) - 1)
     unknown = classes[order][position] != y_true
     if unknown.any():
-        raise ValueError(f"y_true holds the label {y_true[np.argmax(unknown)].item()!r}, which is not "
-                         f"in labels {_shown(classes)}")
+        label = y_true[np.argmax(unknown)].item()
+        raise ValueError(f"y_true holds the label {label!r}, which is not in labels "
+                         f"{_shown(classes)}")
     codes = order[position]
     k = len(classes)
     support = np.bincount(codes, minlength=k)

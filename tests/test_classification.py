@@ -520,11 +520,13 @@ def test_string_factorization_equals_np_unique(values):
     from evalkit.classification import _factorize_strings
 
     array = np.array(values, dtype=str)
-    result = _factorize_strings(array)
+    half = len(array) // 2
     expected_classes, expected_codes = np.unique(array, return_inverse=True)
-    if result is not None:  # None means "fall back to np.unique", always allowed
-        np.testing.assert_array_equal(result[0], expected_classes)
-        np.testing.assert_array_equal(result[1], expected_codes.reshape(-1))
+    for parts in ((array,), (array[:half], array[half:].astype(f"<U{array.itemsize // 4 + 3}"))):
+        result = _factorize_strings(*parts)
+        if result is not None:  # None means "fall back to np.unique", always allowed
+            np.testing.assert_array_equal(result[0], expected_classes)
+            np.testing.assert_array_equal(np.concatenate(result[1]), expected_codes.reshape(-1))
 
 
 def test_string_factorization_handles_many_and_long_labels(rng):
@@ -537,8 +539,79 @@ def test_string_factorization_handles_many_and_long_labels(rng):
         classes, codes = np.unique(array, return_inverse=True)
         if result is not None:
             np.testing.assert_array_equal(result[0], classes)
-            np.testing.assert_array_equal(result[1], codes.reshape(-1))
+            np.testing.assert_array_equal(result[1][0], codes.reshape(-1))
     y_true = rng.choice(["ant", "bee", "cat", "dog", "eel"], 10_000)
     y_pred = rng.choice(["ant", "bee", "cat", "dog", "eel"], 10_000)
     np.testing.assert_array_equal(ek.confusion_matrix(y_true, y_pred),
                                   skm.confusion_matrix(y_true, y_pred))
+
+
+# ---------------------------------------------------------------------------------------------
+# classification_report: every row from the same counts, every scheme
+# ---------------------------------------------------------------------------------------------
+
+
+@given(label_pairs(), st.sampled_from([0.5, 1.0, 2.0]))
+def test_classification_report_matches_sklearn_and_the_averages(pair, beta):
+    y_true, y_pred = pair
+    report = ek.classification_report(y_true, y_pred, beta=beta, zero_division=0.0)
+    classes = np.union1d(y_true, y_pred)
+    assert list(report.index) == [*classes.tolist(), "micro", "macro", "macro_pr", "weighted",
+                                  "dodrans", "entropy"]
+    p, r, f, s = skm.precision_recall_fscore_support(y_true, y_pred, beta=beta,
+                                                     zero_division=0.0)
+    per_class = report.loc[classes.tolist()]
+    _assert_same(per_class[["precision", "recall", "f_score"]].to_numpy(),
+                 np.column_stack([p, r, f]))
+    np.testing.assert_array_equal(per_class["support"], s)
+    for average in ("micro", "macro", "weighted"):
+        theirs = skm.precision_recall_fscore_support(y_true, y_pred, beta=beta, average=average,
+                                                     zero_division=0.0)[:3]
+        _assert_same(report.loc[average, ["precision", "recall", "f_score"]].to_numpy(float),
+                     theirs)
+    for average in ("macro_pr", "dodrans", "entropy"):
+        ours = [ek.precision(y_true, y_pred, average=average, zero_division=0.0),
+                ek.recall(y_true, y_pred, average=average, zero_division=0.0),
+                ek.f_score(y_true, y_pred, beta=beta, average=average, zero_division=0.0)]
+        _assert_same(report.loc[average, ["precision", "recall", "f_score"]].to_numpy(float), ours)
+    assert (report.loc[["micro", "macro", "entropy"], "support"] == len(y_true)).all()
+
+
+def test_classification_report_with_exclude_and_labels():
+    y_true = ["none"] * 6 + ["born_in"] * 3 + ["works_for"] * 2
+    y_pred = ["none"] * 4 + ["born_in"] * 2 + ["born_in"] * 2 + ["none"] + ["works_for", "none"]
+    report = ek.classification_report(y_true, y_pred, exclude=["none"])
+    # Per-class rows still list every class; the averages leave "none" out.
+    assert list(report.index[:3]) == ["born_in", "none", "works_for"]
+    kept = ["born_in", "works_for"]
+    assert report.loc["micro", "f_score"] == pytest.approx(
+        skm.f1_score(y_true, y_pred, labels=kept, average="micro"))
+    assert report.loc["micro", "f_score"] != pytest.approx(ek.accuracy(y_true, y_pred))
+    assert report.loc["macro", "recall"] == pytest.approx((2 / 3 + 1 / 2) / 2)
+    assert report.loc["weighted", "support"] == 5
+    # entropy uses N = all 11 samples, as ek.f1_score with exclude does.
+    assert report.loc["entropy", "f_score"] == pytest.approx(
+        ek.f1_score(y_true, y_pred, average="entropy", exclude=["none"]))
+    ordered = ek.classification_report(y_true, y_pred, labels=["works_for", "born_in"])
+    assert list(ordered.index[:2]) == ["works_for", "born_in"]
+    assert ordered.loc["macro", "precision"] == pytest.approx(
+        skm.precision_score(y_true, y_pred, labels=["works_for", "born_in"], average="macro"))
+
+
+def test_classification_report_warns_once_per_problem():
+    with pytest.warns(UndefinedMetricWarning) as record:
+        ek.classification_report([0, 1, 2, 2], [0, 1, 1, 1])
+    messages = [str(w.message) for w in record]
+    assert len(messages) == len(set(messages))
+    assert any("label(s) 2" in m and "Precision" in m for m in messages)
+
+
+def test_classification_report_bad_input():
+    with pytest.raises(ValueError, match="beta must be a number >= 0"):
+        ek.classification_report([0, 1], [0, 1], beta=-1)
+    with pytest.raises(ValueError, match="zero_division must be"):
+        ek.classification_report([0, 1], [0, 1], zero_division=5)
+    with pytest.raises(ValueError, match=r"y_true and y_pred have different lengths \(2 != 1\)"):
+        ek.classification_report([0, 1], [0])
+    with pytest.raises(ValueError, match="exclude leaves no class"):
+        ek.classification_report([0, 1], [0, 1], exclude=[0, 1])
