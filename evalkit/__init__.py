@@ -12,7 +12,19 @@ Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers s
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
 
-from . import classification, costs, curves, datasets, exceptions, ranking, stats, trec
+from . import (
+    agreement,
+    classification,
+    correlation,
+    costs,
+    curves,
+    datasets,
+    exceptions,
+    ranking,
+    stats,
+    trec,
+)
+from .agreement import cohen_kappa, fleiss_kappa, interpret_kappa, kappa_from_table
 from .classification import (
     accuracy,
     class_weights,
@@ -26,6 +38,7 @@ from .classification import (
     sensitivity,
     specificity,
 )
+from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, total_cost
 from .curves import precision_recall_curve, roc_auc, roc_curve
 from .ranking import (
@@ -77,6 +90,13 @@ __all__ = [
     "roc_curve",
     "roc_auc",
     "precision_recall_curve",
+    "cohen_kappa",
+    "kappa_from_table",
+    "fleiss_kappa",
+    "interpret_kappa",
+    "kendall_tau",
+    "concordant_discordant",
+    "spearman_rho",
     "average_precision",
     "dcg",
     "interpolated_precision",
@@ -93,4 +113,5 @@ __all__ = [
     "write_run",
 ]
 
-_MODULES = (classification, costs, curves, datasets, exceptions, ranking, stats, trec)
+_MODULES = (agreement, classification, correlation, costs, curves, datasets, exceptions, ranking,
+            stats, trec)

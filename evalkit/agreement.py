@@ -1,0 +1,340 @@
+r"""Agreement between judges: Cohen's kappa (plain, weighted, pooled marginals) and Fleiss' kappa.
+
+Test collections and labelled data are only as good as their judges. Two judges who label
+the same items agree on some share of them, :math:`P(a)`; but they would agree on some items by
+chance alone, :math:`P(e)`, so kappa reports how much of the possible improvement over chance
+they achieved:
+
+.. math::
+
+    \kappa = \frac{P(a) - P(e)}{1 - P(e)}
+
+What "chance" means is where the sources differ. Cohen (1960) takes each judge's own label
+distribution (``marginals="separate"``, scikit-learn's ``cohen_kappa_score``); Scott (1955),
+Siegel & Castellan (1988) and Carletta (1996) take the two judges' pooled distribution
+(``marginals="pooled"``; Scott's pi). Fleiss (1971) extends the pooled version to many judges.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    check_consistent_length,
+    check_labels,
+    check_option,
+    check_same_label_kind,
+    check_zero_division,
+    safe_divide,
+)
+from .classification import confusion_matrix
+from .exceptions import UndefinedMetricWarning
+
+__all__ = [
+    "cohen_kappa",
+    "kappa_from_table",
+    "fleiss_kappa",
+    "interpret_kappa",
+    "KAPPA_WEIGHTS",
+    "KAPPA_MARGINALS",
+    "KAPPA_SCALES",
+]
+
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+KAPPA_MARGINALS = ("separate", "pooled")
+KAPPA_SCALES = ("landis-koch", "carletta")
+
+
+def _check_table(table: Any) -> np.ndarray:
+    try:
+        array = np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("table must be a square (k, k) matrix of counts") from None
+    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
+        raise ValueError(f"table must be a square (k, k) matrix of counts; got shape "
+                         f"{array.shape}")
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise ValueError("table must hold non-negative finite counts")
+    if array.sum() == 0:
+        raise ValueError("table is empty (all counts are 0); there is nothing to agree on")
+    return array
+
+
+def _disagreement_weights(k: int, weights: str | None) -> np.ndarray:
+    """w[i, j]: how much a disagreement between categories i and j counts (0 on the diagonal)."""
+    distance = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(np.float64)
+    if weights is None:
+        return (distance > 0).astype(np.float64)
+    return distance if weights == "linear" else distance**2
+
+
+def kappa_from_table(
+    table: Any,
+    *,
+    weights: str | None = None,
+    marginals: str = "separate",
+    zero_division: Any = "warn",
+) -> float:
+    r"""Cohen's kappa from a k×k table of how two judges labelled the same items.
+
+    With :math:`p_{ij}` the share of items judge A put in category *i* and judge B in *j*,
+    and disagreement weights :math:`w_{ij}` (0 on the diagonal):
+
+    .. math::
+
+        \kappa = 1 - \frac{\sum_{ij} w_{ij}\, p_{ij}}{\sum_{ij} w_{ij}\, e_{ij}}, \qquad
+        e_{ij} = \begin{cases} p_{i\cdot}\, p_{\cdot j} & \text{separate marginals (Cohen)} \\
+                 \bar p_i\, \bar p_j,\ \bar p = (p_{i\cdot} + p_{\cdot i})/2 &
+                 \text{pooled marginals (Scott's } \pi\text{)} \end{cases}
+
+    Unweighted (:math:`w_{ij} = 1` off the diagonal) this is
+    :math:`(P(a) - P(e)) / (1 - P(e))` with :math:`P(a) = \sum_i p_{ii}` and
+    :math:`P(e) = \sum_i e_{ii}`. Linear weights are :math:`|i - j|`, quadratic
+    :math:`(i - j)^2`, as in scikit-learn; they make sense for ordered categories (relevance
+    grades), in the order of the table's rows.
+
+    Parameters
+    ----------
+    table : array-like of shape (k, k)
+        ``table[i, j]``: the number of items judge A put in category *i* and judge B in *j*.
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights for ordered categories.
+    marginals : {"separate", "pooled"}, default "separate"
+        Chance agreement from each judge's own label distribution (Cohen 1960), or from the
+        two judges' pooled distribution (Scott 1955; Siegel & Castellan 1988; Carletta 1996).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        The result when chance disagreement is 0 (both judges always use one and the same
+        category), where kappa is undefined.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1), 37–46.
+    Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213–220.
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale coding.
+    Public Opinion Quarterly 19(3), 321–325.
+    Carletta, J. (1996). Assessing agreement on classification tasks: the kappa statistic.
+    Computational Linguistics 22(2), 249–254.
+
+    Examples
+    --------
+    >>> # 400 documents judged relevant (row/column 0) or not by two judges
+    >>> table = [[300, 20], [10, 70]]
+    >>> round(kappa_from_table(table), 4), round(kappa_from_table(table, marginals="pooled"), 4)
+    (0.7761, 0.7759)
+    """
+    table = _check_table(table)
+    weights = check_option(weights, "weights", KAPPA_WEIGHTS)
+    marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
+    zero_division = check_zero_division(zero_division)
+    shares = table / table.sum()
+    rows, columns = shares.sum(axis=1), shares.sum(axis=0)
+    if marginals == "pooled":
+        rows = columns = (rows + columns) / 2
+    expected = np.outer(rows, columns)
+    w = _disagreement_weights(len(table), weights)
+    observed_disagreement = float((w * shares).sum())
+    chance_disagreement = float((w * expected).sum())
+    ratio = safe_divide(np.array([observed_disagreement]), np.array([chance_disagreement]),
+                        zero_division, metric="Kappa",
+                        reason="chance agreement is 1 (both judges always use one category)")
+    if chance_disagreement == 0:
+        return float(ratio[0])
+    return float(1.0 - ratio[0])
+
+
+def cohen_kappa(
+    rater_a: Any,
+    rater_b: Any,
+    *,
+    labels: Any = None,
+    weights: str | None = None,
+    marginals: str = "separate",
+    zero_division: Any = "warn",
+) -> float:
+    r"""Cohen's kappa between two judges' labels of the same items.
+
+    .. math::
+
+        \kappa = \frac{P(a) - P(e)}{1 - P(e)}
+
+    where :math:`P(a)` is the share of items the judges label alike and :math:`P(e)` the share
+    they would label alike by chance; see :func:`kappa_from_table` for the weighted form and
+    the two kinds of chance agreement. The labels are counted into a k×k table with one
+    ``np.bincount``.
+
+    Parameters
+    ----------
+    rater_a, rater_b : array-like of shape (n_items,)
+        The two judges' labels (numbers or strings), item by item.
+    labels : array-like, optional
+        The categories, in order; default the sorted labels of both judges. The order matters
+        for linear and quadratic weights (e.g. relevance grades 0 < 1 < 2 < 3). Items with a
+        label not listed are left out, as in scikit-learn.
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights for ordered categories.
+    marginals : {"separate", "pooled"}, default "separate"
+        Chance agreement from each judge's own label distribution (Cohen; scikit-learn), or
+        from the pooled distribution (Scott's pi; Siegel & Castellan; Carletta 1996).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        The result when chance agreement is 1 (kappa undefined).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1), 37–46.
+    Siegel, S. and Castellan, N. J. (1988). Nonparametric Statistics for the Behavioral
+    Sciences, 2nd ed., section 9.8. McGraw-Hill.
+
+    Examples
+    --------
+    >>> a = ["rel", "rel", "non", "non", "rel", "non"]
+    >>> b = ["rel", "non", "non", "non", "rel", "non"]
+    >>> round(cohen_kappa(a, b), 4)
+    0.6667
+    >>> round(cohen_kappa([0, 1, 2, 3, 3], [0, 2, 2, 3, 1], weights="quadratic"), 4)
+    0.5902
+    """
+    rater_a = check_labels(rater_a, "rater_a")
+    rater_b = check_labels(rater_b, "rater_b")
+    check_consistent_length(rater_a=rater_a, rater_b=rater_b)
+    check_same_label_kind(rater_a=rater_a, rater_b=rater_b)
+    table = confusion_matrix(rater_a, rater_b, labels=labels)
+    if table.sum() == 0:
+        raise ValueError("no item has a label listed in labels; there is nothing to agree on")
+    return kappa_from_table(table, weights=weights, marginals=marginals,
+                            zero_division=zero_division)
+
+
+def fleiss_kappa(counts: Any) -> float:
+    r"""Fleiss' kappa: agreement among many judges, each item judged by the same number of them.
+
+    With :math:`n_{ij}` judges putting item *i* in category *j*, *m* judges per item and *N*
+    items:
+
+    .. math::
+
+        P_i = \frac{\sum_j n_{ij}(n_{ij} - 1)}{m(m - 1)}, \quad
+        \bar P = \frac{1}{N}\sum_i P_i, \quad
+        p_j = \frac{\sum_i n_{ij}}{N m}, \quad
+        \bar P_e = \sum_j p_j^2, \quad
+        \kappa = \frac{\bar P - \bar P_e}{1 - \bar P_e}
+
+    :math:`P_i` is the share of agreeing pairs of judges on item *i*; chance uses the pooled
+    category shares, so for two judges this is Scott's pi (``cohen_kappa(...,
+    marginals="pooled")``). The judges need not be the same people from item to item.
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_items, n_categories)
+        How many judges put each item in each category; every row has the same sum m >= 2.
+
+    Returns
+    -------
+    float
+        NaN, with a warning, when every judgement falls in one category (chance agreement 1).
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. Psychological
+    Bulletin 76(5), 378–382.
+
+    Examples
+    --------
+    >>> # 4 items, 3 judges, 2 categories (relevant, not relevant)
+    >>> round(fleiss_kappa([[3, 0], [2, 1], [0, 3], [1, 2]]), 4)
+    0.3333
+    """
+    try:
+        table = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("counts must be an (n_items, n_categories) matrix of counts") from None
+    if table.ndim != 2 or table.shape[0] == 0 or table.shape[1] == 0:
+        raise ValueError(f"counts must be an (n_items, n_categories) matrix; got shape "
+                         f"{table.shape}")
+    if not np.isfinite(table).all() or (table < 0).any() or (table != np.round(table)).any():
+        raise ValueError("counts must hold non-negative whole numbers of judges")
+    per_item = table.sum(axis=1)
+    m = per_item[0]
+    if (per_item != m).any():
+        item = int(np.argmax(per_item != m))
+        raise ValueError(
+            f"every item needs the same number of judges; item 0 has {int(m)} and item {item} "
+            f"has {int(per_item[item])}"
+        )
+    if m < 2:
+        raise ValueError(f"each item needs at least 2 judges to measure agreement; got {int(m)}")
+    agreement = ((table * (table - 1)).sum(axis=1) / (m * (m - 1))).mean()
+    shares = table.sum(axis=0) / table.sum()
+    chance = float((shares**2).sum())
+    if chance == 1.0:
+        warnings.warn("Fleiss' kappa is undefined (NaN): every judgement is in one category.",
+                      UndefinedMetricWarning, stacklevel=2)
+        return float("nan")
+    return float((agreement - chance) / (1.0 - chance))
+
+
+_LANDIS_KOCH = ((0.0, "poor"), (0.20, "slight"), (0.40, "fair"), (0.60, "moderate"),
+                (0.80, "substantial"), (1.0, "almost perfect"))
+
+
+def interpret_kappa(kappa: float, scale: str = "landis-koch") -> str:
+    r"""A verbal label for a kappa value, on a published scale.
+
+    .. math::
+
+        \text{Landis \& Koch: } \kappa < 0 \text{ poor},\ [0, 0.20] \text{ slight},\
+        (0.20, 0.40] \text{ fair},\ (0.40, 0.60] \text{ moderate},\
+        (0.60, 0.80] \text{ substantial},\ (0.80, 1] \text{ almost perfect}
+
+    ``scale="carletta"`` is the stricter content-analysis rule (Krippendorff 1980, as
+    Carletta 1996 reports it): :math:`\kappa \ge 0.8` good, :math:`0.67 \le \kappa < 0.8`
+    tentative (allows tentative conclusions), below 0.67 discard. Such bands are conventions,
+    not tests: they ignore the number of categories and their prevalence.
+
+    Parameters
+    ----------
+    kappa : float
+        A kappa value, at most 1.
+    scale : {"landis-koch", "carletta"}, default "landis-koch"
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    Landis, J. R. and Koch, G. G. (1977). The measurement of observer agreement for
+    categorical data. Biometrics 33(1), 159–174.
+    Carletta, J. (1996). Assessing agreement on classification tasks: the kappa statistic.
+    Computational Linguistics 22(2), 249–254.
+
+    Examples
+    --------
+    >>> interpret_kappa(0.776), interpret_kappa(0.776, scale="carletta")
+    ('substantial', 'tentative')
+    """
+    scale = check_option(scale, "scale", KAPPA_SCALES)
+    if isinstance(kappa, bool) or not isinstance(kappa, (int, float, np.integer, np.floating)):
+        raise ValueError(f"kappa must be a number; got {kappa!r}")
+    if np.isnan(kappa) or kappa > 1 + 1e-12:
+        raise ValueError(f"kappa must be a number at most 1; got {kappa!r}")
+    if scale == "carletta":
+        return "good" if kappa >= 0.8 else "tentative" if kappa >= 0.67 else "discard"
+    if kappa < 0:
+        return "poor"
+    for upper, name in _LANDIS_KOCH[1:]:
+        if kappa <= upper + 1e-12:
+            return name
+    return "almost perfect"

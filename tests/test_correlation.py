@@ -1,0 +1,142 @@
+"""Kendall's tau and Spearman's rho: scipy as the oracle, pair counting by brute force."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+import evalkit as ek
+from evalkit.correlation import _inversions
+
+
+def _pairs_by_brute_force(x, y):
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    upper = np.triu_indices(len(x), 1)
+    sx = np.sign(np.subtract.outer(x, x))[upper]
+    sy = np.sign(np.subtract.outer(y, y))[upper]
+    return (int(((sx * sy) > 0).sum()), int(((sx * sy) < 0).sum()),
+            int(((sx == 0) & (sy != 0)).sum()), int(((sx != 0) & (sy == 0)).sum()),
+            int(((sx == 0) & (sy == 0)).sum()))
+
+
+def test_notes_example():
+    truth, result = [1, 2, 3, 4, 5], [2, 1, 5, 3, 4]
+    counts = ek.concordant_discordant(truth, result)
+    assert counts[:2] == (7, 3)
+    assert counts.concordant + counts.discordant == 5 * 4 // 2  # n(n-1)/2 = 10, not n(n+1)/2
+    assert ek.kendall_tau(truth, result) == 0.4
+    assert ek.kendall_tau(truth, result, variant="a") == 0.4
+    assert (7 - 3) / (5 * 6 / 2) != 0.4  # the notes' n(n+1)/2 would give 0.267
+
+
+def test_tau_a_and_b_differ_with_ties():
+    x, y = [1, 1, 2, 3], [1, 2, 2, 3]
+    counts = ek.concordant_discordant(x, y)
+    assert tuple(counts) == (4, 0, 1, 1, 0)
+    assert ek.kendall_tau(x, y, variant="a") == pytest.approx(4 / 6)
+    assert ek.kendall_tau(x, y, variant="b") == pytest.approx(4 / np.sqrt(5 * 5))
+
+
+values = st.one_of(st.integers(0, 5), st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False))
+
+
+@st.composite
+def paired(draw, elements=values):
+    n = draw(st.integers(2, 70))
+    x = draw(st.lists(elements, min_size=n, max_size=n))
+    y = draw(st.lists(elements, min_size=n, max_size=n))
+    return np.array(x, dtype=float), np.array(y, dtype=float)
+
+
+@given(paired())
+def test_kendall_tau_matches_scipy_and_brute_force(data):
+    x, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs_b = stats.kendalltau(x, y).statistic
+    np.testing.assert_allclose(ek.kendall_tau(x, y), theirs_b, rtol=1e-12, atol=1e-12,
+                               equal_nan=True)
+    counts = _pairs_by_brute_force(x, y)
+    assert tuple(ek.concordant_discordant(x, y)) == counts
+    n = len(x)
+    assert ek.kendall_tau(x, y, variant="a") == pytest.approx(
+        (counts[0] - counts[1]) / (n * (n - 1) / 2), abs=1e-12)
+
+
+@given(paired())
+def test_spearman_matches_scipy(data):
+    x, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = stats.spearmanr(x, y).statistic
+    np.testing.assert_allclose(ek.spearman_rho(x, y), theirs, rtol=1e-12, atol=1e-12,
+                               equal_nan=True)
+
+
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=300))
+def test_inversion_count_by_brute_force(values):
+    array = np.array(values, dtype=np.int64)
+    expected = sum(int((array[i] > array[i + 1:]).sum()) for i in range(len(array)))
+    assert _inversions(array) == expected
+
+
+@given(paired())
+def test_tau_properties(data):
+    x, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tau = ek.kendall_tau(x, y)
+        if np.isnan(tau):
+            return
+        assert -1 - 1e-12 <= tau <= 1 + 1e-12
+        assert ek.kendall_tau(y, x) == pytest.approx(tau, abs=1e-12)  # symmetric
+        assert ek.kendall_tau(x, -y) == pytest.approx(-tau, abs=1e-12)  # reversing flips it
+        assert ek.kendall_tau(4 * x, y) == pytest.approx(tau, abs=1e-12)  # monotone, exact
+
+
+def test_large_inputs_match_scipy(rng):
+    x = rng.random(300_000)
+    y = x + rng.random(300_000)
+    assert ek.kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic, rel=1e-12)
+    xi, yi = rng.integers(0, 50, 300_000), rng.integers(0, 50, 300_000)
+    assert ek.kendall_tau(xi, yi) == pytest.approx(stats.kendalltau(xi, yi).statistic, rel=1e-10)
+    assert ek.spearman_rho(x, y) == pytest.approx(stats.spearmanr(x, y).statistic, rel=1e-12)
+
+
+def test_identical_and_reversed_rankings():
+    ranks = np.arange(1000)
+    assert ek.kendall_tau(ranks, ranks) == 1.0
+    assert ek.kendall_tau(ranks, ranks[::-1]) == -1.0
+    assert ek.concordant_discordant(ranks, ranks[::-1])[:2] == (0, 1000 * 999 // 2)
+
+
+def test_constant_input_is_nan_for_tau_b():
+    assert np.isnan(ek.kendall_tau([1, 1, 1], [1, 2, 3]))
+    assert ek.kendall_tau([1, 1, 1], [1, 2, 3], variant="a") == 0.0
+    assert np.isnan(ek.spearman_rho([1, 1, 1], [1, 2, 3]))
+
+
+@pytest.mark.parametrize("function", [ek.kendall_tau, ek.concordant_discordant, ek.spearman_rho])
+def test_bad_input(function):
+    with pytest.raises(ValueError, match=r"x and y have different lengths \(3 != 2\)"):
+        function([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match="x is empty"):
+        function([], [])
+    with pytest.raises(ValueError, match="need at least 2 items"):
+        function([1], [2])
+    with pytest.raises(ValueError, match="y contains NaN at position 1"):
+        function([1, 2], [1, np.nan])
+    with pytest.raises(ValueError, match="x must hold numbers"):
+        function(["a", "b"], [1, 2])
+    with pytest.raises(ValueError, match="y must be 1-D"):
+        function([1, 2], [[1, 2], [3, 4]])
+
+
+def test_unknown_variant():
+    with pytest.raises(ValueError, match=r"variant must be one of 'a' or 'b'|variant must be one"):
+        ek.kendall_tau([1, 2], [1, 2], variant="c")
