@@ -257,26 +257,35 @@ def fleiss_kappa(counts: Any) -> float:
     0.3333
     """
     try:
-        table = np.asarray(counts, dtype=np.float64)
+        table = np.asarray(counts)
+        if table.dtype.kind not in "iu":
+            table = table.astype(np.float64)
     except (TypeError, ValueError):
         raise ValueError("counts must be an (n_items, n_categories) matrix of counts") from None
     if table.ndim != 2 or table.shape[0] == 0 or table.shape[1] == 0:
         raise ValueError(f"counts must be an (n_items, n_categories) matrix; got shape "
                          f"{table.shape}")
-    if not np.isfinite(table).all() or (table < 0).any() or (table != np.round(table)).any():
+    if table.dtype.kind == "f":
+        if not np.isfinite(table).all() or (table != np.round(table)).any():
+            raise ValueError("counts must hold non-negative whole numbers of judges")
+        table = table.astype(np.int64)
+    if (table < 0).any():
         raise ValueError("counts must hold non-negative whole numbers of judges")
     per_item = table.sum(axis=1)
-    m = per_item[0]
+    m = int(per_item[0])
     if (per_item != m).any():
         item = int(np.argmax(per_item != m))
         raise ValueError(
-            f"every item needs the same number of judges; item 0 has {int(m)} and item {item} "
+            f"every item needs the same number of judges; item 0 has {m} and item {item} "
             f"has {int(per_item[item])}"
         )
     if m < 2:
-        raise ValueError(f"each item needs at least 2 judges to measure agreement; got {int(m)}")
-    agreement = ((table * (table - 1)).sum(axis=1) / (m * (m - 1))).mean()
-    shares = table.sum(axis=0) / table.sum()
+        raise ValueError(f"each item needs at least 2 judges to measure agreement; got {m}")
+    n_items = len(table)
+    # Agreeing ordered pairs of judges, summed over items: sum n_ij^2 - N m (exact integers).
+    agreeing_pairs = int(np.einsum("ij,ij->", table, table, dtype=np.int64)) - n_items * m
+    agreement = agreeing_pairs / (n_items * m * (m - 1))
+    shares = table.sum(axis=0) / (n_items * m)
     chance = float((shares**2).sum())
     if chance == 1.0:
         warnings.warn("Fleiss' kappa is undefined (NaN): every judgement is in one category.",

@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats
 
 from ._validation import check_1d, check_consistent_length, check_option
 
@@ -65,6 +64,17 @@ def _dense_ranks(values: np.ndarray) -> np.ndarray:
     np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
     ranks = np.empty(len(values), dtype=np.int64)
     ranks[order] = np.cumsum(step)
+    return ranks
+
+
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n, tied values sharing the mean of their ranks (scipy's ``rankdata``)."""
+    order = np.argsort(values)
+    sorted_values = values[order]
+    starts = np.flatnonzero(np.concatenate([[True], sorted_values[1:] != sorted_values[:-1]]))
+    lengths = np.diff(np.append(starts, len(values)))
+    ranks = np.empty(len(values), dtype=np.float64)
+    ranks[order] = np.repeat(starts + (lengths + 1) / 2, lengths)
     return ranks
 
 
@@ -237,8 +247,8 @@ def spearman_rho(x: Any, y: Any) -> float:
         \rho = \frac{\operatorname{cov}(r_x, r_y)}{\sigma_{r_x}\, \sigma_{r_y}}
         \;\overset{\text{no ties}}{=}\; 1 - \frac{6 \sum_i d_i^2}{n(n^2 - 1)}
 
-    where :math:`r_x, r_y` are the ranks (tied items share their average rank, via
-    ``scipy.stats.rankdata``) and :math:`d_i = r_{x,i} - r_{y,i}`.
+    where :math:`r_x, r_y` are the ranks 1..n (tied items share their average rank, as
+    ``scipy.stats.rankdata`` gives them) and :math:`d_i = r_{x,i} - r_{y,i}`.
 
     Parameters
     ----------
@@ -261,8 +271,8 @@ def spearman_rho(x: Any, y: Any) -> float:
     0.6
     """
     x, y = _check_pair(x, y)
-    rank_x = stats.rankdata(x) - (len(x) + 1) / 2
-    rank_y = stats.rankdata(y) - (len(y) + 1) / 2
+    rank_x = _average_ranks(x) - (len(x) + 1) / 2
+    rank_y = _average_ranks(y) - (len(y) + 1) / 2
     spread = np.sqrt(np.dot(rank_x, rank_x) * np.dot(rank_y, rank_y))
     if spread == 0:
         return float("nan")

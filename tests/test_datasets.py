@@ -60,3 +60,24 @@ def test_load_collection_names_a_missing_collection():
 
     with pytest.raises(FileNotFoundError, match="no-such is not in evalkit's data folder"):
         ek.datasets.load_collection("no-such")
+
+
+def test_second_judgements_cover_exactly_the_drawn_sample():
+    import importlib.util
+
+    folder = REPO / "data" / "stdlib-docs" / "second-judge"
+    spec = importlib.util.spec_from_file_location("build_sample", folder / "build_sample.py")
+    build_sample = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_sample)
+    drawn = build_sample.draw()
+    sample = pd.read_csv(folder / "sample.tsv", sep="\t", dtype=str)
+    assert list(sample.itertuples(index=False, name=None)) == drawn
+    assert len(drawn) == 240 and sample.groupby("topic_id").size().eq(6).all()
+    judged = pd.read_csv(folder / "judgements.tsv", sep="\t", dtype={"topic_id": str})
+    assert list(judged.columns) == ["topic_id", "doc_id", "grade", "note"]
+    assert list(zip(judged.topic_id, judged.doc_id, strict=True)) == drawn
+    assert judged.grade.isin([0, 1, 2, 3]).all() and judged.note.str.len().gt(0).all()
+    # Every sampled document is in the pool, so the first judge graded it too.
+    qrels = datasets.load_collection("stdlib-docs").qrels
+    first = set(zip(qrels.query_id, qrels.doc_id, strict=True))
+    assert set(drawn) <= first

@@ -1,0 +1,84 @@
+"""evalkit's kappa and rank correlations against scikit-learn, statsmodels and scipy.
+
+Each row times one function on the same data in one process: best of several runs, input
+validation included. The ratio is reference time / evalkit time (above 1: evalkit is faster;
+for Kendall's tau, scipy is compiled and the goal is to stay within 1.5x of it, a ratio of
+at least 0.67).
+
+Run with `make bench` or `python benchmarks/bench_agreement.py`; EVALKIT_BENCH_QUICK=1 for a
+smaller run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+from sklearn.metrics import cohen_kappa_score
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_time, print_table  # noqa: E402
+
+import evalkit as ek  # noqa: E402
+
+QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
+KAPPA_SIZES = [10**6] if QUICK else [10**6, 10**7]
+TAU_SIZES = [10**5] if QUICK else [10**5, 10**6]
+
+
+def judges(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, k, n)
+    return a, np.where(rng.random(n) < 0.7, a, rng.integers(0, k, n))
+
+
+def main() -> None:
+    rows = []
+    for n in KAPPA_SIZES:
+        for k, weights in ((2, None), (4, None), (4, "quadratic")):
+            a, b = judges(n, k)
+            ours = ek.cohen_kappa(a, b, weights=weights)
+            theirs = cohen_kappa_score(a, b, weights=weights)
+            np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+            t_ours = best_time(ek.cohen_kappa, a, b, weights=weights, repeats=3)
+            t_theirs = best_time(cohen_kappa_score, a, b, weights=weights, repeats=3)
+            rows.append([f"cohen_kappa (weights={weights})", "sklearn", f"{n:.0e}", k,
+                         f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}",
+                         f"{t_theirs / t_ours:.1f}x"])
+    rng = np.random.default_rng(1)
+    for n in TAU_SIZES:
+        continuous = rng.random(n)
+        data = {
+            "no ties": (continuous, continuous + rng.random(n)),
+            "100 levels": (rng.integers(0, 100, n), rng.integers(0, 100, n)),
+        }
+        for label, (x, y) in data.items():
+            for name, ours, theirs in (
+                ("kendall_tau (b)", ek.kendall_tau, stats.kendalltau),
+                ("spearman_rho", ek.spearman_rho, stats.spearmanr),
+            ):
+                np.testing.assert_allclose(ours(x, y), theirs(x, y).statistic, rtol=1e-10)
+                t_ours = best_time(ours, x, y, repeats=3)
+                t_theirs = best_time(theirs, x, y, repeats=3)
+                rows.append([f"{name}, {label}", "scipy", f"{n:.0e}", "", f"{t_ours * 1e3:.1f}",
+                             f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.2f}x"])
+    try:
+        from statsmodels.stats.inter_rater import fleiss_kappa
+    except ImportError:
+        print("statsmodels is not installed; Fleiss' kappa skipped")
+    else:
+        counts = np.random.default_rng(2).multinomial(5, [0.5, 0.3, 0.2], size=10**6)
+        np.testing.assert_allclose(ek.fleiss_kappa(counts), fleiss_kappa(counts), rtol=1e-12)
+        t_ours = best_time(ek.fleiss_kappa, counts, repeats=3)
+        t_theirs = best_time(fleiss_kappa, counts, repeats=3)
+        rows.append(["fleiss_kappa (5 judges)", "statsmodels", "1e+06", 3,
+                     f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.1f}x"])
+    print("evalkit vs reference tools (ms, best of 3, validation included)")
+    print_table(["function", "reference", "n", "k", "evalkit", "reference", "ref/evalkit"], rows)
+
+
+if __name__ == "__main__":
+    main()
