@@ -24,6 +24,7 @@ import numpy as np
 
 from ._validation import (
     check_consistent_length,
+    check_count,
     check_labels,
     check_option,
     check_same_label_kind,
@@ -38,6 +39,7 @@ __all__ = [
     "kappa_from_table",
     "fleiss_kappa",
     "interpret_kappa",
+    "AgreementTableModel",
     "KAPPA_WEIGHTS",
     "KAPPA_MARGINALS",
     "KAPPA_SCALES",
@@ -442,7 +444,6 @@ class AgreementTableModel:
 
     def set(self, **cells: Any) -> AgreementTableModel:
         """Change some of the four cells (validated together) and return the model."""
-        from ._validation import check_count
 
         unknown = sorted(set(cells) - set(self.CELLS))
         if unknown:
@@ -501,7 +502,6 @@ class AgreementTableModel:
         >>> AgreementTableModel.from_shares(100, 0.85, yes_share=80 / 85, a_yes_share=10 / 15)
         AgreementTableModel(both_yes=80, a_yes_b_no=10, a_no_b_yes=5, both_no=5)
         """
-        from ._validation import check_count
 
         n_items = check_count(n_items, "n_items", minimum=1)
         model = cls(both_yes=n_items, a_yes_b_no=0, a_no_b_yes=0, both_no=0)

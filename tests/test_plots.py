@@ -147,3 +147,282 @@ def test_precision_recall_bad_input():
         plot_precision_recall(ek.precision_recall_points([1, 0]).drop(columns="precision"))
     with pytest.raises(ValueError, match="different lengths \\(3 != 11\\)"):
         plot_precision_recall(ek.precision_recall_points([1, 0]), [1.0, 0.5, 0.0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Averaging schemes: class weights and averages as bars
+# ---------------------------------------------------------------------------------------------
+
+
+def test_class_weights_bars_are_the_weights():
+    from evalkit.plots import plot_class_weights
+
+    support = np.array([600, 250, 100, 40, 10])  # class 0 holds more than N/e
+    ax = plot_class_weights(support, labels=["NA", "b", "c", "d", "e"])
+    containers = {c.get_label(): c for c in ax.containers}
+    assert list(containers) == ["weighted", "entropy", "dodrans", "macro"]
+    for scheme, container in containers.items():
+        heights = [bar.get_height() for bar in container]
+        assert heights == pytest.approx(ek.class_weights(support, scheme)), scheme
+        assert sum(heights) == pytest.approx(1.0)
+    weighted = [bar.get_height() for bar in containers["weighted"]]
+    assert weighted == pytest.approx(support / 1000)
+    # Entropy by hand: -n log2(n / N); the 600 class weighs less than the 250 class.
+    raw = -support * np.log2(support / 1000)
+    entropy = [bar.get_height() for bar in containers["entropy"]]
+    assert entropy == pytest.approx(raw / raw.sum())
+    assert entropy[0] < entropy[1]
+    dodrans = [bar.get_height() for bar in containers["dodrans"]]
+    assert dodrans == pytest.approx(support**0.75 / np.sum(support**0.75))
+    assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["NA\nn=600", "b\nn=250"]
+    # The bars of one class sit side by side around its tick.
+    centres = [bar.get_x() + bar.get_width() / 2 for c in ax.containers for bar in c[:1]]
+    assert np.mean(centres) == pytest.approx(0.0)
+    assert ax.get_title() == "Class weights under 4 averaging schemes"
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_class_weights_entropy_uses_n_samples():
+    from evalkit.plots import plot_class_weights
+
+    # Two relation classes out of 1,000 samples; the other 900 are "no relation".
+    ax = plot_class_weights([80, 20], schemes="entropy", n_samples=1000)
+    heights = [bar.get_height() for bar in ax.containers[0]]
+    raw = np.array([-80 * np.log2(0.08), -20 * np.log2(0.02)])
+    assert heights == pytest.approx(raw / raw.sum())
+    assert heights == pytest.approx(ek.class_weights([80, 20], "entropy", n_samples=1000))
+
+
+def test_class_weights_bad_input():
+    from evalkit.plots import plot_class_weights
+
+    with pytest.raises(ValueError, match="schemes must be one of"):
+        plot_class_weights([3, 2, 1], schemes=("weighted", "harmonic"))
+    with pytest.raises(ValueError, match="schemes is empty"):
+        plot_class_weights([3, 2, 1], schemes=())
+    with pytest.raises(ValueError, match="different lengths \\(2 != 3\\)"):
+        plot_class_weights([3, 2, 1], labels=["a", "b"])
+    with pytest.raises(ValueError, match="support must hold non-negative counts"):
+        plot_class_weights([3, -2, 1])
+
+
+def test_averages_bars_are_the_report_rows():
+    from evalkit.plots import plot_averages
+
+    y_true = ["cat"] * 6 + ["dog"] * 3 + ["eel"]
+    y_pred = ["cat"] * 5 + ["dog"] + ["dog"] * 2 + ["cat"] + ["cat"]
+    report = ek.classification_report(y_true, y_pred, zero_division=0.0)
+    ax = plot_averages(report)
+    schemes = ["micro", "weighted", "dodrans", "entropy", "macro", "macro_pr"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == schemes
+    heights = [bar.get_height() for bar in ax.containers[0]]
+    assert heights == pytest.approx(report.loc[schemes, "f_score"])
+    assert heights[0] == pytest.approx(0.7)  # micro-F1 = accuracy
+    assert [t.get_text() for t in ax.texts] == [f"{h:.3f}" for h in heights]
+    assert ax.get_legend() is None and ax.get_title() == "F score under each averaging scheme"
+
+    other = ek.classification_report(y_true, ["cat"] * 10, zero_division=0.0)
+    ax = plot_averages({"system A": report, "majority": other}, column="recall",
+                       schemes=("micro", "macro"))
+    a, b = ax.containers
+    assert [bar.get_height() for bar in a] == pytest.approx([0.7, 0.5])
+    assert [bar.get_height() for bar in b] == pytest.approx([0.6, 1 / 3])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["system A", "majority"]
+    assert ax.get_ylabel() == "recall"
+
+
+def test_averages_bad_input():
+    from evalkit.plots import plot_averages
+
+    report = ek.classification_report([0, 1, 1], [0, 1, 0])
+    with pytest.raises(ValueError, match="no column 'f1'"):
+        plot_averages(report, column="f1")
+    with pytest.raises(ValueError, match="no row for \\['harmonic'\\]"):
+        plot_averages(report, schemes=("micro", "harmonic"))
+    with pytest.raises(TypeError, match="must be a DataFrame"):
+        plot_averages({"A": [0.5, 0.6]})
+    with pytest.raises(ValueError, match="reports is empty"):
+        plot_averages({})
+
+
+# ---------------------------------------------------------------------------------------------
+# plot_normalized_cost_curve: Drummond & Holte's cost lines and their lower envelope
+# ---------------------------------------------------------------------------------------------
+
+
+def _line(ax, label):
+    return next(line for line in ax.get_lines() if line.get_label() == label)
+
+
+def test_normalized_cost_curve_envelope_is_the_cheapest_threshold(rng):
+    from evalkit.costs import costs_by_threshold
+    from evalkit.plots import plot_normalized_cost_curve
+
+    y_true = (rng.random(200) < 0.3).astype(int)
+    y_score = np.round(rng.normal(y_true * 1.2, 1.0), 1)
+    fpr, tpr, _ = ek.roc_curve(y_true, y_score, drop_intermediate=False)
+    ax = plot_normalized_cost_curve(fpr, tpr, n_grid=101)
+    pc = np.linspace(0, 1, 101)
+    envelope = _line(ax, "lower envelope (best threshold)")
+    np.testing.assert_allclose(envelope.get_xdata(), pc)
+    brute = np.array([min((1 - t) * x + f * (1 - x) for f, t in zip(fpr, tpr, strict=True))
+                      for x in pc])
+    np.testing.assert_allclose(envelope.get_ydata(), brute)
+    assert envelope.get_ydata()[0] == 0 and envelope.get_ydata()[-1] == 0  # trivial classifiers
+    np.testing.assert_allclose(_line(ax, "always negative").get_ydata(), pc)
+    np.testing.assert_allclose(_line(ax, "always positive").get_ydata(), 1 - pc)
+    assert len(ax.get_lines()) == len(fpr) + 3  # one per operating point, 2 trivial, envelope
+
+    # Scaled back, the envelope at PC(+) is the cost of the cheapest threshold on the data.
+    cost_matrix = np.array([[0.0, 1.0], [4.0, 0.0]])
+    prior = y_true.mean()
+    scale = prior * 4.0 + (1 - prior) * 1.0
+    condition = prior * 4.0 / scale
+    ax = plot_normalized_cost_curve(fpr, tpr, probability_cost=condition, show_lines=False)
+    marker = ax.get_lines()[-1]
+    best = costs_by_threshold(y_true, y_score, cost_matrix)["expected_cost"].min()
+    assert marker.get_ydata()[0] * scale == pytest.approx(best)
+    assert marker.get_label() == f"at PC(+) = {condition:.3g}: NEC = {best / scale:.3g}"
+    assert len(ax.get_lines()) == 5  # 2 trivial, envelope, the vertical line, the marker
+    assert ax.get_ylabel() == "normalised expected cost"
+
+
+def test_normalized_cost_curve_bad_input():
+    from evalkit.plots import plot_normalized_cost_curve
+
+    with pytest.raises(ValueError, match="different lengths"):
+        plot_normalized_cost_curve([0, 1], [0, 0.5, 1])
+    with pytest.raises(ValueError, match="tpr must hold rates between 0 and 1"):
+        plot_normalized_cost_curve([0, 1], [0, 1.5])
+    with pytest.raises(ValueError, match="fpr must hold rates"):
+        plot_normalized_cost_curve([np.nan, 1], [0, 1])
+    with pytest.raises(ValueError, match="probability_cost must lie in"):
+        plot_normalized_cost_curve([0, 1], [0, 1], probability_cost=1.2)
+    with pytest.raises(ValueError, match="n_grid must be a whole number >= 2"):
+        plot_normalized_cost_curve([0, 1], [0, 1], n_grid=1)
+
+
+def test_rank_crossings_draws_one_dot_per_discordant_pair(rng):
+    from itertools import combinations
+
+    from evalkit.plots import plot_rank_crossings
+
+    for n in (2, 5, 9):
+        left = rng.integers(1, 5, n).astype(float)
+        right = rng.permutation(n) + 1.0
+        discordant = [(i, j) for i, j in combinations(range(n), 2)
+                      if (left[i] - left[j]) * (right[i] - right[j]) < 0]
+        ax = plot_rank_crossings(left, right, labels=[f"x{k}" for k in range(n)])
+        dots = ax.collections[0].get_offsets()
+        assert len(dots) == len(discordant)
+        assert ((dots[:, 0] > 0) & (dots[:, 0] < 1)).all() if len(dots) else True
+        assert f"D = {len(discordant)} crossings" in ax.get_title()
+        assert len(ax.lines) == n
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["reference", "second ranking"]
+
+
+def test_rank_crossings_places_ties_together_and_checks_its_input():
+    from evalkit.plots import plot_rank_crossings
+
+    ax = plot_rank_crossings([1, 1, 2], [1, 2, 3], labels=["a", "b", "c"], highlight="b")
+    starts = [line.get_ydata()[0] for line in ax.lines]
+    assert starts == [1.5, 1.5, 3.0]  # the tied items share their average place
+    assert [line.get_linewidth() for line in ax.lines] == [1.4, 3, 1.4]
+    assert len(ax.collections[0].get_offsets()) == 0
+    with pytest.raises(ValueError, match="labels and left have different lengths"):
+        plot_rank_crossings([1, 2], [2, 1], labels=["a"])
+    with pytest.raises(ValueError, match="highlight must be one of the labels"):
+        plot_rank_crossings([1, 2], [2, 1], highlight="z")
+    with pytest.raises(ValueError, match="x and y have different lengths"):
+        plot_rank_crossings([1, 2, 3], [2, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Confusion matrix, ROC, PR and cost curves
+# ---------------------------------------------------------------------------------------------
+
+
+def test_confusion_matrix_heat_map_shows_counts_and_shares():
+    from evalkit.plots import plot_confusion_matrix
+
+    confusion = np.array([[5, 1, 0], [2, 7, 1], [0, 0, 4]])
+    ax = plot_confusion_matrix(confusion, ["apple", "lemon", "orange"])
+    assert [t.get_text() for t in ax.texts] == [str(v) for v in confusion.reshape(-1)]
+    np.testing.assert_array_equal(ax.images[0].get_array(), confusion)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["apple", "lemon", "orange"]
+    rows = plot_confusion_matrix(confusion, normalize="true")
+    np.testing.assert_allclose(rows.images[0].get_array(),
+                               confusion / confusion.sum(axis=1, keepdims=True))
+    assert rows.texts[4].get_text() == f"{7 / 10:.2f}"  # recall of class 1 on the diagonal
+    columns = plot_confusion_matrix(confusion, normalize="pred")
+    np.testing.assert_allclose(columns.images[0].get_array(), confusion / confusion.sum(axis=0))
+    empty_row = plot_confusion_matrix([[0, 0], [1, 3]], normalize="true")
+    np.testing.assert_allclose(empty_row.images[0].get_array(), [[0, 0], [0.25, 0.75]])
+
+
+def test_confusion_matrix_heat_map_bad_input():
+    from evalkit.plots import plot_confusion_matrix
+
+    with pytest.raises(ValueError, match=r"square \(k, k\) matrix; got shape \(1, 2\)"):
+        plot_confusion_matrix([[1, 2]])
+    with pytest.raises(ValueError, match="non-negative finite counts"):
+        plot_confusion_matrix([[1, -2], [0, 1]])
+    with pytest.raises(ValueError, match="labels has 3 names but confusion has 2 classes"):
+        plot_confusion_matrix([[1, 2], [3, 4]], ["a", "b", "c"])
+    with pytest.raises(ValueError, match="normalize must be one of"):
+        plot_confusion_matrix([[1, 2], [3, 4]], normalize="rows")
+
+
+def test_roc_curve_plot_draws_the_curve_and_the_operating_point(rng):
+    from evalkit.plots import plot_roc_curve
+
+    y_true = rng.integers(0, 2, 200)
+    y_score = rng.random(200) + 0.4 * y_true
+    fpr, tpr, _ = ek.roc_curve(y_true, y_score)
+    auc = ek.roc_auc(y_true, y_score)
+    ax = plot_roc_curve(fpr, tpr, auc=auc, operating_point=(fpr[10], tpr[10]), label="model")
+    curve, chance, point = ax.lines
+    np.testing.assert_array_equal(curve.get_xydata(), np.column_stack([fpr, tpr]))
+    assert curve.get_label() == f"model (AUC {auc:.3g})"
+    np.testing.assert_array_equal(chance.get_xydata(), [[0, 0], [1, 1]])
+    np.testing.assert_array_equal(point.get_xydata(), [[fpr[10], tpr[10]]])
+    # A second curve on the same axes does not draw a second diagonal.
+    plot_roc_curve([0, 1], [0, 1], ax=ax, label="coin")
+    assert sum(line.get_label().startswith("chance") for line in ax.lines) == 1
+    with pytest.raises(ValueError, match=r"fpr and tpr have different lengths \(2 != 3\)"):
+        plot_roc_curve([0, 1], [0, 0.5, 1])
+    with pytest.raises(ValueError, match="operating_point must be a pair"):
+        plot_roc_curve([0, 1], [0, 1], operating_point=(0.1, 0.2, 0.3))
+
+
+def test_pr_curve_plot_draws_steps_and_the_no_skill_line(rng):
+    from evalkit.plots import plot_pr_curve
+
+    y_true = rng.integers(0, 2, 100)
+    precision, recall, _ = ek.precision_recall_curve(y_true, rng.random(100))
+    ax = plot_pr_curve(precision, recall, prevalence=y_true.mean(), operating_point=(0.5, 0.6))
+    curve, baseline, point = ax.lines
+    assert curve.get_drawstyle() == "steps-post"
+    np.testing.assert_array_equal(curve.get_xydata(), np.column_stack([recall, precision]))
+    assert baseline.get_ydata()[0] == pytest.approx(y_true.mean())
+    np.testing.assert_array_equal(point.get_xydata(), [[0.5, 0.6]])
+    with pytest.raises(ValueError, match="prevalence must be a share between 0 and 1"):
+        plot_pr_curve(precision, recall, prevalence=1.5)
+
+
+def test_cost_curve_plot_marks_the_cheapest_threshold():
+    from evalkit.costs import costs_by_threshold
+    from evalkit.plots import plot_cost_curve
+
+    y_true, y_score = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    table = costs_by_threshold(y_true, y_score, [[0, 1], [5, 0]])
+    best = ek.cost_optimal_threshold(y_true, y_score, [[0, 1], [5, 0]])
+    ax = plot_cost_curve(table["threshold"], table["cost"], optimum=best, current=0.4)
+    steps, star, chosen = ax.lines
+    finite = np.isfinite(table["threshold"])
+    order = np.argsort(table["threshold"][finite].to_numpy())
+    np.testing.assert_array_equal(steps.get_xdata(), table["threshold"][finite].to_numpy()[order])
+    np.testing.assert_array_equal(steps.get_ydata(), table["cost"][finite].to_numpy()[order])
+    np.testing.assert_array_equal(star.get_xydata(), [[0.35, 1.0]])
+    assert chosen.get_xdata()[0] == 0.4
+    assert "cheapest: t = 0.35, cost 1" in star.get_label()
