@@ -28,6 +28,7 @@ __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts",
            "RankingPairsModel"]
 
 TAU_VARIANTS = ("a", "b")
+_DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
 _BLOCK = 32  # the merge sort starts from blocks this long, whose inversions are counted directly
 
 
@@ -59,6 +60,12 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _dense_ranks(values: np.ndarray) -> np.ndarray:
     """Dense ranks 0..m-1 (equal values share a rank); the sort need not be stable."""
+    if values.dtype.kind in "iu":
+        low, high = int(values.min()), int(values.max())
+        if high - low < _DENSE_INTEGERS:  # a lookup table instead of a sort
+            shifted = values.astype(np.int64, copy=False) - low
+            present = np.bincount(shifted, minlength=high - low + 1) > 0
+            return (np.cumsum(present) - 1)[shifted]
     order = np.argsort(values)
     sorted_values = values[order]
     step = np.empty(len(values), dtype=np.int64)

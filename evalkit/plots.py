@@ -687,6 +687,22 @@ def _curve_arrays(x: Any, y: Any, x_name: str, y_name: str) -> tuple[np.ndarray,
     return x, y
 
 
+def _finish_rate_axes(ax: Any, point: tuple[float, float] | None, xlabel: str, ylabel: str,
+                      title: str, legend: str) -> Any:
+    """Mark the operating point and label a plot whose axes are both rates in [0, 1]."""
+    if point is not None:
+        ax.plot(*point, marker="o", markersize=9, color="#e63946", linestyle="none",
+                label="operating point")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc=legend, fontsize=8)
+    return ax
+
+
 def plot_roc_curve(
     fpr: Any,
     tpr: Any,
@@ -746,18 +762,9 @@ def plot_roc_curve(
     ax.plot(fpr, tpr, linewidth=1.8, label=name)
     if not any(line.get_label().startswith("chance") for line in ax.lines):
         ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="chance (AUC 0.5)")
-    if point is not None:
-        ax.plot(*point, marker="o", markersize=9, color="#e63946", linestyle="none",
-                label="operating point")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
-    ax.set_xlabel("false-positive rate (share of negatives flagged)")
-    ax.set_ylabel("true-positive rate (recall)")
-    ax.set_title(title or "ROC curve")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    return ax
+    return _finish_rate_axes(ax, point, "false-positive rate (share of negatives flagged)",
+                             "true-positive rate (recall)", title or "ROC curve", "lower right")
 
 
 def plot_pr_curve(
@@ -825,17 +832,8 @@ def plot_pr_curve(
             raise ValueError(f"prevalence must be a share between 0 and 1; got {prevalence!r}")
         ax.plot([0, 1], [prevalence, prevalence], color="grey", linestyle=":", linewidth=1,
                 label=f"no skill (precision {prevalence:.3g})")
-    if point is not None:
-        ax.plot(*point, marker="o", markersize=9, color="#e63946", linestyle="none",
-                label="operating point")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.05)
-    ax.set_xlabel("recall (true-positive rate)")
-    ax.set_ylabel("precision")
-    ax.set_title(title or "Precision-recall curve")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower left", fontsize=8)
-    return ax
+    return _finish_rate_axes(ax, point, "recall (true-positive rate)", "precision",
+                             title or "Precision-recall curve", "lower left")
 
 
 def plot_cost_curve(
