@@ -210,6 +210,33 @@ def check_finite_scores(values: Any, name: str) -> np.ndarray:
     return array
 
 
+def check_square_matrix(matrix: Any, name: str, *, counts: bool = False) -> np.ndarray:
+    """Return a non-empty (k, k) matrix of finite numbers as floats, or raise naming ``name``.
+
+    With ``counts=True`` the entries must also be non-negative (a confusion or agreement
+    table).
+
+    >>> check_square_matrix([[1, 2, 3]], "confusion")
+    Traceback (most recent call last):
+    ...
+    ValueError: confusion must be a square (k, k) matrix; got shape (1, 3)
+    """
+    what = "counts" if counts else "numbers"
+    if isinstance(matrix, pd.DataFrame):
+        matrix = matrix.to_numpy()
+    try:
+        array = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a square (k, k) matrix of {what}") from None
+    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
+        raise ValueError(f"{name} must be a square (k, k) matrix; got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} must hold finite {what}; it contains NaN or inf")
+    if counts and (array < 0).any():
+        raise ValueError(f"{name} must hold non-negative finite counts")
+    return array
+
+
 def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     """Return ``value`` as an int if it is a whole number >= ``minimum``.
 

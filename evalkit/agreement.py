@@ -28,6 +28,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    check_square_matrix,
     check_zero_division,
     safe_divide,
 )
@@ -51,15 +52,7 @@ KAPPA_SCALES = ("landis-koch", "carletta")
 
 
 def _check_table(table: Any) -> np.ndarray:
-    try:
-        array = np.asarray(table, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("table must be a square (k, k) matrix of counts") from None
-    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
-        raise ValueError(f"table must be a square (k, k) matrix of counts; got shape "
-                         f"{array.shape}")
-    if not np.isfinite(array).all() or (array < 0).any():
-        raise ValueError("table must hold non-negative finite counts")
+    array = check_square_matrix(table, "table", counts=True)
     if array.sum() == 0:
         raise ValueError("table is empty (all counts are 0); there is nothing to agree on")
     return array

@@ -15,7 +15,13 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._validation import check_1d, check_consistent_length, check_finite_scores, check_labels
+from ._validation import (
+    check_1d,
+    check_consistent_length,
+    check_finite_scores,
+    check_labels,
+    check_square_matrix,
+)
 from .curves import confusion_at_thresholds
 
 __all__ = [
@@ -35,23 +41,9 @@ class ThresholdCost(NamedTuple):
     cost: float
 
 
-def _check_square(matrix: Any, name: str) -> np.ndarray:
-    if isinstance(matrix, pd.DataFrame):
-        matrix = matrix.to_numpy()
-    try:
-        array = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a square matrix of numbers") from None
-    if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
-        raise ValueError(f"{name} must be a square (k, k) matrix; got shape {array.shape}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} must hold finite numbers; it contains NaN or inf")
-    return array
-
-
 def _check_pair(confusion: Any, cost_matrix: Any) -> tuple[np.ndarray, np.ndarray]:
-    confusion = _check_square(confusion, "confusion")
-    cost_matrix = _check_square(cost_matrix, "cost_matrix")
+    confusion = check_square_matrix(confusion, "confusion")
+    cost_matrix = check_square_matrix(cost_matrix, "cost_matrix")
     if confusion.shape != cost_matrix.shape:
         raise ValueError(
             f"confusion and cost_matrix must have the same shape; got {confusion.shape} and "
@@ -160,7 +152,7 @@ def expected_cost(confusion: Any, cost_matrix: Any, *, priors: Any = None) -> fl
 
 
 def _check_binary_costs(cost_matrix: Any) -> np.ndarray:
-    cost_matrix = _check_square(cost_matrix, "cost_matrix")
+    cost_matrix = check_square_matrix(cost_matrix, "cost_matrix")
     if cost_matrix.shape != (2, 2):
         raise ValueError(
             "cost_matrix must be 2x2, rows and columns in the order (negative class, "

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_1d, check_count
+from ._validation import check_1d, check_count, check_square_matrix
 
 __all__ = [
     "plot_retrieval_sets",
@@ -631,14 +631,7 @@ def plot_confusion_matrix(
     """
     from ._validation import check_option
 
-    try:
-        counts = np.asarray(confusion, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("confusion must be a square matrix of counts") from None
-    if counts.ndim != 2 or counts.shape[0] != counts.shape[1] or counts.size == 0:
-        raise ValueError(f"confusion must be a square (k, k) matrix; got shape {counts.shape}")
-    if not np.isfinite(counts).all() or (counts < 0).any():
-        raise ValueError("confusion must hold non-negative finite counts")
+    counts = check_square_matrix(confusion, "confusion", counts=True)
     normalize = check_option(normalize, "normalize", (None, "true", "pred", "all"))
     k = counts.shape[0]
     names = [str(i) for i in range(k)] if labels is None else [str(x) for x in labels]
