@@ -26,6 +26,7 @@ __all__ = [
     "check_zero_division",
     "check_finite_scores",
     "check_count",
+    "check_scalar",
     "safe_divide",
     "nan_average",
 ]
@@ -254,6 +255,97 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
     return int(value)
+
+
+SCALAR_KINDS = ("int", "real")
+
+
+def _bounds_text(low: float | None, high: float | None, low_inclusive: bool,
+                 high_inclusive: bool) -> str:
+    if low is not None and high is not None:
+        left, right = "[" if low_inclusive else "(", "]" if high_inclusive else ")"
+        return f" in {left}{low:g}, {high:g}{right}"
+    if low is not None:
+        return f" {'>=' if low_inclusive else '>'} {low:g}"
+    if high is not None:
+        return f" {'<=' if high_inclusive else '<'} {high:g}"
+    return ""
+
+
+def check_scalar(
+    value: Any,
+    name: str,
+    *,
+    kind: str = "real",
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    allow_inf: bool = False,
+    allow_none: bool = False,
+) -> Any:
+    """Return a numeric option as an ``int`` or ``float``, or raise naming ``name``.
+
+    Every numeric option of evalkit (``k``, ``beta``, ``relevance_level``, ``n_bins``,
+    ``confidence``, a cost, a slider value, ...) goes through here, so that one mistake gets
+    one kind of error and one message everywhere:
+
+    - the wrong kind of object (``True``, ``"3"``, ``None``, a list) is a ``TypeError``;
+    - a number of the right kind outside its range, ``NaN``, an infinity (unless
+      ``allow_inf``), or a fraction where a whole number is meant (``1.5`` for ``k``) is a
+      ``ValueError``.
+
+    ``kind="int"`` accepts integers and whole floats (``5.0``) and returns an ``int``;
+    ``kind="real"`` accepts any real number and returns a ``float``. With ``allow_none``,
+    ``None`` passes through unchanged.
+
+    >>> check_scalar(5, "k", kind="int", low=1)
+    5
+    >>> check_scalar(True, "k", kind="int", low=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: k must be an integer >= 1; got True (a bool)
+    >>> check_scalar(1.5, "k", kind="int", low=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer >= 1; got 1.5
+    >>> check_scalar(1.2, "confidence", low=0, high=1, low_inclusive=False, high_inclusive=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be a real number in (0, 1); got 1.2
+    """
+    kind = check_option(kind, "kind", SCALAR_KINDS)
+    if value is None and allow_none:
+        return None
+    what = ("an integer" if kind == "int" else "a real number") + _bounds_text(
+        low, high, low_inclusive, high_inclusive)
+    if allow_none:
+        what += " (or None)"
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be {what}; got {value!r} (a bool)")
+    if not isinstance(value, numbers.Real):
+        shown = f"the string {value!r}" if isinstance(value, str) else (
+            f"{value!r} (a {type(value).__name__})")
+        raise TypeError(f"{name} must be {what}; got {shown}")
+    if isinstance(value, numbers.Integral):
+        number: Any = int(value)
+    else:
+        number = float(value)
+        if np.isnan(number):
+            raise ValueError(f"{name} must be {what}; got nan")
+        if np.isinf(number) and not allow_inf:
+            raise ValueError(f"{name} must be {what} (finite); got {number!r}")
+        if kind == "int":
+            if not number.is_integer():
+                raise ValueError(f"{name} must be {what}; got {value!r}")
+            number = int(number)
+    if kind == "real":
+        number = float(number)
+    too_low = low is not None and (number < low if low_inclusive else number <= low)
+    too_high = high is not None and (number > high if high_inclusive else number >= high)
+    if too_low or too_high:
+        raise ValueError(f"{name} must be {what}; got {value!r}")
+    return number
 
 
 _ZERO_DIVISION_HELP = "zero_division must be 'warn', 0.0, 1.0 or np.nan"
