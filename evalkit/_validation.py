@@ -25,6 +25,7 @@ __all__ = [
     "check_option",
     "check_zero_division",
     "check_finite_scores",
+    "check_grades",
     "check_count",
     "check_scalar",
     "safe_divide",
@@ -207,6 +208,40 @@ def check_finite_scores(values: Any, name: str) -> np.ndarray:
         what = "NaN" if np.isnan(array[position]) else "an infinite value"
         raise ValueError(
             f"{name} contains {what} at position {position}; scores must be finite numbers"
+        )
+    return array
+
+
+def check_grades(values: Any, name: str = "relevance") -> np.ndarray:
+    """Relevance grades as a float array: 1-D, non-empty, numeric, no NaN or infinity.
+
+    >>> check_grades([2, 0, 1])
+    array([2., 0., 1.])
+    >>> check_grades([1, float("nan")], "gains")
+    Traceback (most recent call last):
+    ...
+    ValueError: gains contains nan at rank 2; grades must be finite numbers
+    """
+    array = check_1d(values, name)
+    if array.dtype.kind == "O":
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must hold numeric relevance grades (0 = not relevant); "
+                f"got {array[:3].tolist()!r}..."
+            ) from None
+    if array.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must hold numeric relevance grades (0 = not relevant); got dtype {array.dtype}"
+        )
+    array = array.astype(np.float64)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} contains {array[position]} at rank {position + 1}; "
+            "grades must be finite numbers"
         )
     return array
 
