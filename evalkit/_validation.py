@@ -21,6 +21,7 @@ from .exceptions import UndefinedMetricWarning
 __all__ = [
     "check_1d",
     "check_consistent_length",
+    "check_label_list",
     "check_labels",
     "check_option",
     "check_zero_division",
@@ -188,6 +189,22 @@ def check_same_label_kind(**arrays: np.ndarray) -> None:
     if len(set(kinds.values())) > 1:
         described = ", ".join(f"{name} holds {kind}s" for name, kind in kinds.items())
         raise ValueError(f"labels must be all strings or all numbers, but {described}")
+
+
+def check_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> np.ndarray:
+    """Return a list of classes (``labels``, ``exclude``) of the same kind as ``y_true``,
+    without repeats.
+
+    >>> check_label_list(["a", "a"], np.array(["a", "b"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: labels must not repeat a label; got ['a', 'a']
+    """
+    labels = check_labels(labels, name)
+    check_same_label_kind(y_true=y_true, **{name: labels})
+    if len(np.unique(labels)) != len(labels):
+        raise ValueError(f"{name} must not repeat a label; got {labels.tolist()}")
+    return labels
 
 
 def check_finite_scores(values: Any, name: str) -> np.ndarray:

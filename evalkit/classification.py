@@ -19,16 +19,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._averaging import (
+    AVERAGES,
+    WEIGHT_SCHEMES,
+    ClassCounts,
+    average_scores,
+    class_weights,
+    counts_from_matrix,
+    locate,
+    select_labels,
+)
 from ._validation import (
-    check_1d,
     check_consistent_length,
     check_count,
+    check_label_list,
     check_labels,
     check_option,
     check_same_label_kind,
     check_zero_division,
-    nan_average,
-    safe_divide,
 )
 
 __all__ = [
@@ -44,15 +52,10 @@ __all__ = [
     "class_weights",
     "classification_report",
     "AVERAGES",
+    "WEIGHT_SCHEMES",
     "ClassImbalanceModel",
     "SetRetrievalModel",
 ]
-
-#: The values ``average`` accepts, in the order the documentation lists them.
-AVERAGES = (None, "binary", "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr")
-
-#: The weighting schemes of Harbecke et al. (2022) that :func:`class_weights` knows.
-WEIGHT_SCHEMES = ("micro", "macro", "weighted", "dodrans", "entropy")
 
 # Integer labels spanning at most this many values are counted with a lookup table instead of
 # a sort (np.unique); the table costs 8 bytes per value in the range.
@@ -197,14 +200,6 @@ def _validate_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     return y_true, y_pred
 
 
-def _validate_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> np.ndarray:
-    labels = check_labels(labels, name)
-    check_same_label_kind(y_true=y_true, **{name: labels})
-    if len(np.unique(labels)) != len(labels):
-        raise ValueError(f"{name} must not repeat a label; got {labels.tolist()}")
-    return labels
-
-
 _SMALL_GRID = 1 << 16  # integer labels spanning at most 256 values: count chunk by chunk
 
 
@@ -251,32 +246,6 @@ def _full_confusion(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray,
     return classes, matrix
 
 
-def _locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index of each wanted label in the sorted ``classes``, and whether it is there at all."""
-    index = np.minimum(np.searchsorted(classes, wanted), len(classes) - 1)
-    return index, classes[index] == wanted
-
-
-@dataclass(frozen=True)
-class _ClassCounts:
-    """Per-class counts for the selected labels, computed over all samples."""
-
-    labels: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    tn: np.ndarray
-    n_samples: int
-
-    @property
-    def support(self) -> np.ndarray:
-        return self.tp + self.fn
-
-    @property
-    def predicted(self) -> np.ndarray:
-        return self.tp + self.fp
-
-
 def _class_counts(
     y_true: np.ndarray,
     y_pred: np.ndarray,
@@ -285,195 +254,11 @@ def _class_counts(
     labels: Any,
     exclude: Any,
     pos_label: Any,
-) -> _ClassCounts:
+) -> ClassCounts:
     """Validate the label choice, count once, and return the counts of the chosen labels."""
     classes, matrix = _full_confusion(y_true, y_pred)
-    selected = _select_labels(y_true, average, labels, exclude, pos_label, classes)
-    tp = np.diagonal(matrix)
-    predicted = matrix.sum(axis=0)
-    support = matrix.sum(axis=1)
-    if selected is None:
-        selected = classes
-    else:
-        # Labels asked for but absent from the data have zero counts.
-        index, found = _locate(classes, selected)
-        tp, predicted, support = (np.where(found, x[index], 0) for x in (tp, predicted, support))
-    n_samples = len(y_true)
-    fp = predicted - tp
-    fn = support - tp
-    return _ClassCounts(selected, tp, fp, fn, n_samples - tp - fp - fn, n_samples)
-
-
-# --------------------------------------------------------------------------------------------
-# Averaging
-# --------------------------------------------------------------------------------------------
-
-
-def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) -> np.ndarray:
-    r"""Weights of the classes in an average, summing to 1.
-
-    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
-    weighs as much as its samples) and macro-averaging (every class weighs the same):
-
-    .. math::
-
-        w_i \propto \begin{cases}
-            1 & \text{macro} \\
-            n_i^{3/4} & \text{dodrans} \\
-            -n_i \log_2 (n_i / N) & \text{entropy} \\
-            n_i & \text{weighted (and micro)}
-        \end{cases}
-
-    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
-
-    Parameters
-    ----------
-    support : array-like of int
-        Number of true samples of each class.
-    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
-        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
-        average of per-class *recalls* equal micro recall.
-    n_samples : int, optional
-        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
-        whole test set when some classes are left out (as the authors' code does).
-
-    Returns
-    -------
-    ndarray of float
-        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
-
-    References
-    ----------
-    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
-    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
-
-    Examples
-    --------
-    >>> class_weights([1, 9], "macro")
-    array([0.5, 0.5])
-    >>> class_weights([1, 9], "weighted")
-    array([0.1, 0.9])
-    >>> class_weights([1, 9], "dodrans").round(3)
-    array([0.161, 0.839])
-    """
-    support = check_1d(support, "support")
-    if support.dtype.kind not in "biuf" or np.any(support < 0):
-        raise ValueError("support must hold non-negative counts")
-    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
-    support = support.astype(np.float64)
-    if scheme == "macro":
-        raw = np.ones_like(support)
-    elif scheme in ("weighted", "micro"):
-        raw = support
-    elif scheme == "dodrans":
-        raw = support**0.75
-    else:
-        total = float(support.sum()) if n_samples is None else float(n_samples)
-        if total <= 0:
-            raw = np.zeros_like(support)
-        else:
-            share = support / total
-            with np.errstate(divide="ignore", invalid="ignore"):
-                raw = np.where(support > 0, -support * np.log2(share), 0.0)
-    total_weight = raw.sum()
-    if total_weight == 0:
-        # No class has support (or, for entropy, one class holds every sample): fall back to
-        # equal weights, as scikit-learn does for "weighted".
-        return np.full_like(support, 1.0 / len(support))
-    return raw / total_weight
-
-
-def _select_labels(
-    y_true: np.ndarray,
-    average: str | None,
-    labels: Any,
-    exclude: Any,
-    pos_label: Any,
-    present: np.ndarray,
-) -> np.ndarray | None:
-    """The labels a metric reports or averages over (None: every present label)."""
-    if average == "binary":
-        if exclude is not None:
-            raise ValueError(
-                "exclude leaves classes out of an average over classes; it has no meaning with "
-                "average='binary' (use average='micro', 'macro', ... instead)"
-            )
-        if len(present) > 2:
-            raise ValueError(
-                f"average='binary' needs at most two classes, but the labels hold {len(present)} "
-                f"({present.tolist()[:10]}{' ...' if len(present) > 10 else ''}); choose another "
-                "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
-            )
-        pos = check_labels([pos_label], "pos_label")
-        kinds_differ = (pos.dtype.kind == "U") != (y_true.dtype.kind == "U")
-        if kinds_differ or (pos[0] not in present and len(present) >= 2):
-            raise ValueError(
-                f"pos_label={pos_label!r} is not one of the labels; it should be one of "
-                f"{present.tolist()}"
-            )
-        return pos
-    chosen = None if labels is None else _validate_label_list(labels, y_true)
-    if exclude is not None:
-        excluded = check_labels(exclude, "exclude", allow_empty=True)
-        if len(excluded):
-            check_same_label_kind(y_true=y_true, exclude=excluded)
-        base = present if chosen is None else chosen
-        chosen = base[~np.isin(base, excluded)]
-        if len(chosen) == 0:
-            raise ValueError("exclude leaves no class to evaluate")
-    return chosen
-
-
-def _per_class(
-    want: str, tp: np.ndarray, predicted: np.ndarray, support: np.ndarray, beta: float,
-    zero_division: Any, labels: np.ndarray | None,
-) -> np.ndarray:
-    """Precision, recall or F-beta (``want``) of each class from its counts."""
-    if want == "precision" or (want == "f" and beta == 0):
-        return safe_divide(tp, predicted, zero_division, metric="Precision",
-                           reason="no predicted samples", labels=labels)
-    if want == "recall" or (want == "f" and np.isposinf(beta)):
-        return safe_divide(tp, support, zero_division, metric="Recall",
-                           reason="no true samples", labels=labels)
-    # The count form (1 + b^2) TP / (b^2 (TP + FN) + TP + FP): defined whenever P or R is.
-    beta2 = beta * beta
-    return safe_divide((1 + beta2) * tp, beta2 * support + predicted, zero_division,
-                       metric="F-score", reason="no true nor predicted samples", labels=labels)
-
-
-_METRIC_NAMES = {"precision": "Precision", "recall": "Recall", "f": "F-score"}
-
-
-def _averaged_scores(
-    counts: _ClassCounts, average: str | None, beta: float, zero_division: Any, want: str
-) -> Any:
-    """Precision, recall or F (``want``) per class, or averaged as ``average`` says."""
-    tp, predicted, support, labels = counts.tp, counts.predicted, counts.support, counts.labels
-    if average == "micro":
-        pooled = [np.array([x.sum()]) for x in (tp, predicted, support)]
-        return float(_per_class(want, *pooled, beta, zero_division, None)[0])
-    if average == "macro_pr" and want == "f":
-        # Opitz & Burst's macro-F: the F of macro-precision and macro-recall.
-        mean_p, mean_r = (
-            nan_average(_per_class(kind, tp, predicted, support, beta, zero_division, labels),
-                        metric=_METRIC_NAMES[kind])
-            for kind in ("precision", "recall")
-        )
-        if beta == 0 or np.isposinf(beta) or np.isnan(mean_p) or np.isnan(mean_r):
-            return mean_p if beta == 0 else mean_r if np.isposinf(beta) else float("nan")
-        beta2 = beta * beta
-        return float(safe_divide(np.array([(1 + beta2) * mean_p * mean_r]),
-                                 np.array([beta2 * mean_p + mean_r]), zero_division,
-                                 metric="F-score", reason="macro precision and recall are 0")[0])
-    scores = _per_class(want, tp, predicted, support, beta, zero_division, labels)
-    if average is None:
-        return scores
-    if average == "binary":
-        return float(scores[0])
-    if average in ("macro", "macro_pr"):
-        return nan_average(scores, metric=_METRIC_NAMES[want])
-    weights = class_weights(support, average, n_samples=counts.n_samples)
-    return nan_average(scores, weights, metric=_METRIC_NAMES[want])
+    selected = select_labels(y_true, average, labels, exclude, pos_label, classes)
+    return counts_from_matrix(classes, matrix, selected, len(y_true))
 
 
 def _set_metric(
@@ -493,7 +278,7 @@ def _set_metric(
     y_true, y_pred = _validate_pair(y_true, y_pred)
     counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
                            pos_label=pos_label)
-    return _averaged_scores(counts, average, beta, zero_division, want)
+    return average_scores(counts, average, want=want, beta=beta, zero_division=zero_division)
 
 
 # --------------------------------------------------------------------------------------------
@@ -540,9 +325,9 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray
     y_true, y_pred = _validate_pair(y_true, y_pred)
     if labels is None:
         return _full_confusion(y_true, y_pred)[1]
-    wanted = _validate_label_list(labels, y_true)
+    wanted = check_label_list(labels, y_true)
     classes, matrix = _full_confusion(y_true, y_pred)
-    index, found = _locate(classes, wanted)
+    index, found = locate(classes, wanted)
     sub = matrix[np.ix_(index, index)]
     return np.where(found[:, None] & found[None, :], sub, 0)
 
@@ -875,21 +660,7 @@ def specificity(
     y_true, y_pred = _validate_pair(y_true, y_pred)
     counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
                            pos_label=pos_label)
-    if average == "micro":
-        negatives = counts.tn.sum() + counts.fp.sum()
-        return float(safe_divide(np.array([counts.tn.sum()]), np.array([negatives]),
-                                 zero_division, metric="Specificity",
-                                 reason="no negative samples")[0])
-    scores = safe_divide(counts.tn, counts.tn + counts.fp, zero_division, metric="Specificity",
-                         reason="no negative samples", labels=counts.labels)
-    if average is None:
-        return scores
-    if average == "binary":
-        return float(scores[0])
-    if average in ("macro", "macro_pr"):
-        return nan_average(scores, metric="Specificity")
-    weights = class_weights(counts.support, average, n_samples=counts.n_samples)
-    return nan_average(scores, weights, metric="Specificity")
+    return average_scores(counts, average, want="specificity", zero_division=zero_division)
 
 
 #: The averaging rows of :func:`classification_report`, in order.
@@ -975,18 +746,18 @@ def classification_report(
                            pos_label=None)
     averaged = counts
     if exclude is not None:
-        keep_labels = _select_labels(y_true, None, counts.labels, exclude, None, counts.labels)
-        keep = np.isin(counts.labels, keep_labels)
-        averaged = _ClassCounts(counts.labels[keep], counts.tp[keep], counts.fp[keep],
-                                counts.fn[keep], counts.tn[keep], counts.n_samples)
+        keep_labels = select_labels(y_true, None, counts.labels, exclude, None, counts.labels)
+        averaged = counts.subset(np.isin(counts.labels, keep_labels))
     columns = {"precision": "precision", "recall": "recall", "f": "f_score"}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = {name: list(_averaged_scores(counts, None, beta, zero_division, want))
+        table = {name: list(average_scores(counts, None, want=want, beta=beta,
+                                           zero_division=zero_division))
                  for want, name in columns.items()}
         for average in REPORT_AVERAGES:
             for want, name in columns.items():
-                table[name].append(_averaged_scores(averaged, average, beta, zero_division, want))
+                table[name].append(average_scores(averaged, average, want=want, beta=beta,
+                                                  zero_division=zero_division))
     seen = set()
     for warning in caught:
         key = (warning.category, str(warning.message))

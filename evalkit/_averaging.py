@@ -1,0 +1,301 @@
+r"""Per-class counts → per-class ratios → every averaging scheme, written once.
+
+Precision, recall, F and specificity of several classes are all computed in three steps:
+
+1. **Counts.** A (k, k) matrix ``M`` with true classes as rows and predicted classes as
+   columns gives, for each class *i*, :math:`TP_i = M_{ii}`, the predicted total
+   :math:`\sum_r M_{ri}` and the support :math:`n_i = \sum_h M_{ih}`. The matrix may hold
+   whole counts (:func:`evalkit.confusion_matrix`) or sums of probabilities (the probabilistic
+   confusion matrix of Yacouby & Axman 2020): the steps below do not care.
+2. **Ratios.** Each class's precision, recall, F-beta or specificity, with the
+   ``zero_division`` policy where a denominator is 0.
+3. **Averages.** ``"binary"`` (the positive class), ``"micro"`` (pool the counts, then
+   divide), ``"macro"`` (unweighted mean), ``"weighted"``, ``"dodrans"`` and ``"entropy"``
+   (means weighted by :func:`class_weights`, Harbecke et al. 2022), ``"macro_pr"`` (for F:
+   the F of macro precision and macro recall, Opitz & Burst 2019), and ``exclude`` (classes
+   left out of the average).
+
+:mod:`evalkit.classification` and :mod:`evalkit.probabilistic` both call these functions,
+so every averaging scheme has one definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._validation import (
+    check_1d,
+    check_label_list,
+    check_labels,
+    check_option,
+    check_same_label_kind,
+    nan_average,
+    safe_divide,
+)
+
+__all__ = [
+    "AVERAGES",
+    "WEIGHT_SCHEMES",
+    "ClassCounts",
+    "average_scores",
+    "class_weights",
+    "counts_from_matrix",
+    "locate",
+    "select_labels",
+]
+
+#: The values ``average`` accepts, in the order the documentation lists them.
+AVERAGES = (None, "binary", "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr")
+
+#: The weighting schemes of Harbecke et al. (2022) that :func:`class_weights` knows.
+WEIGHT_SCHEMES = ("micro", "macro", "weighted", "dodrans", "entropy")
+
+#: The per-class ratios :func:`average_scores` computes, with the name its warnings use.
+RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
+          "specificity": "Specificity"}
+
+
+def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) -> np.ndarray:
+    r"""Weights of the classes in an average, summing to 1.
+
+    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
+    weighs as much as its samples) and macro-averaging (every class weighs the same):
+
+    .. math::
+
+        w_i \propto \begin{cases}
+            1 & \text{macro} \\
+            n_i^{3/4} & \text{dodrans} \\
+            -n_i \log_2 (n_i / N) & \text{entropy} \\
+            n_i & \text{weighted (and micro)}
+        \end{cases}
+
+    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
+
+    Parameters
+    ----------
+    support : array-like of int
+        Number of true samples of each class.
+    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
+        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
+        average of per-class *recalls* equal micro recall.
+    n_samples : int, optional
+        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
+        whole test set when some classes are left out (as the authors' code does).
+
+    Returns
+    -------
+    ndarray of float
+        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
+
+    References
+    ----------
+    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
+    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
+
+    Examples
+    --------
+    >>> class_weights([1, 9], "macro")
+    array([0.5, 0.5])
+    >>> class_weights([1, 9], "weighted")
+    array([0.1, 0.9])
+    >>> class_weights([1, 9], "dodrans").round(3)
+    array([0.161, 0.839])
+    """
+    support = check_1d(support, "support")
+    if support.dtype.kind not in "biuf" or np.any(support < 0):
+        raise ValueError("support must hold non-negative counts")
+    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
+    support = support.astype(np.float64)
+    if scheme == "macro":
+        raw = np.ones_like(support)
+    elif scheme in ("weighted", "micro"):
+        raw = support
+    elif scheme == "dodrans":
+        raw = support**0.75
+    else:
+        total = float(support.sum()) if n_samples is None else float(n_samples)
+        if total <= 0:
+            raw = np.zeros_like(support)
+        else:
+            share = support / total
+            with np.errstate(divide="ignore", invalid="ignore"):
+                raw = np.where(support > 0, -support * np.log2(share), 0.0)
+    total_weight = raw.sum()
+    if total_weight == 0:
+        # No class has support (or, for entropy, one class holds every sample): fall back to
+        # equal weights, as scikit-learn does for "weighted".
+        return np.full_like(support, 1.0 / len(support))
+    return raw / total_weight
+
+
+# --------------------------------------------------------------------------------------------
+# Step 1: which classes, and their counts
+# --------------------------------------------------------------------------------------------
+
+
+def locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each wanted label in the sorted ``classes``, and whether it is there at all."""
+    index = np.minimum(np.searchsorted(classes, wanted), len(classes) - 1)
+    return index, classes[index] == wanted
+
+
+def select_labels(
+    y_true: np.ndarray,
+    average: str | None,
+    labels: Any,
+    exclude: Any,
+    pos_label: Any,
+    present: np.ndarray,
+) -> np.ndarray | None:
+    """The labels a metric reports or averages over (None: every present label)."""
+    if average == "binary":
+        if exclude is not None:
+            raise ValueError(
+                "exclude leaves classes out of an average over classes; it has no meaning with "
+                "average='binary' (use average='micro', 'macro', ... instead)"
+            )
+        if len(present) > 2:
+            raise ValueError(
+                f"average='binary' needs at most two classes, but the labels hold {len(present)} "
+                f"({present.tolist()[:10]}{' ...' if len(present) > 10 else ''}); choose another "
+                "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
+            )
+        pos = check_labels([pos_label], "pos_label")
+        kinds_differ = (pos.dtype.kind == "U") != (y_true.dtype.kind == "U")
+        if kinds_differ or (pos[0] not in present and len(present) >= 2):
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels; it should be one of "
+                f"{present.tolist()}"
+            )
+        return pos
+    chosen = None if labels is None else check_label_list(labels, y_true)
+    if exclude is not None:
+        excluded = check_labels(exclude, "exclude", allow_empty=True)
+        if len(excluded):
+            check_same_label_kind(y_true=y_true, exclude=excluded)
+        base = present if chosen is None else chosen
+        chosen = base[~np.isin(base, excluded)]
+        if len(chosen) == 0:
+            raise ValueError("exclude leaves no class to evaluate")
+    return chosen
+
+
+@dataclass(frozen=True)
+class ClassCounts:
+    """Per-class counts of the selected labels, computed over all samples.
+
+    ``tp``, ``predicted`` (TP + FP) and ``support`` (TP + FN) may be whole counts or sums of
+    probabilities; FP, FN and TN follow from them and ``n_samples``.
+    """
+
+    labels: np.ndarray
+    tp: np.ndarray
+    predicted: np.ndarray
+    support: np.ndarray
+    n_samples: int
+
+    @property
+    def fp(self) -> np.ndarray:
+        return self.predicted - self.tp
+
+    @property
+    def fn(self) -> np.ndarray:
+        return self.support - self.tp
+
+    @property
+    def tn(self) -> np.ndarray:
+        return self.n_samples - self.tp - self.fp - self.fn
+
+    def subset(self, keep: np.ndarray) -> ClassCounts:
+        """The counts of the classes where ``keep`` is true."""
+        return ClassCounts(self.labels[keep], self.tp[keep], self.predicted[keep],
+                           self.support[keep], self.n_samples)
+
+
+def counts_from_matrix(
+    classes: np.ndarray, matrix: np.ndarray, selected: np.ndarray | None, n_samples: int
+) -> ClassCounts:
+    """Per-class counts of ``selected`` (None: every class) from a (k, k) matrix over the
+    sorted ``classes``; a selected label absent from ``classes`` has zero counts."""
+    tp = np.diagonal(matrix)
+    predicted = matrix.sum(axis=0)
+    support = matrix.sum(axis=1)
+    if selected is None:
+        selected = classes
+    else:
+        index, found = locate(classes, selected)
+        tp, predicted, support = (np.where(found, x[index], 0) for x in (tp, predicted, support))
+    return ClassCounts(selected, tp, predicted, support, n_samples)
+
+
+# --------------------------------------------------------------------------------------------
+# Steps 2 and 3: ratios, then averages
+# --------------------------------------------------------------------------------------------
+
+
+def _ratio(
+    want: str, tp: np.ndarray, predicted: np.ndarray, support: np.ndarray, tn: np.ndarray,
+    beta: float, zero_division: Any, labels: np.ndarray | None, names: dict[str, str],
+) -> np.ndarray:
+    """Precision, recall, F-beta or specificity (``want``) of each class from its counts."""
+    if want == "specificity":
+        return safe_divide(tn, tn + predicted - tp, zero_division, metric=names[want],
+                           reason="no negative samples", labels=labels)
+    if want == "precision" or (want == "f" and beta == 0):
+        return safe_divide(tp, predicted, zero_division, metric=names["precision"],
+                           reason="no predicted samples", labels=labels)
+    if want == "recall" or (want == "f" and np.isposinf(beta)):
+        return safe_divide(tp, support, zero_division, metric=names["recall"],
+                           reason="no true samples", labels=labels)
+    # The count form (1 + b^2) TP / (b^2 (TP + FN) + TP + FP): defined whenever P or R is.
+    beta2 = beta * beta
+    return safe_divide((1 + beta2) * tp, beta2 * support + predicted, zero_division,
+                       metric=names["f"], reason="no true nor predicted samples", labels=labels)
+
+
+def average_scores(
+    counts: ClassCounts,
+    average: str | None,
+    *,
+    want: str,
+    beta: float = 1.0,
+    zero_division: Any,
+    names: dict[str, str] | None = None,
+) -> Any:
+    """Precision, recall, F or specificity (``want``) per class, or averaged as ``average`` says.
+
+    ``names`` renames the metrics in warnings (e.g. "cPrecision" for the probabilistic ones).
+    Returns an ndarray (``average=None``) or a float.
+    """
+    names = {**RATIOS, **(names or {})}
+    tp, predicted, support, labels = counts.tp, counts.predicted, counts.support, counts.labels
+    tn = counts.tn if want == "specificity" else tp  # tn is read only for specificity
+    if average == "micro":
+        pooled = [np.array([x.sum()]) for x in (tp, predicted, support, tn)]
+        return float(_ratio(want, *pooled, beta, zero_division, None, names)[0])
+    if average == "macro_pr" and want == "f":
+        # Opitz & Burst's macro-F: the F of macro-precision and macro-recall.
+        mean_p, mean_r = (
+            nan_average(_ratio(kind, tp, predicted, support, tn, beta, zero_division, labels,
+                               names), metric=names[kind])
+            for kind in ("precision", "recall")
+        )
+        if beta == 0 or np.isposinf(beta) or np.isnan(mean_p) or np.isnan(mean_r):
+            return mean_p if beta == 0 else mean_r if np.isposinf(beta) else float("nan")
+        beta2 = beta * beta
+        return float(safe_divide(np.array([(1 + beta2) * mean_p * mean_r]),
+                                 np.array([beta2 * mean_p + mean_r]), zero_division,
+                                 metric=names["f"], reason="macro precision and recall are 0")[0])
+    scores = _ratio(want, tp, predicted, support, tn, beta, zero_division, labels, names)
+    if average is None:
+        return scores
+    if average == "binary":
+        return float(scores[0])
+    if average in ("macro", "macro_pr"):
+        return nan_average(scores, metric=names[want])
+    weights = class_weights(support, average, n_samples=counts.n_samples)
+    return nan_average(scores, weights, metric=names[want])
