@@ -29,6 +29,7 @@ from ._averaging import (
     locate,
     select_labels,
 )
+from ._docs import fill_doc
 from ._validation import (
     check_consistent_length,
     check_count,
@@ -36,6 +37,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    check_scalar,
     check_zero_division,
 )
 
@@ -393,39 +395,42 @@ def error_rate(y_true: Any, y_pred: Any) -> float:
 
 _COMMON_PARAMETERS = """
 Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels (numbers or strings).
-    average : {"binary", None, "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr"}
-        ``"binary"`` (default): the score of ``pos_label`` only (at most two classes).
-        ``None``: one score per class, in the order of ``labels``.
-        ``"micro"``: pool the counts of all classes, then divide.
-        ``"macro"``: unweighted mean of the per-class scores.
-        ``"weighted"``, ``"dodrans"``, ``"entropy"``: mean weighted by :func:`class_weights`
-        (support, support^3/4, -n_i log2(n_i/N)).
-        ``"macro_pr"``: like ``"macro"`` for precision and recall; for the F score, the F of
-        macro-precision and macro-recall (Opitz & Burst 2019).
-    pos_label : int or str, default 1
-        The positive class when ``average="binary"``; ignored otherwise.
-    labels : array-like, optional
-        The classes to report (``average=None``) or average over, in order. Default: every
-        label in the data, sorted. Counts always use all samples.
-    exclude : array-like, optional
-        Classes left out of the average (e.g. a "no relation" class). With a class excluded,
-        micro-averaged scores are no longer accuracy.
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
-        The value of a ratio whose denominator is 0. ``"warn"`` gives 0.0 and an
-        :class:`~evalkit.exceptions.UndefinedMetricWarning`. NaN values are left out of
-        averages (with a warning).
+----------
+y_true, y_pred : array-like of shape (n_samples,)
+    True and predicted labels (numbers or strings).
+average : {"binary", None, "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr"}
+    ``"binary"`` (default): the score of ``pos_label`` only (at most two classes).
+    ``None``: one score per class, in the order of ``labels``.
+    ``"micro"``: pool the counts of all classes, then divide.
+    ``"macro"``: unweighted mean of the per-class scores.
+    ``"weighted"``, ``"dodrans"``, ``"entropy"``: mean weighted by :func:`class_weights`
+    (support, support^3/4, -n_i log2(n_i/N)).
+    ``"macro_pr"``: like ``"macro"`` for precision and recall; for the F score, the F of
+    macro-precision and macro-recall (Opitz & Burst 2019).
+pos_label : int or str, default 1
+    The positive class when ``average="binary"``; ignored otherwise.
+labels : array-like, optional
+    The classes to report (``average=None``) or average over, in order. Default: every
+    label in the data, sorted. Counts always use all samples.
+exclude : array-like, optional
+    Classes left out of the average (e.g. a "no relation" class). With a class excluded,
+    micro-averaged scores are no longer accuracy.
+zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+    The value of a ratio whose denominator is 0. ``"warn"`` gives 0.0 and an
+    :class:`~evalkit.exceptions.UndefinedMetricWarning`. NaN values are left out of
+    averages (with a warning).
 """
 
 _RETURNS = """
 Returns
-    -------
-    float, or ndarray of float when ``average`` is None
+-------
+float, or ndarray of float when ``average`` is None
 """
 
+_shared_docs = fill_doc(parameters=_COMMON_PARAMETERS, returns=_RETURNS)
 
+
+@_shared_docs
 def precision(
     y_true: Any,
     y_pred: Any,
@@ -442,9 +447,9 @@ def precision(
 
         \mathrm{precision} = \frac{TP}{TP + FP}
 
-    <<parameters>>
+    {{parameters}}
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -462,6 +467,7 @@ def precision(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@_shared_docs
 def recall(
     y_true: Any,
     y_pred: Any,
@@ -478,9 +484,9 @@ def recall(
 
         \mathrm{recall} = \frac{TP}{TP + FN}
 
-    <<parameters>>
+    {{parameters}}
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -498,6 +504,7 @@ def recall(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@_shared_docs
 def f_score(
     y_true: Any,
     y_pred: Any,
@@ -520,11 +527,11 @@ def f_score(
     :math:`F_\infty = R`. The count form is used, so F is defined (0) when precision is
     undefined but recall is 0, as in scikit-learn's ``fbeta_score``.
 
-    <<parameters>>
+    {{parameters}}
     beta : float, default 1.0
         How many times more recall matters than precision (van Rijsbergen's β), >= 0.
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -538,15 +545,13 @@ def f_score(
     >>> round(f_score(y_true, y_pred, beta=1), 4), round(f_score(y_true, y_pred, beta=2), 4)
     (0.6154, 0.8)
     """
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
-        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
-    if np.isnan(beta) or beta < 0:
-        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
-    return _set_metric(y_true, y_pred, want="f", beta=float(beta), average=average,
+    beta = check_scalar(beta, "beta", low=0, allow_inf=True)
+    return _set_metric(y_true, y_pred, want="f", beta=beta, average=average,
                        pos_label=pos_label, labels=labels, exclude=exclude,
                        zero_division=zero_division)
 
 
+@_shared_docs
 def f1_score(
     y_true: Any,
     y_pred: Any,
@@ -566,9 +571,9 @@ def f1_score(
     which is also the Dice coefficient of the retrieved and the relevant sets,
     :math:`2|A \cap B| / (|A| + |B|)`.
 
-    <<parameters>>
+    {{parameters}}
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -587,6 +592,7 @@ def f1_score(
                    labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@_shared_docs
 def sensitivity(
     y_true: Any,
     y_pred: Any,
@@ -603,9 +609,9 @@ def sensitivity(
 
         \mathrm{sensitivity} = \frac{TP}{TP + FN}
 
-    <<parameters>>
+    {{parameters}}
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -621,6 +627,7 @@ def sensitivity(
                   exclude=exclude, zero_division=zero_division)
 
 
+@_shared_docs
 def specificity(
     y_true: Any,
     y_pred: Any,
@@ -641,9 +648,9 @@ def specificity(
     averages follow imbalanced-learn's ``specificity_score`` (micro pools TN and FP over the
     classes; weighted uses the support of each class).
 
-    <<parameters>>
+    {{parameters}}
 
-    <<returns>>
+    {{returns}}
 
     References
     ----------
@@ -735,11 +742,7 @@ def classification_report(
     dodrans       0.599   0.663    0.628       10
     entropy       0.512   0.553    0.531       10
     """
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
-        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
-    if np.isnan(beta) or beta < 0:
-        raise ValueError(f"beta must be a number >= 0; got {beta!r}")
-    beta = float(beta)
+    beta = check_scalar(beta, "beta", low=0, allow_inf=True)
     zero_division = check_zero_division(zero_division)
     y_true, y_pred = _validate_pair(y_true, y_pred)
     counts = _class_counts(y_true, y_pred, average=None, labels=labels, exclude=None,
@@ -770,11 +773,6 @@ def classification_report(
     report = pd.DataFrame(table, index=index)
     report["support"] = report["support"].astype(np.int64)
     return report
-
-
-for _function in (precision, recall, f_score, f1_score, sensitivity, specificity):
-    _function.__doc__ = _function.__doc__.replace(
-        "<<parameters>>", _COMMON_PARAMETERS.strip()).replace("<<returns>>", _RETURNS.strip())
 
 
 # --------------------------------------------------------------------------------------------

@@ -501,10 +501,18 @@ def test_bad_labels_and_exclude():
         ek.f1_score([0, 1], [0, 1], labels=["a"], average="macro")
 
 
-@pytest.mark.parametrize("beta", [-1, float("nan"), "2", True])
-def test_bad_beta(beta):
-    with pytest.raises(ValueError, match="beta must be a number >= 0"):
-        ek.f_score([0, 1], [0, 1], beta=beta)
+@pytest.mark.parametrize("beta, error", [
+    (-1, ValueError), (float("nan"), ValueError), (-np.inf, ValueError),
+    ("2", TypeError), (True, TypeError), (None, TypeError),
+])
+def test_bad_beta(beta, error):
+    for function in (ek.f_score, ek.classification_report):
+        with pytest.raises(error, match="beta must be a real number >= 0; got"):
+            function([0, 1], [0, 1], beta=beta)
+
+
+def test_beta_infinity_is_recall():
+    assert ek.f_score([1, 1, 0], [1, 0, 1], beta=np.inf) == 0.5
 
 
 def test_class_weights_bad_input():
@@ -767,7 +775,7 @@ def test_classification_report_warns_once_per_problem():
 
 
 def test_classification_report_bad_input():
-    with pytest.raises(ValueError, match="beta must be a number >= 0"):
+    with pytest.raises(ValueError, match="beta must be a real number >= 0"):
         ek.classification_report([0, 1], [0, 1], beta=-1)
     with pytest.raises(ValueError, match="zero_division must be"):
         ek.classification_report([0, 1], [0, 1], zero_division=5)
