@@ -17,11 +17,12 @@ items.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._results import make_result
 from ._validation import check_1d, check_consistent_length, check_count, check_option
 
 __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts",
@@ -32,14 +33,15 @@ _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with 
 _BLOCK = 32  # the merge sort starts from blocks this long, whose inversions are counted directly
 
 
-class PairCounts(NamedTuple):
-    """How the n(n-1)/2 pairs of items fall: the counts behind Kendall's tau."""
+PairCounts = make_result(
+    "PairCounts", ("concordant", "discordant"), ("tied_x", "tied_y", "tied_xy"),
+    module=__name__,
+    doc="""How the n(n-1)/2 pairs of items fall: the counts behind Kendall's tau.
 
-    concordant: int
-    discordant: int
-    tied_x: int  # pairs tied in x only
-    tied_y: int  # pairs tied in y only
-    tied_xy: int  # pairs tied in both
+    Unpacks like the tuple ``(concordant, discordant)``; the ties are attributes:
+    ``tied_x`` (pairs tied in x only), ``tied_y`` (in y only) and ``tied_xy`` (in both).
+    """,
+)
 
 
 def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -164,8 +166,9 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
     Returns
     -------
     PairCounts
-        A named tuple ``(concordant, discordant, tied_x, tied_y, tied_xy)``; unpack the first
-        two as ``C, D = concordant_discordant(x, y)[:2]``.
+        Unpacks like the tuple ``(C, D)``, so ``C, D = concordant_discordant(x, y)`` works;
+        also has the attributes ``concordant``, ``discordant``, ``tied_x`` (pairs tied in x
+        only), ``tied_y`` (in y only) and ``tied_xy`` (in both), as scipy's results do.
 
     References
     ----------
@@ -174,8 +177,11 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
 
     Examples
     --------
-    >>> concordant_discordant([1, 2, 3, 4, 5], [2, 1, 5, 3, 4])[:2]
+    >>> C, D = concordant_discordant([1, 2, 3, 4, 5], [2, 1, 5, 3, 4])
+    >>> C, D
     (7, 3)
+    >>> concordant_discordant([1, 1, 2], [1, 2, 2])
+    PairCounts(concordant=1, discordant=0, tied_x=1, tied_y=1, tied_xy=0)
     """
     x, y = _check_pair(x, y)
     n = len(x)
@@ -193,7 +199,8 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
     y_ties = _tied_pairs(y_ranks)
     total = n * (n - 1) // 2
     concordant = total - x_ties - y_ties + both - discordant
-    return PairCounts(concordant, discordant, x_ties - both, y_ties - both, both)
+    return PairCounts(int(concordant), int(discordant), tied_x=int(x_ties - both),
+                      tied_y=int(y_ties - both), tied_xy=int(both))
 
 
 def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:

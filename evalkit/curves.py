@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ._results import make_result
 from ._validation import (
     check_consistent_length,
     check_count,
@@ -327,7 +328,14 @@ def precision_recall_curve(
             thresholds[::-1])
 
 
-def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> tuple[float, float]:
+YoudenResult = make_result(
+    "YoudenResult", ("threshold", "j"), ("tpr", "fpr"), module=__name__,
+    doc="Youden's J and its threshold; unpacks like ``(threshold, j)``, with the operating "
+        "point's ``tpr`` and ``fpr`` as attributes.",
+)
+
+
+def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResult:
     r"""Youden's J: the threshold that maximises sensitivity + specificity − 1.
 
     .. math::
@@ -348,9 +356,10 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> tuple[floa
 
     Returns
     -------
-    threshold, j : float
-        Predict positive when the score is at least ``threshold``; of several thresholds with
-        the same J, the highest.
+    YoudenResult
+        Unpacks like the tuple ``(threshold, j)``: predict positive when the score is at least
+        ``threshold``; of several thresholds with the same J, the highest. The attributes
+        ``tpr`` and ``fpr`` give that operating point (J = tpr − fpr).
 
     References
     ----------
@@ -358,8 +367,11 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> tuple[floa
 
     Examples
     --------
-    >>> youden_index([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> threshold, j = youden_index([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> threshold, j
     (0.8, 0.5)
+    >>> youden_index([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).tpr
+    0.5
     """
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
     sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
@@ -370,7 +382,9 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> tuple[floa
     # J * P * N in integers, so equal J values compare equal and the highest threshold wins.
     scaled = tp.astype(np.int64) * n_neg - fp.astype(np.int64) * n_pos
     best = int(np.argmax(scaled))
-    return float(thresholds[best]), float(tp[best] / n_pos - fp[best] / n_neg)
+    tpr, fpr = float(tp[best] / n_pos), float(fp[best] / n_neg)
+    return YoudenResult(float(thresholds[best]), float(tp[best] / n_pos - fp[best] / n_neg),
+                        tpr=tpr, fpr=fpr)
 
 
 def roc_auc(

@@ -15,25 +15,26 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from ._validation import check_option
+from ._results import make_result
+from ._validation import check_option, check_scalar
 
-__all__ = ["proportion_ci", "AccuracySamplingModel", "CI_METHODS"]
+__all__ = ["proportion_ci", "ProportionInterval", "AccuracySamplingModel", "CI_METHODS"]
 
 #: The interval methods :func:`proportion_ci` knows.
 CI_METHODS = ("wilson", "normal", "exact")
 
 
-def _check_confidence(confidence: Any) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)):
-        raise ValueError(f"confidence must be a number between 0 and 1; got {confidence!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95); got {confidence!r}")
-    return float(confidence)
+ProportionInterval = make_result(
+    "ProportionInterval", ("low", "high"), ("estimate", "confidence", "method"),
+    module=__name__,
+    doc="A confidence interval for a proportion; unpacks like ``(low, high)``, with the point "
+        "``estimate`` k/n, the ``confidence`` level and the ``method`` as attributes.",
+)
 
 
 def proportion_ci(
     successes: Any, n: Any, *, confidence: float = 0.95, method: str = "wilson"
-) -> tuple[Any, Any]:
+) -> ProportionInterval:
     r"""Confidence interval for a proportion such as accuracy, for one or many test sets.
 
     With :math:`\hat p = k/n` and :math:`z` the :math:`(1+c)/2` quantile of the standard normal:
@@ -65,7 +66,10 @@ def proportion_ci(
 
     Returns
     -------
-    (low, high) : floats, or arrays of the broadcast shape of ``successes`` and ``n``
+    ProportionInterval
+        Unpacks like the tuple ``(low, high)``: floats, or arrays of the broadcast shape of
+        ``successes`` and ``n``. Also has ``.low``, ``.high``, ``.estimate`` (k / n),
+        ``.confidence`` and ``.method``.
 
     References
     ----------
@@ -79,9 +83,13 @@ def proportion_ci(
     (0.7112, 0.8666)
     >>> [round(x, 4) for x in proportion_ci(80, 100, method="normal")]
     [0.7216, 0.8784]
+    >>> interval = proportion_ci(80, 100, method="exact")
+    >>> round(interval.low, 4), interval.estimate
+    (0.7082, 0.8)
     """
     method = check_option(method, "method", CI_METHODS)
-    confidence = _check_confidence(confidence)
+    confidence = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
+                              high_inclusive=False)
     k = np.asarray(successes)
     size = np.asarray(n)
     for name, value in (("successes", k), ("n", size)):
@@ -114,8 +122,8 @@ def proportion_ci(
             low = np.where(k > 0, stats.beta.ppf(alpha / 2.0, k, size - k + 1.0), 0.0)
             high = np.where(k < size, stats.beta.ppf(1.0 - alpha / 2.0, k + 1.0, size - k), 1.0)
     if np.ndim(low) == 0:
-        return float(low), float(high)
-    return low, high
+        low, high, p_hat = float(low), float(high), float(p_hat)
+    return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
 
 
 #: Test-set sizes offered by the explorer, from tiny to large.
@@ -169,7 +177,8 @@ class AccuracySamplingModel:
                 raise ValueError(f"{name} must be a whole number >= 1; got {value!r}")
         if not isinstance(self.true_accuracy, (int, float)) or not 0 <= self.true_accuracy <= 1:
             raise ValueError(f"true_accuracy must be between 0 and 1; got {self.true_accuracy!r}")
-        _check_confidence(self.confidence)
+        check_scalar(self.confidence, "confidence", low=0, high=1, low_inclusive=False,
+                     high_inclusive=False)
         check_option(self.method, "method", CI_METHODS)
         return self
 

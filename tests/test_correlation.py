@@ -34,10 +34,22 @@ def test_notes_example():
     assert (7 - 3) / (5 * 6 / 2) != 0.4  # the notes' n(n+1)/2 would give 0.267
 
 
+def test_concordant_discordant_unpacks_to_c_and_d():
+    # The contract: `c, d = concordant_discordant(x, y)`, ties as attributes (scipy's style).
+    result = ek.concordant_discordant([1, 1, 2, 3, 4], [2, 1, 2, 3, 3])
+    c, d = result
+    assert (c, d) == (result.concordant, result.discordant) == (7, 0)
+    assert (result.tied_x, result.tied_y, result.tied_xy) == (1, 2, 0)
+    assert len(result) == 2 and result == (7, 0)
+    assert "tied_xy=0" in repr(result)
+    with pytest.raises(AttributeError):
+        result.concordant = 0
+
+
 def test_tau_a_and_b_differ_with_ties():
     x, y = [1, 1, 2, 3], [1, 2, 2, 3]
     counts = ek.concordant_discordant(x, y)
-    assert tuple(counts) == (4, 0, 1, 1, 0)
+    assert tuple(counts._asdict().values()) == (4, 0, 1, 1, 0)
     assert ek.kendall_tau(x, y, variant="a") == pytest.approx(4 / 6)
     assert ek.kendall_tau(x, y, variant="b") == pytest.approx(4 / np.sqrt(5 * 5))
 
@@ -62,7 +74,7 @@ def test_kendall_tau_matches_scipy_and_brute_force(data):
     np.testing.assert_allclose(ek.kendall_tau(x, y), theirs_b, rtol=1e-12, atol=1e-12,
                                equal_nan=True)
     counts = _pairs_by_brute_force(x, y)
-    assert tuple(ek.concordant_discordant(x, y)) == counts
+    assert tuple(ek.concordant_discordant(x, y)._asdict().values()) == counts
     n = len(x)
     assert ek.kendall_tau(x, y, variant="a") == pytest.approx(
         (counts[0] - counts[1]) / (n * (n - 1) / 2), abs=1e-12)

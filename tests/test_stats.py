@@ -74,7 +74,10 @@ def test_vectorised_equals_scalar(rng):
     ({"successes": 5, "n": 0}, ValueError, "n must be at least 1"),
     ({"successes": 11, "n": 10}, ValueError, "successes must lie between 0 and n"),
     ({"successes": 2.5, "n": 10}, ValueError, "successes must be whole numbers"),
-    ({"successes": 5, "n": 10, "confidence": 95}, ValueError, "confidence must be between 0 and 1"),
+    ({"successes": 5, "n": 10, "confidence": 95}, ValueError,
+     r"confidence must be a real number in \(0, 1\); got 95"),
+    ({"successes": 5, "n": 10, "confidence": True}, TypeError,
+     r"confidence must be a real number in \(0, 1\); got True"),
     ({"successes": 5, "n": 10, "method": "wald"}, ValueError, "method must be one of 'wilson'"),
 ])
 def test_bad_input(kwargs, error, message):
@@ -114,7 +117,7 @@ def test_sampling_model_is_reproducible_and_cached():
 @pytest.mark.parametrize("kwargs, message", [
     ({"n_test": 0}, "n_test must be a whole number >= 1"),
     ({"true_accuracy": 1.2}, "true_accuracy must be between 0 and 1"),
-    ({"confidence": 1.0}, "confidence must be between 0 and 1"),
+    ({"confidence": 1.0}, r"confidence must be a real number in \(0, 1\)"),
     ({"method": "bayes"}, "method must be one of"),
     ({"size": 3}, "unknown setting"),
 ])
