@@ -356,11 +356,11 @@ def check_scalar(
     >>> check_scalar(True, "k", kind="int", low=1)
     Traceback (most recent call last):
     ...
-    TypeError: k must be an integer >= 1; got True (a bool)
+    TypeError: k must be a whole number >= 1; got True (a bool)
     >>> check_scalar(1.5, "k", kind="int", low=1)
     Traceback (most recent call last):
     ...
-    ValueError: k must be an integer >= 1; got 1.5
+    ValueError: k must be a whole number >= 1; got 1.5
     >>> check_scalar(1.2, "confidence", low=0, high=1, low_inclusive=False, high_inclusive=False)
     Traceback (most recent call last):
     ...
@@ -369,7 +369,7 @@ def check_scalar(
     kind = check_option(kind, "kind", SCALAR_KINDS)
     if value is None and allow_none:
         return None
-    what = ("an integer" if kind == "int" else "a real number") + _bounds_text(
+    what = ("a whole number" if kind == "int" else "a real number") + _bounds_text(
         low, high, low_inclusive, high_inclusive)
     if allow_none:
         what += " (or None)"

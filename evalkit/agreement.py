@@ -28,6 +28,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    check_scalar,
     check_square_matrix,
     check_zero_division,
     safe_divide,
@@ -330,10 +331,8 @@ def interpret_kappa(kappa: float, scale: str = "landis-koch") -> str:
     ('substantial', 'tentative')
     """
     scale = check_option(scale, "scale", KAPPA_SCALES)
-    if isinstance(kappa, bool) or not isinstance(kappa, (int, float, np.integer, np.floating)):
-        raise ValueError(f"kappa must be a number; got {kappa!r}")
-    if np.isnan(kappa) or kappa > 1 + 1e-12:
-        raise ValueError(f"kappa must be a number at most 1; got {kappa!r}")
+    # Round-off may put a perfect kappa a hair above 1: allow that, nothing more.
+    kappa = check_scalar(kappa, "kappa", high=1 + 1e-12)
     if scale == "carletta":
         return "good" if kappa >= 0.8 else "tentative" if kappa >= 0.67 else "discard"
     if kappa < 0:

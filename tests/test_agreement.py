@@ -227,7 +227,10 @@ def test_bad_input():
         ek.fleiss_kappa([[1.5, 0.5], [1, 1]])
     with pytest.raises(ValueError, match=r"scale must be one of"):
         ek.interpret_kappa(0.5, scale="fleiss")
-    with pytest.raises(ValueError, match="kappa must be a number at most 1"):
+    with pytest.raises(ValueError, match="kappa must be a real number <= 1; got 1.5"):
         ek.interpret_kappa(1.5)
-    with pytest.raises(ValueError, match="kappa must be a number"):
+    with pytest.raises(ValueError, match="kappa must be a real number <= 1; got nan"):
+        ek.interpret_kappa(float("nan"))
+    with pytest.raises(TypeError, match="kappa must be a real number <= 1; got the string 'high'"):
         ek.interpret_kappa("high")
+    assert ek.interpret_kappa(1 + 1e-13) == "almost perfect"  # round-off above 1 is allowed
