@@ -37,7 +37,15 @@ def proportion_ci(
 ) -> ProportionInterval:
     r"""Confidence interval for a proportion such as accuracy, for one or many test sets.
 
-    With :math:`\hat p = k/n` and :math:`z` the :math:`(1+c)/2` quantile of the standard normal:
+    With :math:`\hat p = k/n` and :math:`z` the :math:`(1+c)/2` quantile of the standard normal,
+    the default (Wilson) interval is
+
+    .. math::
+
+        \frac{\hat p + z^2/2n}{1 + z^2/n} \pm \frac{z}{1 + z^2/n}
+        \sqrt{\frac{\hat p(1-\hat p)}{n} + \frac{z^2}{4n^2}}
+
+    and the three methods are:
 
     - ``"normal"`` (Wald): :math:`\hat p \pm z \sqrt{\hat p (1-\hat p)/n}`. The textbook
       interval; it is too narrow for small :math:`n` or :math:`\hat p` near 0 or 1, has zero
