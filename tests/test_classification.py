@@ -525,25 +525,25 @@ def test_class_weights_bad_input():
 
 @given(st.lists(st.text(max_size=12), min_size=1, max_size=60))
 def test_string_factorization_equals_np_unique(values):
-    from evalkit.classification import _factorize_strings
+    from evalkit._counting import factorize_strings
 
     array = np.array(values, dtype=str)
     half = len(array) // 2
     expected_classes, expected_codes = np.unique(array, return_inverse=True)
     for parts in ((array,), (array[:half], array[half:].astype(f"<U{array.itemsize // 4 + 3}"))):
-        result = _factorize_strings(*parts)
+        result = factorize_strings(*parts)
         if result is not None:  # None means "fall back to np.unique", always allowed
             np.testing.assert_array_equal(result[0], expected_classes)
             np.testing.assert_array_equal(np.concatenate(result[1]), expected_codes.reshape(-1))
 
 
 def test_string_factorization_handles_many_and_long_labels(rng):
-    from evalkit.classification import _factorize_strings
+    from evalkit._counting import factorize_strings
 
     many = np.array([f"doc-{i}" for i in rng.integers(0, 50_000, 100_000)])
     long = np.array(["x" * 300 + str(i) for i in rng.integers(0, 5, 50)])
     for array in (many, long, np.array(["", "a", ""]), np.array(["é", "e", "😀", "e"])):
-        result = _factorize_strings(array)
+        result = factorize_strings(array)
         classes, codes = np.unique(array, return_inverse=True)
         if result is not None:
             np.testing.assert_array_equal(result[0], classes)
