@@ -20,6 +20,7 @@ from . import (
     curves,
     datasets,
     exceptions,
+    probabilistic,
     ranking,
     stats,
     trec,
@@ -41,6 +42,16 @@ from .classification import (
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, total_cost
 from .curves import precision_recall_curve, roc_auc, roc_curve
+from .probabilistic import (
+    brier_decomposition,
+    brier_score,
+    c_f1,
+    c_precision,
+    c_recall,
+    expected_calibration_error,
+    probabilistic_confusion_matrix,
+    reliability_curve,
+)
 from .ranking import (
     average_precision,
     dcg,
@@ -97,6 +108,14 @@ __all__ = [
     "kendall_tau",
     "concordant_discordant",
     "spearman_rho",
+    "probabilistic_confusion_matrix",
+    "c_precision",
+    "c_recall",
+    "c_f1",
+    "brier_score",
+    "brier_decomposition",
+    "expected_calibration_error",
+    "reliability_curve",
     "average_precision",
     "dcg",
     "interpolated_precision",
@@ -113,5 +132,6 @@ __all__ = [
     "write_run",
 ]
 
-_MODULES = (agreement, classification, correlation, costs, curves, datasets, exceptions, ranking,
+_MODULES = (agreement, classification, correlation, costs, curves, datasets, exceptions,
+            probabilistic, ranking,
             stats, trec)

@@ -19,6 +19,7 @@ import pandas as pd
 from .exceptions import UndefinedMetricWarning
 
 __all__ = [
+    "as_array",
     "check_1d",
     "check_consistent_length",
     "check_label_list",
@@ -84,6 +85,18 @@ def _to_array(values: Any, name: str) -> np.ndarray:
         raise ValueError(
             f"{name} must be a flat 1-D array-like; could not read it ({exc})"
         ) from None
+
+
+def as_array(values: Any, name: str) -> np.ndarray:
+    """Any array-like (list, ndarray, Series, one-column DataFrame) as an ndarray, of any shape.
+
+    The wrong kind of object (None, a string, a dict or set) is a ``TypeError`` naming
+    ``name``.
+
+    >>> as_array([[0.2, 0.8]], "y_proba").shape
+    (1, 2)
+    """
+    return _to_array(values, name)
 
 
 def check_1d(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:

@@ -1,0 +1,890 @@
+r"""Metrics of predicted probabilities: cPrecision, cRecall, cF1, the Brier score, calibration.
+
+A classifier that outputs a probability for every class says more than its top class. The
+thresholded metrics (precision, recall, F1) keep only the argmax; the metrics here keep the
+probabilities:
+
+- the **probabilistic confusion matrix** and its **cPrecision, cRecall and cF1** (Yacouby &
+  Axman 2020): each sample spreads its probability mass over the columns of the confusion
+  matrix instead of putting 1 in the column of its top class; every averaging scheme of
+  :mod:`evalkit.classification` then applies unchanged, through the same code;
+- the **Brier score** (Brier 1950), the mean squared distance between the predicted
+  distribution and the one-hot truth, and its **decomposition** into reliability,
+  resolution and uncertainty (Murphy 1973) with the two within-bin terms that make the
+  identity exact for binned forecasts (Stephenson, Coelho & Jolliffe 2008);
+- **calibration**: the reliability curve and the expected calibration error (Guo et al.
+  2017), with equal-width or equal-mass (Nixon et al. 2019) bins.
+
+``y_proba`` is an (n, k) matrix whose rows sum to 1 and whose columns follow ``labels``
+(default: the sorted labels of ``y_true``), or, for a binary problem, a 1-D array of the
+probability of ``pos_label``. Every function validates it the same way: NaN, negative
+values, rows that do not sum to 1 (within 1e-6), a 1-D array outside [0, 1], or a shape that
+does not fit the labels raise a ``ValueError`` naming ``y_proba``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._averaging import AVERAGES, ClassCounts, average_scores, select_labels
+from ._counting import encode
+from ._docs import fill_doc
+from ._results import make_result
+from ._validation import (
+    as_array,
+    check_consistent_length,
+    check_label_list,
+    check_labels,
+    check_option,
+    check_scalar,
+    check_zero_division,
+)
+
+__all__ = [
+    "probabilistic_confusion_matrix",
+    "c_precision",
+    "c_recall",
+    "c_f1",
+    "brier_score",
+    "brier_decomposition",
+    "BrierDecomposition",
+    "expected_calibration_error",
+    "reliability_curve",
+    "consistency_band",
+    "BIN_STRATEGIES",
+    "CALIBRATION_NORMS",
+]
+
+#: How :func:`reliability_curve` and :func:`expected_calibration_error` place their bins.
+BIN_STRATEGIES = ("uniform", "quantile")
+#: The norms of :func:`expected_calibration_error`.
+CALIBRATION_NORMS = ("l1", "l2", "max")
+
+#: Rows of ``y_proba`` must sum to 1 within this tolerance.
+ROW_SUM_TOLERANCE = 1e-6
+
+#: The names the warnings of the probabilistic metrics use.
+_NAMES = {"precision": "cPrecision", "recall": "cRecall", "f": "cF1"}
+
+_CHUNK = 1 << 16  # rows per block when the full (k, k) matrix is built
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation: labels, columns and probabilities
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Probabilities:
+    """Validated input: the class of each column, each sample's column, the probabilities."""
+
+    classes: np.ndarray  # the label of each column, in column order
+    codes: np.ndarray  # the column of each sample's true class
+    proba: np.ndarray  # (n, k) float64, rows summing to 1
+
+    @property
+    def n_samples(self) -> int:
+        return len(self.codes)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+
+def _row_problem(proba: np.ndarray) -> str | None:
+    """A description of the first bad row of a 2-D probability matrix, or None."""
+    k = proba.shape[1]
+    # One matrix-vector product gives every row sum; NaN and inf spoil the sum of their row.
+    sums = proba @ np.ones(k)
+    off = ~(np.abs(sums - 1.0) <= ROW_SUM_TOLERANCE)
+    if off.any():
+        row = int(np.flatnonzero(off)[0])
+        if np.isnan(proba[row]).any():
+            return f"y_proba contains NaN in row {row}; every sample needs probabilities"
+        if not np.isfinite(proba[row]).all():
+            return f"y_proba contains an infinite value in row {row}"
+        return (f"rows of y_proba must sum to 1 (within {ROW_SUM_TOLERANCE:g}); row {row} sums "
+                f"to {float(sums[row])!r}")
+    if proba.min() < 0:
+        row = int(np.flatnonzero((proba < 0).any(axis=1))[0])
+        return (f"y_proba must hold probabilities >= 0; row {row} holds "
+                f"{float(proba[row].min())!r}")
+    return None
+
+
+def _as_matrix(y_proba: Any) -> np.ndarray:
+    if isinstance(y_proba, pd.DataFrame):
+        y_proba = y_proba.to_numpy()
+    proba = as_array(y_proba, "y_proba")
+    if proba.dtype.kind not in "biuf":
+        raise ValueError(f"y_proba must hold probabilities (numbers); got dtype {proba.dtype}")
+    if proba.ndim == 2 and proba.shape[1] == 1:
+        proba = proba[:, 0]
+    if proba.ndim not in (1, 2):
+        raise ValueError(
+            f"y_proba must be an (n_samples, n_classes) matrix or a 1-D array of positive-class "
+            f"probabilities; got an array of shape {proba.shape}"
+        )
+    return proba.astype(np.float64, copy=False)
+
+
+def _check_probabilities(
+    y_true: Any, y_proba: Any, labels: Any, pos_label: Any
+) -> _Probabilities:
+    """Validate ``y_true``, ``y_proba`` and the column labels together."""
+    y_true = check_labels(y_true, "y_true")
+    proba = _as_matrix(y_proba)
+    check_consistent_length(y_true=y_true, y_proba=proba)
+    found_classes, found_codes, _ = encode(y_true, y_true[:1])
+    if proba.ndim == 1:
+        proba, columns = _binary_columns(proba, y_true, found_classes, labels, pos_label)
+    else:
+        k = proba.shape[1]
+        if labels is not None:
+            columns = check_label_list(labels, y_true)
+            if len(columns) != k:
+                raise ValueError(
+                    f"y_proba has {k} columns but labels lists {len(columns)} classes; the "
+                    "columns of y_proba follow labels"
+                )
+        else:
+            columns = np.sort(found_classes)
+            if len(columns) < k:
+                raise ValueError(
+                    f"y_proba has {k} columns, more than the {len(columns)} labels in y_true "
+                    f"({columns.tolist()[:10]}); pass labels= to name the columns"
+                )
+            if len(columns) > k:
+                raise ValueError(
+                    f"y_proba has {k} columns, fewer than the {len(columns)} labels in y_true "
+                    f"({columns.tolist()[:10]}); it needs one column per class"
+                )
+        problem = _row_problem(proba)
+        if problem:
+            raise ValueError(problem)
+    # The column of each true class: a lookup over the (few) classes, then one gather.
+    order = np.argsort(columns, kind="stable")
+    position = np.searchsorted(columns[order], found_classes)
+    position = np.minimum(position, len(columns) - 1)
+    missing = columns[order][position] != found_classes
+    if missing.any():
+        raise ValueError(
+            f"y_true holds labels that are not columns of y_proba: "
+            f"{found_classes[missing].tolist()[:10]}; labels lists {columns.tolist()[:10]}"
+        )
+    codes = order[position][found_codes]
+    return _Probabilities(columns, codes, proba)
+
+
+def _binary_columns(
+    proba: np.ndarray, y_true: np.ndarray, found: np.ndarray, labels: Any, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """A 1-D probability of ``pos_label`` as two columns (negative, positive)."""
+    low, high = proba.min(), proba.max()
+    if not (low >= 0 and high <= 1):  # also catches NaN
+        bad = np.flatnonzero(~((proba >= 0) & (proba <= 1)))[0]
+        if np.isnan(proba[bad]):
+            raise ValueError(f"y_proba contains NaN at position {bad}; every sample needs a "
+                             "probability")
+        raise ValueError(
+            f"a 1-D y_proba holds the probability of pos_label, from 0 to 1; y_proba[{bad}] is "
+            f"{float(proba[bad])!r}"
+        )
+    columns = np.sort(found) if labels is None else check_label_list(labels, y_true)
+    pos = check_labels([pos_label], "pos_label")
+    if (pos.dtype.kind == "U") != (y_true.dtype.kind == "U"):
+        raise ValueError(f"pos_label={pos_label!r} is not of the kind of the labels in y_true")
+    if len(columns) != 2 or pos[0] not in columns:
+        raise ValueError(
+            f"a 1-D y_proba is the probability of pos_label={pos_label!r} in a problem of two "
+            f"classes, but the classes are {columns.tolist()[:10]}; pass labels=[negative, "
+            "positive] or an (n, k) y_proba"
+        )
+    negative = columns[columns != pos[0]][0]
+    columns = np.array([negative, pos[0]])
+    return np.column_stack([1.0 - proba, proba]), columns
+
+
+# ---------------------------------------------------------------------------------------------
+# The probabilistic confusion matrix and cPrecision, cRecall, cF1
+# ---------------------------------------------------------------------------------------------
+
+
+def _full_matrix(data: _Probabilities) -> np.ndarray:
+    """M[r, h] = sum of p(h) over the samples of true class r, block by block."""
+    k = data.n_classes
+    matrix = np.zeros((k, k))
+    identity = np.eye(k)
+    for start in range(0, data.n_samples, _CHUNK):  # a loop over blocks, not samples
+        stop = start + _CHUNK
+        matrix += identity[data.codes[start:stop]].T @ data.proba[start:stop]
+    return matrix
+
+
+def _counts(data: _Probabilities) -> ClassCounts:
+    """cTP, the predicted mass cTP + cFP, and the support of every column class.
+
+    Only the diagonal of the probabilistic confusion matrix is needed, and the column sums:
+    one gather and one matrix-vector product, instead of the whole (k, k) matrix.
+    """
+    n, k = data.proba.shape
+    true_mass = data.proba[np.arange(n), data.codes]
+    tp = np.bincount(data.codes, weights=true_mass, minlength=k)
+    predicted = np.ones(n) @ data.proba
+    support = np.bincount(data.codes, minlength=k).astype(np.float64)
+    return ClassCounts(data.classes, tp, predicted, support, n)
+
+
+def probabilistic_confusion_matrix(y_true: Any, y_proba: Any, labels: Any = None) -> np.ndarray:
+    r"""The probabilistic confusion matrix: each sample's probabilities summed by true class.
+
+    .. math::
+
+        M_{rh} = \sum_{i \,:\, y_i = r} p_i(h)
+
+    Row *r* holds what the samples of true class *r* put on each class. With one-hot
+    probabilities it is the ordinary confusion matrix; its row sums are the class counts and
+    its diagonal is :math:`cTP` (Yacouby & Axman 2020, eq. 3).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (numbers or strings).
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities, rows summing to 1, columns in the order of ``labels``; or,
+        for two classes, the probability of the greater label (of ``labels[1]``).
+    labels : array-like, optional
+        The class of each column. Default: the sorted labels of ``y_true``.
+
+    Returns
+    -------
+    ndarray of float, shape (n_classes, n_classes)
+        Rows are true classes, columns predicted classes, both in the order of ``labels``.
+
+    References
+    ----------
+    Yacouby, R. and Axman, D. (2020). Probabilistic Extension of Precision, Recall, and F1
+    Score for More Thorough Evaluation of Classification Models. Proceedings of the First
+    Workshop on Evaluation and Comparison of NLP Systems, 79–91.
+
+    Examples
+    --------
+    >>> y_true = ["cat", "dog", "dog"]
+    >>> y_proba = [[0.7, 0.3], [0.4, 0.6], [0.1, 0.9]]
+    >>> probabilistic_confusion_matrix(y_true, y_proba)
+    array([[0.7, 0.3],
+           [0.5, 1.5]])
+    """
+    if labels is not None:
+        labels = check_labels(labels, "labels")
+    y_true_checked = check_labels(y_true, "y_true")
+    pos_label = labels[-1] if labels is not None and len(labels) == 2 else (
+        np.unique(y_true_checked)[-1])
+    data = _check_probabilities(y_true_checked, y_proba, labels, pos_label)
+    return _full_matrix(data)
+
+
+_PARAMETERS = """
+Parameters
+----------
+y_true : array-like of shape (n_samples,)
+    True labels (numbers or strings).
+y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+    Predicted probabilities, rows summing to 1 (within 1e-6), columns in the order of
+    ``labels``; or, for two classes, the probability of ``pos_label``.
+average : {"binary", None, "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr"}
+    As in :func:`evalkit.precision`, by the same code: ``"binary"`` (default) scores
+    ``pos_label``; ``None`` gives one score per class; ``"micro"`` pools cTP, cFP and the
+    counts; the others weigh the per-class scores (:func:`evalkit.class_weights`).
+pos_label : int or str, default 1
+    The positive class for ``average="binary"`` and for a 1-D ``y_proba``.
+labels : array-like, optional
+    The class of each column of ``y_proba``, and the order of a per-class result.
+    Default: the sorted labels of ``y_true``.
+exclude : array-like, optional
+    Classes left out of the average.
+zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+    The value of a ratio whose denominator is 0 (a class never in ``y_true`` for cRecall;
+    a class that gets no probability at all for cPrecision).
+"""
+
+_RETURNS = """
+Returns
+-------
+float, or ndarray of float when ``average`` is None
+"""
+
+_REFERENCE = """
+References
+----------
+Yacouby, R. and Axman, D. (2020). Probabilistic Extension of Precision, Recall, and F1
+Score for More Thorough Evaluation of Classification Models. Proceedings of the First
+Workshop on Evaluation and Comparison of NLP Systems, 79–91.
+"""
+
+_shared_docs = fill_doc(parameters=_PARAMETERS, returns=_RETURNS, reference=_REFERENCE)
+
+
+def _c_metric(y_true: Any, y_proba: Any, *, want: str, average: Any, pos_label: Any,
+              labels: Any, exclude: Any, zero_division: Any) -> Any:
+    average = check_option(average, "average", AVERAGES)
+    zero_division = check_zero_division(zero_division)
+    data = _check_probabilities(y_true, y_proba, labels, pos_label)
+    counts = _counts(data)
+    chosen = select_labels(data.classes, average, None, exclude, pos_label, data.classes)
+    if chosen is not None:
+        counts = counts.subset(np.isin(counts.labels, chosen))
+    return average_scores(counts, average, want=want, zero_division=zero_division,
+                          names=_NAMES)
+
+
+@_shared_docs
+def c_precision(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Confidence-precision: the share of the probability put on a class that was right.
+
+    .. math::
+
+        cTP_j = \sum_{i : y_i = j} p_i(j), \qquad cFP_j = \sum_{i : y_i \ne j} p_i(j),
+        \qquad \mathrm{cPrecision}_j = \frac{cTP_j}{cTP_j + cFP_j}
+
+    The denominator is the whole probability mass the model gave class *j*, so cPrecision is
+    undefined only when no sample gave class *j* any probability at all, where precision is
+    undefined as soon as *j* is never the top class.
+
+    {{parameters}}
+
+    {{returns}}
+
+    {{reference}}
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3]  # probability of class 1
+    >>> round(c_precision(y_true, y_proba), 4)  # 1.5 / (1.5 + 0.5)
+    0.75
+    """
+    return _c_metric(y_true, y_proba, want="precision", average=average, pos_label=pos_label,
+                     labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+@_shared_docs
+def c_recall(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Confidence-recall: the mean probability the samples of a class gave their true class.
+
+    .. math::
+
+        \mathrm{cRecall}_j = \frac{cTP_j}{TP_j + FN_j} = \frac{1}{n_j} \sum_{i : y_i = j} p_i(j)
+
+    The denominator is the number of samples of class *j*, as for recall: Yacouby & Axman
+    keep the count, not a probabilistic :math:`cTP + cFN`, because the truth is not
+    uncertain (section 3.1). (With rows summing to 1, :math:`cFN_j = n_j - cTP_j`, so the two
+    would agree anyway.) The binary form is the one of Kaggle's RSNA ``pfbeta``.
+
+    {{parameters}}
+
+    {{returns}}
+
+    {{reference}}
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3]
+    >>> round(c_recall(y_true, y_proba), 4)  # (0.9 + 0.6) / 2
+    0.75
+    >>> c_recall(y_true, y_proba, average=None).round(4)  # class 0: (0.8 + 0.7) / 2
+    array([0.75, 0.75])
+    """
+    return _c_metric(y_true, y_proba, want="recall", average=average, pos_label=pos_label,
+                     labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+@_shared_docs
+def c_f1(
+    y_true: Any,
+    y_proba: Any,
+    *,
+    average: str | None = "binary",
+    pos_label: Any = 1,
+    labels: Any = None,
+    exclude: Any = None,
+    zero_division: Any = "warn",
+) -> Any:
+    r"""Confidence-F1: the harmonic mean of cPrecision and cRecall.
+
+    .. math::
+
+        \mathrm{cF1}_j = \frac{2\, \mathrm{cPrecision}_j\, \mathrm{cRecall}_j}
+                              {\mathrm{cPrecision}_j + \mathrm{cRecall}_j}
+                       = \frac{2\, cTP_j}{2\, cTP_j + cFP_j + cFN_j},
+        \quad cFN_j = n_j - cTP_j
+
+    With one-hot probabilities (the argmax as a probability of 1) cF1 is F1. The count form
+    on the right is used, as for :func:`evalkit.f1_score`.
+
+    {{parameters}}
+
+    {{returns}}
+
+    {{reference}}
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [0.2, 0.9, 0.6, 0.3]
+    >>> round(c_f1(y_true, y_proba), 4)
+    0.75
+    >>> c_f1(y_true, [0, 1, 1, 0]) == 1.0  # one-hot: the ordinary F1
+    True
+    """
+    return _c_metric(y_true, y_proba, want="f", average=average, pos_label=pos_label,
+                     labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Brier score and its decomposition
+# ---------------------------------------------------------------------------------------------
+
+
+def brier_score(y_true: Any, y_proba: Any, *, labels: Any = None, pos_label: Any = 1) -> float:
+    r"""The Brier score: mean squared distance between the probabilities and the truth.
+
+    .. math::
+
+        \mathrm{BS} = \frac{1}{n} \sum_{i=1}^{n} \sum_{j=1}^{k} \bigl(p_i(j) - [y_i = j]\bigr)^2
+
+    0 is perfect; a model that always says :math:`1/k` scores :math:`1 - 1/k`; the worst is
+    2. This is Brier's original, multi-class formula, the one of Yacouby & Axman (2020).
+    For two classes it is **twice** scikit-learn's ``brier_score_loss``, which sums over the
+    positive class only, :math:`\frac{1}{n}\sum_i (p_i - o_i)^2`: the negative class adds the
+    same squared error again, :math:`((1 - p_i) - (1 - o_i))^2 = (p_i - o_i)^2`.
+    (scikit-learn's ``brier_score_loss(..., scale_by_half=False)`` gives the value here.)
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (numbers or strings).
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Predicted probabilities (columns follow ``labels``), or the probability of
+        ``pos_label`` for two classes.
+    labels : array-like, optional
+        The class of each column. Default: the sorted labels of ``y_true``.
+    pos_label : int or str, default 1
+        The class whose probability a 1-D ``y_proba`` holds.
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Brier, G. W. (1950). Verification of forecasts expressed in terms of probability. Monthly
+    Weather Review 78(1), 1–3.
+
+    Examples
+    --------
+    >>> round(brier_score([1, 0], [0.8, 0.4]), 4)  # ((0.2² + 0.2²) + (0.4² + 0.4²)) / 2
+    0.2
+
+    Three classes; the last sample is confidently wrong and costs 2:
+
+    >>> proba = [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [1, 0, 0]]
+    >>> round(brier_score(["a", "b", "c"], proba), 4)  # (0.26 + 0.38 + 2) / 3
+    0.88
+    """
+    data = _check_probabilities(y_true, y_proba, labels, pos_label)
+    proba = data.proba
+    n = data.n_samples
+    flat = proba.reshape(-1)
+    squares = float(flat @ flat)  # sum of p² over every cell, as one dot product
+    true_mass = float(proba[np.arange(n), data.codes].sum())
+    return max((squares - 2.0 * true_mass + n) / n, 0.0)
+
+
+BrierDecomposition = make_result(
+    "BrierDecomposition",
+    ("brier", "reliability", "resolution", "uncertainty", "within_bin_variance",
+     "within_bin_covariance"),
+    module=__name__,
+    doc="The Brier score and its parts: brier = reliability - resolution + uncertainty + "
+        "within_bin_variance - within_bin_covariance.",
+)
+
+
+def _bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Bin of each value for bins (edges[b], edges[b + 1]]; the lowest edge joins bin 0."""
+    return np.clip(np.searchsorted(edges, values, side="left") - 1, 0, len(edges) - 2)
+
+
+def brier_decomposition(
+    y_true: Any, y_proba: Any, *, n_bins: int = 10, pos_label: Any = 1
+) -> Any:
+    r"""Murphy's decomposition of the (binary) Brier score, made exact for binned forecasts.
+
+    With forecasts :math:`f_i` of the positive class, outcomes :math:`o_i \in \{0, 1\}`, the
+    forecasts grouped into ``n_bins`` equal-width bins (bin *b* holds :math:`n_b` samples
+    with mean forecast :math:`\bar f_b` and positive share :math:`\bar o_b`) and
+    :math:`\bar o` the overall share of positives:
+
+    .. math::
+
+        \underbrace{\tfrac1n \textstyle\sum_i (f_i - o_i)^2}_{\text{Brier}} =
+        \underbrace{\tfrac1n \textstyle\sum_b n_b (\bar f_b - \bar o_b)^2}_{\text{reliability}}
+        - \underbrace{\tfrac1n \textstyle\sum_b n_b (\bar o_b - \bar o)^2}_{\text{resolution}}
+        + \underbrace{\bar o (1 - \bar o)}_{\text{uncertainty}}
+        + \underbrace{\tfrac1n \textstyle\sum_b \sum_{i \in b} (f_i - \bar f_b)^2}_{
+          \text{within-bin variance}}
+        - \underbrace{\tfrac2n \textstyle\sum_b \sum_{i \in b} (f_i - \bar f_b)(o_i - \bar o_b)
+          }_{\text{within-bin covariance}}
+
+    Reliability (lower is better) is the calibration error; resolution (higher is better)
+    how far the bins' outcomes differ from the base rate; uncertainty depends on the data
+    only. Murphy's three-term form holds when each bin holds one forecast value; with binned
+    continuous forecasts the last two terms (Stephenson, Coelho & Jolliffe 2008) make the
+    identity exact. This is the one-column Brier score of scikit-learn's
+    ``brier_score_loss``, half of :func:`brier_score` for two classes.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem.
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        The probability of ``pos_label``, or two columns (negative, positive) in the order
+        of the sorted labels.
+    n_bins : int, default 10
+        Number of equal-width bins on [0, 1]; bin *b* is :math:`(b/B, (b+1)/B]`, and a
+        forecast of exactly 0 joins the first bin.
+    pos_label : int or str, default 1
+        The positive class.
+
+    Returns
+    -------
+    BrierDecomposition
+        A named result with ``brier``, ``reliability``, ``resolution``, ``uncertainty``,
+        ``within_bin_variance`` and ``within_bin_covariance``.
+
+    References
+    ----------
+    Murphy, A. H. (1973). A new vector partition of the probability score. Journal of Applied
+    Meteorology 12(4), 595–600.
+    Stephenson, D. B., Coelho, C. A. S. and Jolliffe, I. T. (2008). Two extra components in
+    the Brier score decomposition. Weather and Forecasting 23(4), 752–757.
+
+    Examples
+    --------
+    >>> parts = brier_decomposition([0, 0, 1, 1, 1], [0.1, 0.3, 0.35, 0.8, 0.9], n_bins=2)
+    >>> round(parts.brier, 4), round(parts.reliability, 4), round(parts.uncertainty, 4)
+    (0.1145, 0.0132, 0.24)
+    >>> total = (parts.reliability - parts.resolution + parts.uncertainty
+    ...          + parts.within_bin_variance - parts.within_bin_covariance)
+    >>> bool(abs(total - parts.brier) < 1e-12)
+    True
+    """
+    n_bins = check_scalar(n_bins, "n_bins", kind="int", low=1)
+    data = _check_probabilities(y_true, y_proba, None, pos_label)
+    if data.n_classes != 2:
+        raise ValueError(
+            f"brier_decomposition is for two classes; y_proba has {data.n_classes} columns")
+    positive = int(np.flatnonzero(data.classes == _positive_of(data, pos_label))[0])
+    forecast = data.proba[:, positive]
+    outcome = (data.codes == positive).astype(np.float64)
+    n = data.n_samples
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bins = _bin_index(forecast, edges)
+    size = np.bincount(bins, minlength=n_bins).astype(np.float64)
+    used = size > 0
+    mean_f = np.divide(np.bincount(bins, forecast, n_bins), size, out=np.zeros(n_bins),
+                       where=used)
+    mean_o = np.divide(np.bincount(bins, outcome, n_bins), size, out=np.zeros(n_bins),
+                       where=used)
+    base_rate = outcome.mean()
+    dev_f, dev_o = forecast - mean_f[bins], outcome - mean_o[bins]
+    return BrierDecomposition(
+        float(np.mean((forecast - outcome) ** 2)),
+        float(np.sum(size * (mean_f - mean_o) ** 2) / n),
+        float(np.sum(size * (mean_o - base_rate) ** 2) / n),
+        float(base_rate * (1.0 - base_rate)),
+        float(np.sum(dev_f**2) / n),
+        float(2.0 * np.sum(dev_f * dev_o) / n),
+    )
+
+
+def _positive_of(data: _Probabilities, pos_label: Any) -> Any:
+    pos = check_labels([pos_label], "pos_label")[0]
+    if pos not in data.classes:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
+                         f"{data.classes.tolist()}")
+    return pos
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration: reliability curve, ECE, consistency band
+# ---------------------------------------------------------------------------------------------
+
+
+def _top_label(data: _Probabilities) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence (max probability) and correctness (argmax = truth) of every sample."""
+    predicted = np.argmax(data.proba, axis=1)
+    confidence = data.proba[np.arange(data.n_samples), predicted]
+    return confidence, (predicted == data.codes).astype(np.float64)
+
+
+def _edges(confidence: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    if strategy == "uniform":
+        return np.linspace(0.0, 1.0, n_bins + 1)
+    # Equal-mass bins: quantiles of the confidences (ties can merge bins; empty ones are
+    # skipped). The outer edges are 0 and 1 so every confidence falls inside.
+    edges = np.quantile(confidence, np.linspace(0.0, 1.0, n_bins + 1))
+    edges[0], edges[-1] = 0.0, 1.0
+    return edges
+
+
+def _binned(confidence: np.ndarray, correct: np.ndarray, n_bins: int,
+            strategy: str) -> pd.DataFrame:
+    edges = _edges(confidence, n_bins, strategy)
+    bins = _bin_index(confidence, edges)
+    count = np.bincount(bins, minlength=n_bins)
+    used = np.flatnonzero(count)
+    mean_confidence = np.bincount(bins, confidence, n_bins)[used] / count[used]
+    accuracy = np.bincount(bins, correct, n_bins)[used] / count[used]
+    return pd.DataFrame({"bin_low": edges[used], "bin_high": edges[used + 1],
+                         "confidence": mean_confidence, "accuracy": accuracy,
+                         "count": count[used].astype(np.int64)})
+
+
+def _calibration_input(y_true: Any, y_proba: Any, n_bins: Any, strategy: Any,
+                       labels: Any = None) -> tuple[np.ndarray, np.ndarray, int, str]:
+    n_bins = check_scalar(n_bins, "n_bins", kind="int", low=1)
+    strategy = check_option(strategy, "strategy", BIN_STRATEGIES)
+    y_true = check_labels(y_true, "y_true")
+    # A 1-D y_proba is the probability of the greater label; top-label calibration does not
+    # depend on which class is called positive.
+    pos_label = np.unique(y_true)[-1] if labels is None else check_labels(labels, "labels")[-1]
+    data = _check_probabilities(y_true, y_proba, labels, pos_label)
+    confidence, correct = _top_label(data)
+    return confidence, correct, n_bins, strategy
+
+
+_CALIBRATION_PARAMETERS = """
+y_true : array-like of shape (n_samples,)
+    True labels (numbers or strings).
+y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+    Predicted probabilities, columns in the order of the sorted labels of ``y_true``; a
+    1-D array is the probability of the greater of two labels.
+n_bins : int, default 15
+    Number of bins.
+strategy : {"uniform", "quantile"}, default "uniform"
+    ``"uniform"``: equal-width bins :math:`(b/B, (b+1)/B]` on [0, 1], so a confidence of
+    exactly 1.0 is in the last bin; ``"quantile"``: equal-mass bins whose edges are
+    quantiles of the confidences (Nixon et al. 2019), with the outer edges at 0 and 1.
+    Empty bins are skipped.
+"""
+
+_calibration_docs = fill_doc(calibration_parameters=_CALIBRATION_PARAMETERS)
+
+
+@_calibration_docs
+def reliability_curve(
+    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform"
+) -> pd.DataFrame:
+    r"""Top-label reliability curve: accuracy against mean confidence, bin by bin.
+
+    Each sample's confidence is its largest probability and its prediction the class with
+    that probability (the first such class on ties). For the samples whose confidence falls
+    in bin *b*:
+
+    .. math::
+
+        \mathrm{conf}(b) = \frac{1}{n_b} \sum_{i \in b} \max_j p_i(j), \qquad
+        \mathrm{acc}(b) = \frac{1}{n_b} \sum_{i \in b} [\arg\max_j p_i(j) = y_i]
+
+    A calibrated model has :math:`\mathrm{acc}(b) \approx \mathrm{conf}(b)`: of the
+    predictions made with 80% confidence, 80% are right. For two classes this is not
+    scikit-learn's ``calibration_curve``, which bins the probability of the positive class
+    and reports the share of positives; the top-label curve folds the two halves of that
+    curve onto [0.5, 1].
+
+    Parameters
+    ----------
+    {{calibration_parameters}}
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per non-empty bin: ``bin_low``, ``bin_high``, ``confidence`` (mean),
+        ``accuracy`` and ``count``.
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern
+    neural networks. Proceedings of ICML 2017, 1321–1330.
+
+    Examples
+    --------
+    >>> curve = reliability_curve([0, 1, 1, 0], [[0.9, 0.1], [0.3, 0.7], [0.6, 0.4], [0.8, 0.2]],
+    ...                           n_bins=2)
+    >>> print(curve.round(3).to_string(index=False))
+     bin_low  bin_high  confidence  accuracy  count
+         0.5       1.0        0.75      0.75      4
+    """
+    confidence, correct, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins, strategy)
+    return _binned(confidence, correct, n_bins, strategy)
+
+
+@_calibration_docs
+def expected_calibration_error(
+    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform",
+    norm: str = "l1",
+) -> float:
+    r"""Expected calibration error: the gap between confidence and accuracy, bin by bin.
+
+    With the top-label bins of :func:`reliability_curve` (:math:`n_b` samples in bin *b*,
+    empty bins skipped):
+
+    .. math::
+
+        \mathrm{ECE} = \sum_b \frac{n_b}{n} \bigl|\mathrm{acc}(b) - \mathrm{conf}(b)\bigr|,
+        \quad
+        \ell_2 = \sqrt{\sum_b \frac{n_b}{n} \bigl(\mathrm{acc}(b) - \mathrm{conf}(b)\bigr)^2},
+        \quad
+        \mathrm{MCE} = \max_b \bigl|\mathrm{acc}(b) - \mathrm{conf}(b)\bigr|
+
+    The number moves with the number and kind of bins (few bins average errors of opposite
+    sign away; many bins hold few samples and add noise), so report them with it.
+
+    Parameters
+    ----------
+    {{calibration_parameters}}
+    norm : {"l1", "l2", "max"}, default "l1"
+        ``"l1"``: ECE (Guo et al. 2017); ``"l2"``: the root of the size-weighted mean squared
+        gap; ``"max"``: the maximum calibration error (MCE).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern
+    neural networks. Proceedings of ICML 2017, 1321–1330.
+    Nixon, J., Dusenberry, M., Zhang, L., Jerfel, G. and Tran, D. (2019). Measuring
+    calibration in deep learning. CVPR Workshops 2019.
+
+    Examples
+    --------
+    >>> y_true = [0, 1, 1, 0]
+    >>> y_proba = [[0.9, 0.1], [0.3, 0.7], [0.6, 0.4], [0.8, 0.2]]
+    >>> round(expected_calibration_error(y_true, y_proba, n_bins=2), 4)
+    0.0
+    >>> round(expected_calibration_error(y_true, y_proba, n_bins=10), 4)  # (.1+.3+.6+.2)/4
+    0.3
+    """
+    norm = check_option(norm, "norm", CALIBRATION_NORMS)
+    confidence, correct, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins, strategy)
+    table = _binned(confidence, correct, n_bins, strategy)
+    gap = (table["accuracy"] - table["confidence"]).to_numpy()
+    weight = table["count"].to_numpy() / len(confidence)
+    if norm == "l1":
+        return float(np.sum(weight * np.abs(gap)))
+    if norm == "l2":
+        return float(np.sqrt(np.sum(weight * gap**2)))
+    return float(np.max(np.abs(gap)))
+
+
+@_calibration_docs
+def consistency_band(
+    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform",
+    n_resamples: int = 1000, confidence_level: float = 0.95, seed: Any = None,
+) -> pd.DataFrame:
+    r"""How far a *calibrated* model's reliability curve would stray by chance, bin by bin.
+
+    Consistency resampling (Bröcker & Smith 2007): draw the samples with replacement, and
+    for each drawn sample an outcome that is right with probability equal to its
+    confidence, as it would be if the model were calibrated; bin as
+    :func:`reliability_curve` does and record each bin's accuracy. Repeated
+    ``n_resamples`` times (all at once), the central ``confidence_level`` share of those
+    accuracies is the band:
+
+    .. math::
+
+        \tilde y_i^{(r)} \sim \mathrm{Bernoulli}\bigl(\mathrm{conf}_{i^{(r)}}\bigr), \qquad
+        \mathrm{band}(b) = \bigl[q_{\alpha/2}, q_{1-\alpha/2}\bigr] \text{ of }
+        \widetilde{\mathrm{acc}}^{(r)}(b)
+
+    A point of the real curve outside its band is evidence of miscalibration; inside, the
+    gap is within what the bin's sample size allows.
+
+    Parameters
+    ----------
+    {{calibration_parameters}}
+    n_resamples : int, default 1000
+        Number of resamples.
+    confidence_level : float, default 0.95
+        The share of resampled accuracies the band holds, in (0, 1).
+    seed : int or numpy.random.Generator, optional
+        For ``np.random.default_rng``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per non-empty bin of the data (as :func:`reliability_curve`):
+        ``confidence`` (the bin's mean confidence), ``low`` and ``high``.
+
+    References
+    ----------
+    Bröcker, J. and Smith, L. A. (2007). Increasing the reliability of reliability diagrams.
+    Weather and Forecasting 22(3), 651–661.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.uniform(0.5, 1.0, 400)
+    >>> y = (rng.uniform(size=400) < p).astype(int)  # calibrated by construction
+    >>> band = consistency_band(y, p, n_bins=5, seed=1)
+    >>> bool(((band["low"] <= band["confidence"]) & (band["confidence"] <= band["high"])).all())
+    True
+    """
+    n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=1)
+    confidence_level = check_scalar(confidence_level, "confidence_level", low=0, high=1,
+                                    low_inclusive=False, high_inclusive=False)
+    confidence, _, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins, strategy)
+    rng = np.random.default_rng(seed)
+    n = len(confidence)
+    edges = _edges(confidence, n_bins, strategy)
+    used = np.flatnonzero(np.bincount(_bin_index(confidence, edges), minlength=n_bins))
+    # One (resample, bin) cell per count: the drawn samples' bins and simulated outcomes.
+    drawn = confidence[rng.integers(0, n, size=(n_resamples, n))]
+    outcome = rng.random(drawn.shape) < drawn
+    cell = np.arange(n_resamples)[:, None] * n_bins + _bin_index(drawn, edges)
+    size = np.bincount(cell.ravel(), minlength=n_resamples * n_bins).reshape(-1, n_bins)
+    right = np.bincount(cell.ravel(), outcome.ravel(), n_resamples * n_bins).reshape(-1, n_bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = right[:, used] / size[:, used]  # NaN where a resample left a bin empty
+    alpha = 1.0 - confidence_level
+    low, high = np.nanquantile(accuracy, [alpha / 2, 1 - alpha / 2], axis=0)
+    mean_confidence = (np.bincount(_bin_index(confidence, edges), confidence, n_bins)[used]
+                       / np.bincount(_bin_index(confidence, edges), minlength=n_bins)[used])
+    return pd.DataFrame({"confidence": mean_confidence, "low": low, "high": high})

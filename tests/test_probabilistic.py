@@ -1,0 +1,420 @@
+"""cPrecision, cRecall, cF1, the Brier score and calibration, checked against independent
+implementations of their definitions, against scikit-learn, and by hand."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.metrics import brier_score_loss, precision_recall_fscore_support
+
+import evalkit as ek
+from evalkit.exceptions import UndefinedMetricWarning
+
+AVERAGES = [None, "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr"]
+
+
+# ---------------------------------------------------------------------------------------------
+# An independent implementation of Yacouby & Axman (2020), one sample at a time
+# ---------------------------------------------------------------------------------------------
+
+
+def _paper(y_true, proba, columns):
+    """cTP, cFP and the class counts by the paper's equations (3), (5), (6), sample by sample."""
+    k = len(columns)
+    ctp, cfp, count = [0.0] * k, [0.0] * k, [0] * k
+    for label, row in zip(y_true, proba, strict=True):
+        for j, column in enumerate(columns):
+            if label == column:
+                ctp[j] += row[j]
+            else:
+                cfp[j] += row[j]
+        count[columns.index(label)] += 1
+    return np.array(ctp), np.array(cfp), np.array(count, dtype=float)
+
+
+def _weights(count, average, n):
+    if average in ("macro", "macro_pr"):
+        return np.ones_like(count)
+    if average == "weighted":
+        return count
+    if average == "dodrans":
+        return count**0.75
+    share = count / n
+    return np.where(count > 0, -count * np.log2(np.where(count > 0, share, 1.0)), 0.0)
+
+
+def _paper_scores(y_true, proba, columns, average):
+    ctp, cfp, count = _paper(y_true, proba, columns)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = ctp / (ctp + cfp)
+        recall = ctp / count
+        f1 = 2 * precision * recall / (precision + recall)
+    if average is None:
+        return precision, recall, f1
+    if average == "micro":
+        p, r = ctp.sum() / (ctp.sum() + cfp.sum()), ctp.sum() / count.sum()
+        return p, r, 2 * p * r / (p + r)
+    w = _weights(count, average, len(y_true))
+    p, r = np.average(precision, weights=w), np.average(recall, weights=w)
+    f = 2 * p * r / (p + r) if average == "macro_pr" else np.average(f1, weights=w)
+    return p, r, f
+
+
+@st.composite
+def problems(draw, strings=False):
+    k = draw(st.integers(2, 6))
+    n = draw(st.integers(k, 40))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    codes = np.concatenate([np.arange(k), rng.integers(0, k, n - k)])  # every class occurs
+    rng.shuffle(codes)
+    alpha = draw(st.sampled_from([0.2, 1.0, 5.0]))
+    proba = rng.dirichlet(np.full(k, alpha), size=n)
+    names = [f"c{j}" for j in range(k)] if strings else list(rng.permutation(10)[:k] * 3 - 7)
+    columns = sorted(names)
+    y_true = [columns[c] for c in codes]
+    return y_true, proba, columns
+
+
+@given(problems(), st.sampled_from(AVERAGES))
+def test_integer_labels_match_the_paper(problem, average):
+    y_true, proba, columns = problem
+    expected = _paper_scores(y_true, proba, columns, average)
+    got = [f(y_true, proba, average=average) for f in (ek.c_precision, ek.c_recall, ek.c_f1)]
+    for mine, theirs in zip(got, expected, strict=True):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+@given(problems(strings=True), st.sampled_from(AVERAGES))
+def test_string_labels_match_the_paper(problem, average):
+    y_true, proba, columns = problem
+    expected = _paper_scores(y_true, proba, columns, average)
+    got = [f(y_true, proba, average=average) for f in (ek.c_precision, ek.c_recall, ek.c_f1)]
+    for mine, theirs in zip(got, expected, strict=True):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+@given(problems(strings=True), st.randoms(use_true_random=False))
+def test_columns_follow_labels_in_any_order(problem, random):
+    y_true, proba, columns = problem
+    order = list(range(len(columns)))
+    random.shuffle(order)
+    permuted_labels = [columns[j] for j in order]
+    permuted = proba[:, order]
+    per_class = ek.c_f1(y_true, permuted, labels=permuted_labels, average=None)
+    np.testing.assert_allclose(per_class, ek.c_f1(y_true, proba, average=None)[order],
+                               rtol=1e-12)
+    matrix = ek.probabilistic_confusion_matrix(y_true, permuted, labels=permuted_labels)
+    np.testing.assert_allclose(matrix, ek.probabilistic_confusion_matrix(y_true, proba)[
+        np.ix_(order, order)], rtol=1e-12, atol=1e-12)
+
+
+@given(problems())
+def test_confusion_matrix_by_definition(problem):
+    y_true, proba, columns = problem
+    matrix = ek.probabilistic_confusion_matrix(y_true, proba)
+    expected = np.zeros((len(columns), len(columns)))
+    for label, row in zip(y_true, proba, strict=True):
+        expected[columns.index(label)] += row
+    np.testing.assert_allclose(matrix, expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(matrix.sum(axis=1), [y_true.count(c) for c in columns])
+
+
+def test_the_paper_example_by_hand():
+    # Six samples, three classes: cTP, cFP and the counts worked out on paper.
+    y_true = ["a", "a", "b", "b", "c", "c"]
+    proba = [[0.7, 0.2, 0.1], [0.4, 0.4, 0.2], [0.1, 0.8, 0.1],
+             [0.5, 0.3, 0.2], [0.2, 0.2, 0.6], [0.1, 0.1, 0.8]]
+    # cTP: a 0.7 + 0.4 = 1.1; b 0.8 + 0.3 = 1.1; c 0.6 + 0.8 = 1.4
+    # column sums (cTP + cFP): a 2.0, b 2.0, c 2.0; counts 2 each
+    np.testing.assert_allclose(ek.c_precision(y_true, proba, average=None), [0.55, 0.55, 0.7])
+    np.testing.assert_allclose(ek.c_recall(y_true, proba, average=None), [0.55, 0.55, 0.7])
+    assert ek.c_f1(y_true, proba, average="micro") == pytest.approx(3.6 / 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# One-hot probabilities give the ordinary metrics
+# ---------------------------------------------------------------------------------------------
+
+
+@given(problems(), st.sampled_from(AVERAGES + ["binary"]))
+def test_one_hot_gives_the_ordinary_metrics(problem, average):
+    y_true, proba, columns = problem
+    predicted_code = np.argmax(proba, axis=1)
+    one_hot = np.eye(len(columns))[predicted_code]
+    y_pred = [columns[c] for c in predicted_code]
+    if average == "binary":  # one class against the rest, as 1-D probabilities
+        positive = columns[-1]
+        y_true = [int(label == positive) for label in y_true]
+        y_pred = [int(label == positive) for label in y_pred]
+        one_hot = np.array(y_pred, dtype=float)
+    options = {"average": average, "zero_division": 0.0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for c_metric, metric in ((ek.c_precision, ek.precision), (ek.c_recall, ek.recall),
+                                 (ek.c_f1, ek.f1_score)):
+            np.testing.assert_allclose(c_metric(y_true, one_hot, **options),
+                                       metric(y_true, y_pred, **options), rtol=1e-12)
+        if average in (None, "binary", "micro", "macro", "weighted"):
+            theirs = precision_recall_fscore_support(y_true, y_pred, average=average,
+                                                     zero_division=0.0)[:3]
+            mine = [f(y_true, one_hot, **options) for f in (ek.c_precision, ek.c_recall,
+                                                            ek.c_f1)]
+            for m, t in zip(mine, theirs, strict=True):
+                np.testing.assert_allclose(m, t, rtol=1e-12)
+
+
+def test_series_dataframe_and_lists_agree():
+    y_true = ["x", "y", "x", "z"]
+    proba = [[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.5, 0.25, 0.25], [0.1, 0.1, 0.8]]
+    expected = ek.c_f1(y_true, proba, average="macro")
+    assert ek.c_f1(pd.Series(y_true), pd.DataFrame(proba), average="macro") == expected
+    assert ek.c_f1(np.array(y_true), np.array(proba), average="macro") == expected
+
+
+def test_exclude_and_binary_and_zero_division():
+    y_true = [0, 1, 2, 2]
+    proba = [[0.8, 0.1, 0.1], [0.3, 0.6, 0.1], [0.1, 0.1, 0.8], [0.2, 0.2, 0.6]]
+    per_class = ek.c_f1(y_true, proba, average=None)
+    assert ek.c_f1(y_true, proba, average="macro", exclude=[0]) == pytest.approx(
+        per_class[1:].mean())
+    with pytest.raises(ValueError, match="average='binary' needs at most two classes"):
+        ek.c_f1(y_true, proba)
+    # A class absent from y_true: cRecall is undefined there (the paper's Benefit A holds
+    # for cPrecision only).
+    with pytest.warns(UndefinedMetricWarning, match="cRecall is ill-defined"):
+        recall = ek.c_recall([0, 0], [[0.9, 0.1], [0.7, 0.3]], labels=[0, 1], average=None)
+    np.testing.assert_allclose(recall, [0.8, 0.0])
+    assert np.isnan(ek.c_recall([0, 0], [[0.9, 0.1], [0.7, 0.3]], labels=[0, 1],
+                                average=None, zero_division=np.nan)[1])
+    # ... while cPrecision of class 1, never the top class, is defined: 0.4 / 0.4 of wrong mass.
+    np.testing.assert_allclose(ek.c_precision([0, 0], [[0.9, 0.1], [0.7, 0.3]], labels=[0, 1],
+                                              average=None), [1.0, 0.0])
+
+
+def test_binary_one_dimensional_input():
+    y_true = ["neg", "pos", "pos", "neg"]
+    p = [0.2, 0.9, 0.6, 0.3]
+    # cTP = 1.5, cFP = 0.5, count = 2
+    assert ek.c_precision(y_true, p, pos_label="pos") == pytest.approx(0.75)
+    assert ek.c_recall(y_true, p, pos_label="pos") == pytest.approx(0.75)
+    two_columns = np.column_stack([1 - np.array(p), p])
+    assert ek.c_f1(y_true, p, pos_label="pos") == ek.c_f1(y_true, two_columns, pos_label="pos")
+    with pytest.raises(ValueError, match="pos_label=1 is not of the kind"):
+        ek.c_f1(y_true, p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Brier score and its decomposition
+# ---------------------------------------------------------------------------------------------
+
+
+@given(problems())
+def test_brier_by_definition_and_against_scikit_learn(problem):
+    y_true, proba, columns = problem
+    one_hot = (np.array(y_true)[:, None] == np.array(columns)[None, :]).astype(float)
+    expected = np.mean(np.sum((proba - one_hot) ** 2, axis=1))
+    assert ek.brier_score(y_true, proba) == pytest.approx(expected, rel=1e-12, abs=1e-14)
+    theirs = brier_score_loss(y_true, proba, labels=columns, scale_by_half=False)
+    assert ek.brier_score(y_true, proba) == pytest.approx(theirs, rel=1e-12, abs=1e-14)
+
+
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=50), st.integers(0, 2**32 - 1))
+def test_binary_brier_is_twice_scikit_learns(p, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, len(p))
+    y[:2] = [0, 1]
+    half = brier_score_loss(y, p)  # one column: mean (p - o)^2
+    assert ek.brier_score(y, p) == pytest.approx(2 * half, rel=1e-12, abs=1e-14)
+    assert ek.brier_score(y, p) == pytest.approx(
+        brier_score_loss(y, p, scale_by_half=False), rel=1e-12, abs=1e-14)
+
+
+def _decomposition_by_loops(y, f, n_bins):
+    edges = np.linspace(0, 1, n_bins + 1)
+    groups = {}
+    for yi, fi in zip(y, f, strict=True):
+        b = 0
+        while b < n_bins - 1 and fi > edges[b + 1]:
+            b += 1
+        groups.setdefault(b, []).append((fi, yi))
+    n, base = len(y), np.mean(y)
+    rel = res = wbv = wbc = 0.0
+    for members in groups.values():
+        fs = np.array([m[0] for m in members])
+        os = np.array([m[1] for m in members], dtype=float)
+        rel += len(fs) * (fs.mean() - os.mean()) ** 2
+        res += len(fs) * (os.mean() - base) ** 2
+        wbv += np.sum((fs - fs.mean()) ** 2)
+        wbc += 2 * np.sum((fs - fs.mean()) * (os - os.mean()))
+    return rel / n, res / n, base * (1 - base), wbv / n, wbc / n
+
+
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=60), st.integers(1, 12),
+       st.integers(0, 2**32 - 1))
+def test_brier_decomposition_identity_and_parts(f, n_bins, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, len(f))
+    y[:2] = [0, 1]
+    parts = ek.brier_decomposition(y, f, n_bins=n_bins)
+    assert parts.brier == pytest.approx(brier_score_loss(y, f), rel=1e-12, abs=1e-14)
+    total = (parts.reliability - parts.resolution + parts.uncertainty
+             + parts.within_bin_variance - parts.within_bin_covariance)
+    assert total == pytest.approx(parts.brier, rel=1e-10, abs=1e-12)
+    expected = _decomposition_by_loops(y, f, n_bins)
+    np.testing.assert_allclose(parts[1:], expected, rtol=1e-9, atol=1e-12)
+
+
+def test_murphy_three_terms_when_each_bin_holds_one_forecast_value():
+    f = np.repeat([0.05, 0.35, 0.65, 0.95], 25)
+    y = np.random.default_rng(3).random(100) < f
+    parts = ek.brier_decomposition(y.astype(int), f, n_bins=10)
+    assert parts.within_bin_variance < 1e-15 and abs(parts.within_bin_covariance) < 1e-15
+    assert parts.brier == pytest.approx(parts.reliability - parts.resolution
+                                        + parts.uncertainty, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ece_on_hand_built_bins_with_edges_and_one():
+    # Four bins of width 0.25. Confidences: 0.5 and 0.75 sit exactly on edges and belong to
+    # the bin below ((lo, hi]); 1.0 belongs to the last bin.
+    y_true = [0, 0, 1, 1, 0, 1]
+    proba = [[0.5, 0.5],    # conf 0.50, predicted 0, right  -> bin (0.25, 0.5]
+             [0.75, 0.25],  # conf 0.75, predicted 0, right  -> bin (0.5, 0.75]
+             [0.3, 0.7],    # conf 0.70, predicted 1, right  -> bin (0.5, 0.75]
+             [1.0, 0.0],    # conf 1.00, predicted 0, wrong  -> bin (0.75, 1]
+             [0.1, 0.9],    # conf 0.90, predicted 1, wrong  -> bin (0.75, 1]
+             [0.2, 0.8]]    # conf 0.80, predicted 1, right  -> bin (0.75, 1]
+    curve = ek.reliability_curve(y_true, proba, n_bins=4)
+    assert curve["count"].tolist() == [1, 2, 3]
+    np.testing.assert_allclose(curve["bin_low"], [0.25, 0.5, 0.75])
+    np.testing.assert_allclose(curve["confidence"], [0.5, 0.725, 0.9])
+    np.testing.assert_allclose(curve["accuracy"], [1.0, 1.0, 1 / 3])
+    gaps = np.array([0.5, 0.275, 0.9 - 1 / 3])
+    weights = np.array([1, 2, 3]) / 6
+    assert ek.expected_calibration_error(y_true, proba, n_bins=4) == pytest.approx(
+        np.sum(weights * gaps))
+    assert ek.expected_calibration_error(y_true, proba, n_bins=4, norm="l2") == pytest.approx(
+        np.sqrt(np.sum(weights * gaps**2)))
+    assert ek.expected_calibration_error(y_true, proba, n_bins=4, norm="max") == pytest.approx(
+        gaps.max())
+
+
+def _binning_by_loops(confidence, correct, edges):
+    rows = []
+    for b in range(len(edges) - 1):
+        low, high = edges[b], edges[b + 1]
+        inside = [(c, a) for c, a in zip(confidence, correct, strict=True)
+                  if (low < c <= high) or (b == 0 and c == low)]
+        if inside:
+            rows.append((low, high, np.mean([c for c, _ in inside]),
+                         np.mean([a for _, a in inside]), len(inside)))
+    return rows
+
+
+@given(problems(), st.integers(1, 20), st.sampled_from(["uniform", "quantile"]))
+def test_reliability_curve_against_independent_binning(problem, n_bins, strategy):
+    y_true, proba, columns = problem
+    confidence = proba.max(axis=1)
+    correct = (np.array(columns)[proba.argmax(axis=1)] == np.array(y_true)).astype(float)
+    if strategy == "uniform":
+        edges = np.linspace(0, 1, n_bins + 1)
+    else:
+        edges = np.quantile(confidence, np.linspace(0, 1, n_bins + 1))
+        edges[0], edges[-1] = 0.0, 1.0
+    expected = _binning_by_loops(confidence, correct, edges)
+    curve = ek.reliability_curve(y_true, proba, n_bins=n_bins, strategy=strategy)
+    np.testing.assert_allclose(curve.to_numpy(dtype=float), np.array(expected, dtype=float),
+                               rtol=1e-12)
+    if strategy == "quantile":  # equal mass: no bin holds much more than n / n_bins
+        assert curve["count"].max() <= len(y_true)
+
+
+def test_top_label_curve_folds_scikit_learns_positive_class_curve():
+    from sklearn.calibration import calibration_curve
+
+    rng = np.random.default_rng(7)
+    p = rng.uniform(size=2000)
+    y = (rng.uniform(size=2000) < p).astype(int)
+    share, mean_p = calibration_curve(y, p, n_bins=10)
+    curve = ek.reliability_curve(y, p, n_bins=10)
+    # Every top-label bin above 0.5 pools the positive-class bins at p and 1 - p.
+    assert curve["bin_low"].min() >= 0.5
+    assert len(share) == 10 and len(curve) == 5
+    np.testing.assert_allclose(ek.expected_calibration_error(y, p, n_bins=10),
+                               np.sum(curve["count"] / 2000 *
+                                      np.abs(curve["accuracy"] - curve["confidence"])))
+
+
+def test_consistency_band_covers_a_calibrated_model_and_not_an_overconfident_one():
+    rng = np.random.default_rng(11)
+    p = rng.uniform(0.5, 1.0, 3000)
+    y = (rng.uniform(size=3000) < p).astype(int)
+    proba = np.column_stack([1 - p, p])
+    band = ek.probabilistic.consistency_band(y, proba, n_bins=5, seed=0)
+    curve = ek.reliability_curve(y, proba, n_bins=5)
+    inside = (curve["accuracy"] >= band["low"]) & (curve["accuracy"] <= band["high"])
+    assert inside.mean() >= 0.8
+    overconfident = np.column_stack([1 - p**0.2, p**0.2])  # same argmax, pushed towards 1
+    curve = ek.reliability_curve(y, overconfident, n_bins=20)
+    band = ek.probabilistic.consistency_band(y, overconfident, n_bins=20, seed=0)
+    outside = (curve["accuracy"] < band["low"]) | (curve["accuracy"] > band["high"])
+    assert len(curve) >= 3 and outside.all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad y_proba
+# ---------------------------------------------------------------------------------------------
+
+GOOD_TRUE = [0, 1, 2]
+BAD_PROBA = [
+    ([[0.5, 0.5, 0.0], [np.nan, 0.5, 0.5], [0, 0, 1]], "y_proba contains NaN in row 1"),
+    ([[1.2, -0.2, 0.0], [0.2, 0.5, 0.3], [0, 0, 1]], r"y_proba must hold probabilities >= 0"),
+    ([[0.5, 0.4, 0.0], [0.2, 0.5, 0.3], [0, 0, 1]], r"rows of y_proba must sum to 1 .* row 0"),
+    ([[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]], "y_proba has 2 columns, fewer than the 3 labels"),
+    ([[0.25] * 4] * 3, "y_proba has 4 columns, more than the 3 labels in y_true"),
+    (np.full((3, 3, 1), 1 / 3), r"y_proba must be an \(n_samples, n_classes\) matrix"),
+    ([[1, 0, 0], [0, 1, 0]], r"y_true and y_proba have different lengths \(3 != 2\)"),
+    ([["a", "b", "c"]] * 3, "y_proba must hold probabilities"),
+]
+
+
+@pytest.mark.parametrize("proba, message", BAD_PROBA)
+@pytest.mark.parametrize("function", [ek.c_precision, ek.c_recall, ek.c_f1, ek.brier_score,
+                                      ek.probabilistic_confusion_matrix,
+                                      ek.expected_calibration_error, ek.reliability_curve])
+def test_bad_y_proba_is_named(function, proba, message):
+    kwargs = {"average": "macro"} if function in (ek.c_precision, ek.c_recall, ek.c_f1) else {}
+    with pytest.raises(ValueError, match=message):
+        function(GOOD_TRUE, proba, **kwargs)
+
+
+@pytest.mark.parametrize("p, message", [
+    ([0.2, 1.5], r"y_proba\[1\] is 1.5"),
+    ([-0.1, 0.5], r"y_proba\[0\] is -0.1"),
+    ([0.2, np.nan], r"y_proba contains NaN at position 1"),
+])
+def test_bad_one_dimensional_y_proba(p, message):
+    with pytest.raises(ValueError, match=message):
+        ek.c_f1([0, 1], p)
+
+
+def test_labels_must_fit_the_columns():
+    with pytest.raises(ValueError, match="y_proba has 3 columns but labels lists 2 classes"):
+        ek.c_f1([0, 1, 1], [[0.2, 0.3, 0.5]] * 3, labels=[0, 1], average="macro")
+    with pytest.raises(ValueError, match=r"y_true holds labels that are not columns"):
+        ek.c_f1([0, 1, 5], [[0.2, 0.8]] * 3, labels=[0, 1], average="macro")
+    with pytest.raises(TypeError, match="y_proba must be an array-like"):
+        ek.c_f1([0, 1], None)
+    with pytest.raises(ValueError, match="n_bins must be a whole number >= 1"):
+        ek.expected_calibration_error([0, 1], [0.2, 0.7], n_bins=0)
+    with pytest.raises(ValueError, match="norm must be one of"):
+        ek.expected_calibration_error([0, 1], [0.2, 0.7], norm="l3")
