@@ -84,7 +84,10 @@ class _Probabilities:
 
     classes: np.ndarray  # the label of each column, in column order
     codes: np.ndarray  # the column of each sample's true class
-    proba: np.ndarray  # (n, k) float64, rows summing to 1
+    proba: np.ndarray  # (n, k) float64, C-contiguous, rows summing to 1
+    column_sums: np.ndarray  # the probability mass each class received: cTP + cFP
+    true_mass: np.ndarray  # per class, the mass its own samples gave it: cTP
+    squares: float  # the sum of every squared probability
 
     @property
     def n_samples(self) -> int:
@@ -95,25 +98,52 @@ class _Probabilities:
         return len(self.classes)
 
 
-def _row_problem(proba: np.ndarray) -> str | None:
-    """A description of the first bad row of a 2-D probability matrix, or None."""
-    k = proba.shape[1]
-    # One matrix-vector product gives every row sum; NaN and inf spoil the sum of their row.
-    sums = proba @ np.ones(k)
+def _row_problem(block: np.ndarray, offset: int) -> str | None:
+    """A description of the first bad row of a block of a probability matrix, or None."""
+    # NaN and inf spoil the sum of their row. (einsum, not a BLAS product: small BLAS calls
+    # in a loop wake and park BLAS's threads each time, which costs more than the sums.)
+    sums = np.einsum("ij->i", block)
     off = ~(np.abs(sums - 1.0) <= ROW_SUM_TOLERANCE)
     if off.any():
         row = int(np.flatnonzero(off)[0])
-        if np.isnan(proba[row]).any():
-            return f"y_proba contains NaN in row {row}; every sample needs probabilities"
-        if not np.isfinite(proba[row]).all():
-            return f"y_proba contains an infinite value in row {row}"
-        return (f"rows of y_proba must sum to 1 (within {ROW_SUM_TOLERANCE:g}); row {row} sums "
-                f"to {float(sums[row])!r}")
-    if proba.min() < 0:
-        row = int(np.flatnonzero((proba < 0).any(axis=1))[0])
-        return (f"y_proba must hold probabilities >= 0; row {row} holds "
-                f"{float(proba[row].min())!r}")
+        if np.isnan(block[row]).any():
+            return (f"y_proba contains NaN in row {offset + row}; every sample needs "
+                    "probabilities")
+        if not np.isfinite(block[row]).all():
+            return f"y_proba contains an infinite value in row {offset + row}"
+        return (f"rows of y_proba must sum to 1 (within {ROW_SUM_TOLERANCE:g}); row "
+                f"{offset + row} sums to {float(sums[row])!r}")
+    if block.min() < 0:
+        row = int(np.flatnonzero((block < 0).any(axis=1))[0])
+        return (f"y_proba must hold probabilities >= 0; row {offset + row} holds "
+                f"{float(block[row].min())!r}")
     return None
+
+
+_SCAN_ROWS = 1 << 13  # rows per block of the scan: a block stays in the CPU cache
+
+
+def _scan(proba: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Validate every row and gather what the metrics need, in one pass over ``y_proba``.
+
+    Each block of rows is checked (rows sum to 1, no NaN, nothing negative) and then, while
+    it is still in the cache, summed by column, its true-class probabilities gathered by
+    class, and its squares summed. A loop over blocks, not samples.
+    """
+    n, k = proba.shape
+    column_sums, true_mass, squares = np.zeros(k), np.zeros(k), 0.0
+    row_starts = np.arange(min(n, _SCAN_ROWS)) * k
+    for start in range(0, n, _SCAN_ROWS):
+        block = proba[start : start + _SCAN_ROWS]
+        problem = _row_problem(block, start)
+        if problem:
+            raise ValueError(problem)
+        block_codes = codes[start : start + _SCAN_ROWS]
+        flat = block.reshape(-1)
+        column_sums += block.sum(axis=0)
+        true_mass += np.bincount(block_codes, flat[row_starts[: len(block)] + block_codes], k)
+        squares += float(np.einsum("i,i->", flat, flat))
+    return column_sums, true_mass, squares
 
 
 def _as_matrix(y_proba: Any) -> np.ndarray:
@@ -163,9 +193,6 @@ def _check_probabilities(
                     f"y_proba has {k} columns, fewer than the {len(columns)} labels in y_true "
                     f"({columns.tolist()[:10]}); it needs one column per class"
                 )
-        problem = _row_problem(proba)
-        if problem:
-            raise ValueError(problem)
     # The column of each true class: a lookup over the (few) classes, then one gather.
     order = np.argsort(columns, kind="stable")
     position = np.searchsorted(columns[order], found_classes)
@@ -177,7 +204,8 @@ def _check_probabilities(
             f"{found_classes[missing].tolist()[:10]}; labels lists {columns.tolist()[:10]}"
         )
     codes = order[position][found_codes]
-    return _Probabilities(columns, codes, proba)
+    proba = np.ascontiguousarray(proba)
+    return _Probabilities(columns, codes, proba, *_scan(proba, codes))
 
 
 def _binary_columns(
@@ -228,15 +256,11 @@ def _full_matrix(data: _Probabilities) -> np.ndarray:
 def _counts(data: _Probabilities) -> ClassCounts:
     """cTP, the predicted mass cTP + cFP, and the support of every column class.
 
-    Only the diagonal of the probabilistic confusion matrix is needed, and the column sums:
-    one gather and one matrix-vector product, instead of the whole (k, k) matrix.
+    Only the diagonal of the probabilistic confusion matrix and its column sums are needed,
+    and the validating scan gathered both.
     """
-    n, k = data.proba.shape
-    true_mass = data.proba[np.arange(n), data.codes]
-    tp = np.bincount(data.codes, weights=true_mass, minlength=k)
-    predicted = np.ones(n) @ data.proba
-    support = np.bincount(data.codes, minlength=k).astype(np.float64)
-    return ClassCounts(data.classes, tp, predicted, support, n)
+    support = np.bincount(data.codes, minlength=data.n_classes).astype(np.float64)
+    return ClassCounts(data.classes, data.true_mass, data.column_sums, support, data.n_samples)
 
 
 def probabilistic_confusion_matrix(y_true: Any, y_proba: Any, labels: Any = None) -> np.ndarray:
@@ -516,12 +540,9 @@ def brier_score(y_true: Any, y_proba: Any, *, labels: Any = None, pos_label: Any
     0.88
     """
     data = _check_probabilities(y_true, y_proba, labels, pos_label)
-    proba = data.proba
+    # sum_i sum_j (p_ij - [y_i = j])^2 = sum of all p^2 - 2 sum_i p_i(y_i) + n
     n = data.n_samples
-    flat = proba.reshape(-1)
-    squares = float(flat @ flat)  # sum of p² over every cell, as one dot product
-    true_mass = float(proba[np.arange(n), data.codes].sum())
-    return max((squares - 2.0 * true_mass + n) / n, 0.0)
+    return max((data.squares - 2.0 * float(data.true_mass.sum()) + n) / n, 0.0)
 
 
 BrierDecomposition = make_result(
