@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 import evalkit as ek
-from evalkit.classification import SetRetrievalModel
 from evalkit.exceptions import UndefinedMetricWarning
+from evalkit.widgets import SetRetrievalModel
 
 
 def contingency_labels(tp: int, fp: int, fn: int, tn: int) -> tuple[np.ndarray, np.ndarray]:
@@ -552,7 +552,7 @@ def test_string_factorization_handles_many_and_long_labels(rng):
 
 
 def _imbalance_model(**settings):
-    from evalkit.classification import ClassImbalanceModel
+    from evalkit.widgets import ClassImbalanceModel
 
     return ClassImbalanceModel(**settings)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import evalkit as ek
 from evalkit.exceptions import UndefinedMetricWarning
-from evalkit.ranking import RankedListModel
+from evalkit.widgets import RankedListModel
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 

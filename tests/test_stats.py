@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
-from evalkit.stats import AccuracySamplingModel, proportion_ci
+from evalkit.stats import proportion_ci
+from evalkit.widgets import AccuracySamplingModel
 
 
 @st.composite

@@ -7,9 +7,13 @@ import re
 import numpy as np
 import pytest
 
-from evalkit.classification import SetRetrievalModel
-from evalkit.ranking import RankedListModel
-from evalkit.widgets import ContingencyExplorer, DCGExplorer, TestSetExplorer
+from evalkit.widgets import (
+    ContingencyExplorer,
+    DCGExplorer,
+    RankedListModel,
+    SetRetrievalModel,
+    TestSetExplorer,
+)
 
 
 def cells(html: str) -> dict[str, str]:
@@ -421,7 +425,7 @@ def _by_hand(y_true, y_score, threshold, cost_matrix, pos_label="sick"):
 def test_cost_model_costs_equal_a_hand_computation_at_many_thresholds(rng):
     from sklearn.metrics import accuracy_score
 
-    from evalkit.costs import CostThresholdModel
+    from evalkit.widgets import CostThresholdModel
 
     y_true, y_score = _cost_data(rng)
     model = CostThresholdModel(y_true, y_score, pos_label="sick", cost_tn=0.5, cost_fp=2.0,
@@ -442,7 +446,7 @@ def test_cost_model_costs_equal_a_hand_computation_at_many_thresholds(rng):
 
 def test_cost_model_optimum_equals_a_brute_force_search(rng):
     import evalkit as ek
-    from evalkit.costs import CostThresholdModel
+    from evalkit.widgets import CostThresholdModel
 
     y_true, y_score = _cost_data(rng)
     for costs in [(0, 1, 1, 0), (0, 1, 10, 0), (0, 10, 1, 0), (1, 3, 40, -5), (0, 1, 0.01, 0)]:
@@ -465,7 +469,7 @@ def test_cost_model_optimum_equals_a_brute_force_search(rng):
 
 def test_cost_model_finds_the_optimum_once_per_cost_change(rng, monkeypatch):
     import evalkit as ek
-    import evalkit.costs as costs_module
+    import evalkit.widgets.cost as costs_module  # where the model looks the function up
 
     y_true, y_score = _cost_data(rng)
     model = costs_module.CostThresholdModel(y_true, y_score, pos_label="sick")
@@ -486,7 +490,7 @@ def test_cost_model_finds_the_optimum_once_per_cost_change(rng, monkeypatch):
 
 
 def test_cost_model_theoretical_threshold(rng):
-    from evalkit.costs import CostThresholdModel
+    from evalkit.widgets import CostThresholdModel
 
     y_true, y_score = _cost_data(rng)
     model = CostThresholdModel(y_true, y_score, pos_label="sick", cost_fn=20.0)
@@ -503,7 +507,7 @@ def test_cost_model_theoretical_threshold(rng):
 
 
 def test_cost_model_refuses_bad_input():
-    from evalkit.costs import CostThresholdModel
+    from evalkit.widgets import CostThresholdModel
 
     y_true, y_score = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
     with pytest.raises(ValueError, match="different lengths"):
@@ -533,8 +537,7 @@ def test_cost_model_refuses_bad_input():
 def test_cost_explorer_first_control_is_the_threshold_and_moves_the_numbers():
     import ipywidgets
 
-    from evalkit.costs import CostThresholdModel
-    from evalkit.widgets import CostExplorer
+    from evalkit.widgets import CostExplorer, CostThresholdModel
 
     y_true = np.array([0, 0, 0, 0, 1, 0, 1, 1, 1, 1])
     y_score = np.array([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95])
@@ -570,8 +573,7 @@ def test_cost_explorer_first_control_is_the_threshold_and_moves_the_numbers():
 
 def test_cost_explorer_cost_controls_move_the_cheapest_threshold(rng):
     import evalkit as ek
-    from evalkit.costs import CostThresholdModel
-    from evalkit.widgets import CostExplorer
+    from evalkit.widgets import CostExplorer, CostThresholdModel
 
     y_true, y_score = _cost_data(rng)
     explorer = CostExplorer(CostThresholdModel(y_true, y_score, pos_label="sick"), plot=False,
@@ -609,8 +611,7 @@ def test_cost_explorer_cost_controls_move_the_cheapest_threshold(rng):
 
 
 def test_cost_explorer_draws_the_cost_curve_and_the_confusion_matrix():
-    from evalkit.costs import CostThresholdModel
-    from evalkit.widgets import CostExplorer
+    from evalkit.widgets import CostExplorer, CostThresholdModel
 
     y_true = [0, 0, 1, 1]
     explorer = CostExplorer(CostThresholdModel(y_true, [0.1, 0.4, 0.35, 0.8], cost_fn=5.0,
@@ -634,8 +635,7 @@ def test_cost_explorer_draws_the_cost_curve_and_the_confusion_matrix():
 
 
 def test_cost_explorer_default_and_raw_scores():
-    from evalkit.costs import CostThresholdModel
-    from evalkit.widgets import CostExplorer
+    from evalkit.widgets import CostExplorer, CostThresholdModel
 
     explorer = CostExplorer(plot=False)  # calibrated example scores: p* is near the optimum
     rows = grid_rows(explorer.summary.value)
@@ -670,7 +670,7 @@ def _roc_shown(explorer) -> dict[str, str]:
 def test_class_balance_model_equals_scikit_learn(prevalence, threshold, separation):
     from sklearn import metrics as skm
 
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     model = ClassBalanceModel(prevalence=prevalence, threshold=threshold, separation=separation,
                               cost_matrix=[[0, 2], [7, -1]], n_pool=150, seed=3)
@@ -698,7 +698,7 @@ def test_class_balance_model_equals_scikit_learn(prevalence, threshold, separati
 
 
 def test_class_balance_model_counts_by_hand():
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     model = ClassBalanceModel(prevalence=0.2, threshold=0.5, separation=1.0, n_pool=6, seed=1,
                               cost_matrix=[[0, 1], [5, 0]])
@@ -724,7 +724,7 @@ def test_class_balance_model_counts_by_hand():
 
 
 def test_class_balance_changes_precision_but_not_the_roc_curve():
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     model = ClassBalanceModel(threshold=0.8, separation=1.2, cost_matrix=[[0, 1], [10, 0]])
     fpr_0, tpr_0, thresholds_0 = model.set(prevalence=0.5).roc_curve()
@@ -749,7 +749,7 @@ def test_class_balance_changes_precision_but_not_the_roc_curve():
 
 
 def test_youden_threshold_is_cost_optimal_only_when_costs_balance_per_class():
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     # With C_FN * P = C_FP * N the cost is a multiple of -(TPR - FPR) plus a constant.
     model = ClassBalanceModel(prevalence=0.1, cost_matrix=[[0, 1], [9, 0]], seed=4)
@@ -759,7 +759,7 @@ def test_youden_threshold_is_cost_optimal_only_when_costs_balance_per_class():
 
 
 def test_class_balance_model_validates_its_settings():
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     with pytest.raises(ValueError, match="whole number of percent"):
         ClassBalanceModel(prevalence=0.015)
@@ -870,8 +870,7 @@ def test_roc_explorer_displays_as_its_widget():
 
 
 def test_roc_explorer_without_costs_and_with_nothing_flagged():
-    from evalkit.curves import ClassBalanceModel
-    from evalkit.widgets import ROCExplorer
+    from evalkit.widgets import ClassBalanceModel, ROCExplorer
 
     explorer = ROCExplorer(ClassBalanceModel(threshold=6.0))
     shown = _roc_shown(explorer)
@@ -886,7 +885,7 @@ def test_roc_explorer_without_costs_and_with_nothing_flagged():
 def test_class_balance_model_flags_a_score_equal_to_the_threshold():
     from sklearn.metrics import confusion_matrix
 
-    from evalkit.curves import ClassBalanceModel
+    from evalkit.widgets import ClassBalanceModel
 
     model = ClassBalanceModel(prevalence=0.3, n_pool=50)
     for threshold in (model.positive_scores[20], model.negative_scores[40]):
@@ -940,7 +939,7 @@ def test_agreement_table_model_equals_scikit_learn_statsmodels_and_hand(cells):
     from sklearn.metrics import cohen_kappa_score
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     model = AgreementTableModel(*cells)
     rater_a, rater_b = model.to_labels()
@@ -968,7 +967,7 @@ def test_agreement_table_model_equals_scikit_learn_statsmodels_and_hand(cells):
 
 
 def test_agreement_table_model_prints_the_sources_numbers():
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     slides = AgreementTableModel(300, 20, 10, 70)
     assert slides.observed_agreement() == 0.925
@@ -988,7 +987,7 @@ def test_agreement_table_model_prints_the_sources_numbers():
 
 
 def test_pooled_kappa_is_never_above_separate(rng):
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     for _ in range(200):
         cells = rng.integers(0, 30, size=4)
@@ -1005,7 +1004,7 @@ def test_pooled_kappa_is_never_above_separate(rng):
 
 
 def test_first_paradox_same_agreement_lower_kappa_when_yes_dominates():
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     # Feinstein & Cicchetti (1990): P(a) = 0.85 both times, kappa 0.70 and 0.32
     balanced = AgreementTableModel.from_shares(100, 0.85, yes_share=40 / 85, a_yes_share=9 / 15)
@@ -1030,7 +1029,7 @@ def test_first_paradox_same_agreement_lower_kappa_when_yes_dominates():
 
 
 def test_second_paradox_lopsided_disagreements_raise_cohen_not_scott():
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     model = AgreementTableModel(45, 20, 20, 15)  # P(a) = 0.6, disagreements split evenly
     shares = np.linspace(0, 1, 41)
@@ -1046,7 +1045,7 @@ def test_second_paradox_lopsided_disagreements_raise_cohen_not_scott():
 
 
 def test_agreement_table_model_shares_round_half_up_and_keep_n():
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     model = AgreementTableModel(300, 20, 10, 70)
     assert (model.yes_share, model.a_yes_share) == (300 / 370, 20 / 30)
@@ -1076,14 +1075,14 @@ def test_agreement_table_model_shares_round_half_up_and_keep_n():
     (lambda M: M().kappa_curve("yes_share", [1.5]), "values must be numbers from 0 to 1"),
 ])
 def test_agreement_table_model_refuses_bad_input(call, message):
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     with pytest.raises(ValueError, match=message):
         call(AgreementTableModel)
 
 
 def test_agreement_table_model_failed_set_changes_nothing():
-    from evalkit.agreement import AgreementTableModel
+    from evalkit.widgets import AgreementTableModel
 
     model = AgreementTableModel(3, 0, 0, 0)
     with pytest.raises(ValueError, match="empty"):
@@ -1126,8 +1125,7 @@ def test_kappa_explorer_first_control_moves_kappa_but_not_agreement():
 def test_kappa_explorer_other_controls_reach_the_model():
     from sklearn.metrics import cohen_kappa_score
 
-    from evalkit.agreement import AgreementTableModel
-    from evalkit.widgets import KappaExplorer
+    from evalkit.widgets import AgreementTableModel, KappaExplorer
 
     explorer = KappaExplorer(AgreementTableModel(45, 20, 20, 15), plot=False)
     assert explorer.controls["agreement"].value == 0.6
@@ -1147,8 +1145,7 @@ def test_kappa_explorer_other_controls_reach_the_model():
 
 
 def test_kappa_explorer_shows_undefined_kappa():
-    from evalkit.agreement import AgreementTableModel
-    from evalkit.widgets import KappaExplorer
+    from evalkit.widgets import AgreementTableModel, KappaExplorer
 
     explorer = KappaExplorer(AgreementTableModel(12, 0, 0, 0), plot=False)
     shown = _kappa_shown(explorer)
@@ -1205,7 +1202,7 @@ def _brute_force_pairs(x, y):
 
 
 def _random_pairs_model(rng, n, ties):
-    from evalkit.correlation import RankingPairsModel
+    from evalkit.widgets import RankingPairsModel
 
     items = [f"s{k}" for k in range(n)]
     reference = rng.integers(1, max(2, n // 2), n) if ties else rng.permutation(n) + 1
@@ -1248,7 +1245,7 @@ def test_ranking_pairs_model_classifies_every_pair_like_brute_force_and_scipy(rn
 def test_ranking_pairs_model_reproduces_the_course_notes():
     from scipy import stats
 
-    from evalkit.correlation import RankingPairsModel
+    from evalkit.widgets import RankingPairsModel
 
     model = RankingPairsModel.course_notes()
     assert model.reference_order == ["1", "2", "3", "4", "5"]
@@ -1267,7 +1264,7 @@ def test_ranking_pairs_model_reproduces_the_course_notes():
 
 @pytest.mark.parametrize("reference", [None, [1, 2, 2, 3, 3, 3, 4]])
 def test_scramble_adds_one_discordant_pair_per_step(reference):
-    from evalkit.correlation import RankingPairsModel
+    from evalkit.widgets import RankingPairsModel
 
     items = list("abcdefg")
     model = RankingPairsModel(items, reference=reference, seed=3)
@@ -1295,7 +1292,7 @@ def test_scramble_adds_one_discordant_pair_per_step(reference):
 
 
 def test_ranking_pairs_model_edits():
-    from evalkit.correlation import RankingPairsModel
+    from evalkit.widgets import RankingPairsModel
 
     model = RankingPairsModel(items=["a", "b", "c", "d"], order=["d", "c", "b", "a"])
     assert model.summary()["tau_b"] == pytest.approx(-1.0)
@@ -1320,7 +1317,7 @@ def test_ranking_pairs_model_edits():
 
 
 def test_ranking_pairs_model_refuses_bad_input():
-    from evalkit.correlation import RankingPairsModel
+    from evalkit.widgets import RankingPairsModel
 
     with pytest.raises(ValueError, match="items must be distinct; repeated: a"):
         RankingPairsModel(["a", "b", "a"])
@@ -1450,8 +1447,7 @@ def test_ranking_explorer_presets_and_pair_table():
 
 
 def test_ranking_explorer_with_ties_and_many_items():
-    from evalkit.correlation import RankingPairsModel
-    from evalkit.widgets import RankingExplorer
+    from evalkit.widgets import RankingExplorer, RankingPairsModel
 
     model = RankingPairsModel(list("abcde"), ["e", "d", "c", "b", "a"],
                               reference=[1, 1, 2, 3, 3])

@@ -1,0 +1,162 @@
+"""One ranked list with editable judgements: the state behind the DCG and relevance explorers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..ranking import (
+    DCG_VARIANTS,
+    _cutoff,
+    _grades,
+    _is_relevant,
+    _level,
+    _n_relevant,
+    average_precision,
+    dcg,
+    interpolated_precision,
+    ndcg,
+    precision_at_k,
+    precision_recall_points,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
+
+
+class RankedListModel:
+    """One ranked list with editable relevance, and every measure of it.
+
+    The explorers in :mod:`evalkit.widgets` wire their controls to this object: a click on a
+    rank calls :meth:`toggle`, a reordering calls :meth:`move`, and the display reads
+    :meth:`measures`, :meth:`points` and :meth:`interpolated`.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Grades in rank order, top first.
+    n_relevant : int, optional
+        R. By default R is the number of relevant documents in the list (and follows toggles).
+    ideal : array-like of numbers, optional
+        All judged grades of the query, for nDCG; default: the grades in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    k : int, default 5
+        The cutoff of P@k, R@k and nDCG@k.
+    doc_ids : list of str, optional
+        Names of the documents, kept in step with :meth:`move`; default d1, d2, ...
+
+    Examples
+    --------
+    >>> model = RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+    >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
+    (0.6, 0.5)
+    >>> model.toggle(2)  # rank 2 becomes relevant
+    >>> model.measures()["R-prec"]
+    0.6
+    """
+
+    def __init__(
+        self,
+        relevance: Any,
+        n_relevant: int | None = None,
+        *,
+        ideal: Any = None,
+        relevance_level: float = 1,
+        k: int = 5,
+        doc_ids: Any = None,
+    ) -> None:
+        self.relevance = _grades(relevance)
+        self.relevance_level = _level(relevance_level)
+        self.k = _cutoff(k)
+        relevant = _is_relevant(self.relevance, self.relevance_level)
+        self._fixed_n_relevant = None if n_relevant is None else _n_relevant(n_relevant, relevant)
+        self.ideal = None if ideal is None else _grades(ideal, "ideal")
+        if doc_ids is None:
+            doc_ids = [f"d{i}" for i in range(1, self.relevance.size + 1)]
+        self.doc_ids = [str(d) for d in doc_ids]
+        if len(self.doc_ids) != self.relevance.size:
+            raise ValueError(
+                f"doc_ids and relevance have different lengths "
+                f"({len(self.doc_ids)} != {self.relevance.size})"
+            )
+
+    @property
+    def relevant(self) -> np.ndarray:
+        """Boolean mask of the relevant ranks."""
+        return _is_relevant(self.relevance, self.relevance_level)
+
+    @property
+    def n_relevant(self) -> int:
+        """R: fixed at construction, or the relevant documents currently in the list."""
+        found = int(self.relevant.sum())
+        if self._fixed_n_relevant is None:
+            return found
+        return max(self._fixed_n_relevant, found)
+
+    def _rank_index(self, rank: int) -> int:
+        rank = _cutoff(rank, "rank")
+        if rank > self.relevance.size:
+            raise ValueError(f"rank must be between 1 and {self.relevance.size}; got {rank}")
+        return rank - 1
+
+    def toggle(self, rank: int) -> None:
+        """Flip the document at ``rank`` (1 = top) between relevant (grade 1) and not (0)."""
+        index = self._rank_index(rank)
+        self.relevance = self.relevance.copy()
+        self.relevance[index] = 0.0 if self.relevant[index] else 1.0
+
+    def set_grade(self, rank: int, grade: float) -> None:
+        """Give the document at ``rank`` a new grade."""
+        index = self._rank_index(rank)
+        self.relevance = self.relevance.copy()
+        self.relevance[index] = _grades([grade], "grade")[0]
+
+    def move(self, from_rank: int, to_rank: int) -> None:
+        """Move the document at ``from_rank`` to ``to_rank``; the others shift up or down."""
+        source, target = self._rank_index(from_rank), self._rank_index(to_rank)
+        order = list(range(self.relevance.size))
+        order.insert(target, order.pop(source))
+        self.relevance = self.relevance[order]
+        self.doc_ids = [self.doc_ids[i] for i in order]
+
+    def measures(self) -> dict[str, float]:
+        """Every measure of the current list, keyed by a short display name."""
+        grades, total, k = self.relevance, self.n_relevant, self.k
+        level = self.relevance_level
+        policy = 0.0  # an empty judgement set shows 0, without a warning per redraw
+        ideal = self.ideal if self.ideal is not None else grades
+        return {
+            "R": float(total),
+            f"P@{k}": precision_at_k(grades, k, relevance_level=level),
+            f"R@{k}": recall_at_k(grades, k, total, relevance_level=level, zero_division=policy),
+            "R-prec": r_precision(grades, total, relevance_level=level, zero_division=policy),
+            "AP": average_precision(grades, total, relevance_level=level, zero_division=policy),
+            "RR": reciprocal_rank(grades, relevance_level=level),
+            f"nDCG@{k}": ndcg(grades, k, ideal=ideal, zero_division=policy),
+            "nDCG": ndcg(grades, ideal=ideal, zero_division=policy),
+        }
+
+    def dcg_table(self, k: int | None = None) -> pd.DataFrame:
+        """DCG, IDCG and nDCG under each convention (rows), for the whole list or the top k."""
+        ideal = self.ideal if self.ideal is not None else self.relevance
+        rows = {}
+        for variant in DCG_VARIANTS:
+            rows[variant] = {
+                "DCG": dcg(self.relevance, k, variant),
+                "IDCG": dcg(np.sort(ideal)[::-1], k, variant),
+                "nDCG": ndcg(self.relevance, k, variant, ideal=ideal, zero_division=0.0),
+            }
+        return pd.DataFrame(rows).T
+
+    def points(self) -> pd.DataFrame:
+        """The precision-recall points of the current list."""
+        return precision_recall_points(self.relevance, self.n_relevant,
+                                       relevance_level=self.relevance_level)
+
+    def interpolated(self, recall_levels: Any = None) -> np.ndarray:
+        """Interpolated precision at ``recall_levels`` (default: the 11 standard levels)."""
+        return interpolated_precision(self.relevance, recall_levels, self.n_relevant,
+                                      relevance_level=self.relevance_level)

@@ -1,0 +1,156 @@
+"""The contingency explorer: the retrieved/relevant table of one query and every measure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from .._validation import (
+    check_count,
+)
+from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
+from ._base import _Explorer, _format, _table
+
+
+@dataclass
+class SetRetrievalModel:
+    """The retrieved/relevant contingency table of one query, and every measure it gives.
+
+    This is the state behind :class:`evalkit.widgets.ContingencyExplorer`: set the four
+    counts and read :meth:`measures`. ``tp`` relevant documents were retrieved, ``fp``
+    non-relevant documents were retrieved, ``fn`` relevant documents were missed and ``tn``
+    non-relevant documents were (rightly) left out.
+
+    Examples
+    --------
+    >>> model = SetRetrievalModel(tp=30, fp=0, fn=10, tn=60)
+    >>> model.measures()["recall"]
+    0.75
+    """
+
+    tp: int = 30
+    fp: int = 0
+    fn: int = 10
+    tn: int = 60
+    beta: float = 1.0
+
+    def __post_init__(self) -> None:
+        self.set(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn, beta=self.beta)
+
+    def set(self, **values: Any) -> SetRetrievalModel:
+        """Change some of tp, fp, fn, tn, beta (validated) and return the model."""
+        for name, value in values.items():
+            if name == "beta":
+                if not isinstance(value, (int, float)) or value < 0 or np.isnan(value):
+                    raise ValueError(f"beta must be a number >= 0; got {value!r}")
+                self.beta = float(value)
+            elif name in ("tp", "fp", "fn", "tn"):
+                setattr(self, name, check_count(value, name))
+            else:
+                raise ValueError(f"unknown count {name!r}; expected tp, fp, fn, tn or beta")
+        if self.tp + self.fp + self.fn + self.tn == 0:
+            raise ValueError("the collection is empty: tp + fp + fn + tn must be at least 1")
+        return self
+
+    @property
+    def n_documents(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def labels(self) -> tuple[np.ndarray, np.ndarray]:
+        """One (relevant, retrieved) pair of 0/1 labels per document, for the metric functions."""
+        y_true = np.repeat([1, 0, 1, 0], [self.tp, self.fp, self.fn, self.tn])
+        y_pred = np.repeat([1, 1, 0, 0], [self.tp, self.fp, self.fn, self.tn])
+        return y_true, y_pred
+
+    def measures(self) -> dict[str, float]:
+        """Every set-based measure of the table, computed by the library's own functions.
+
+        Undefined ratios (nothing retrieved, nothing relevant) are NaN here, so a reader sees
+        "undefined" rather than a silent 0.
+        """
+        y_true, y_pred = self.labels()
+        options = {"zero_division": np.nan, "pos_label": 1}
+        return {
+            "accuracy": accuracy(y_true, y_pred),
+            "error rate": error_rate(y_true, y_pred),
+            "precision": precision(y_true, y_pred, **options),
+            "recall": recall(y_true, y_pred, **options),
+            "specificity": specificity(y_true, y_pred, **options),
+            "F1": f1_score(y_true, y_pred, **options),
+            f"F-beta (beta={self.beta:.3g})": f_score(y_true, y_pred, beta=self.beta, **options),
+        }
+
+    def table(self) -> np.ndarray:
+        """The table as the slides draw it: rows retrieved / not, columns relevant / not."""
+        return np.array([[self.tp, self.fp], [self.fn, self.tn]])
+
+
+class ContingencyExplorer(_Explorer):
+    """Set the four cells of the retrieved/relevant table and watch every measure respond.
+
+    Controls: ``tp``, ``fp``, ``fn``, ``tn`` (sliders up to ``max_count``) and ``beta`` for
+    the F-beta row. Undefined ratios (nothing retrieved, nothing relevant) show "undefined".
+
+    Examples
+    --------
+    >>> explorer = ContingencyExplorer(plot=False)
+    >>> explorer.controls["fp"].value = 30
+    >>> round(explorer.model.measures()["precision"], 3)
+    0.5
+    """
+
+    def __init__(self, model: SetRetrievalModel | None = None, *, max_count: int = 200,
+                 plot: bool = True) -> None:
+        self.model = model or SetRetrievalModel()
+        largest = max(self.model.tp, self.model.fp, self.model.fn, self.model.tn)
+        max_count = max(int(max_count), largest)
+        style = {"description_width": "170px"}
+        layout = widgets.Layout(width="520px")
+        descriptions = {
+            "tp": "TP relevant, retrieved",
+            "fp": "FP not relevant, retrieved",
+            "fn": "FN relevant, missed",
+            "tn": "TN not relevant, missed",
+        }
+        controls: dict[str, widgets.Widget] = {
+            name: widgets.IntSlider(value=getattr(self.model, name), min=0, max=max_count,
+                                    description=text, style=style, layout=layout)
+            for name, text in descriptions.items()
+        }
+        controls["beta"] = widgets.FloatLogSlider(value=self.model.beta, base=10, min=-1, max=1,
+                                                  step=0.05, description="β for F-beta",
+                                                  style=style, layout=layout)
+        self._last_valid = {name: control.value for name, control in controls.items()}
+        super().__init__(controls, plot=plot)
+
+    def update_model(self) -> None:
+        values = {name: control.value for name, control in self.controls.items()}
+        if values["tp"] + values["fp"] + values["fn"] + values["tn"] == 0:
+            # An empty collection has no measures: put back the control just moved to 0.
+            for name, control in self.controls.items():
+                if control.value != self._last_valid[name]:
+                    control.value = self._last_valid[name]
+            return
+        self.model.set(**values)
+        self._last_valid = values
+
+    def render_summary(self) -> str:
+        m = self.model
+        measures = m.measures()
+        rows = [(name, _format(value)) for name, value in measures.items()]
+        rows.insert(0, ("documents", str(m.n_documents)))
+        rows.insert(1, ("relevant | retrieved", f"{m.tp + m.fn} | {m.tp + m.fp}"))
+        return _table(rows, "Measures")
+
+    def draw(self) -> Any:
+        import matplotlib.pyplot as plt
+
+        from ..plots import plot_retrieval_sets
+
+        figure, ax = plt.subplots(figsize=(5.2, 4.6))
+        plot_retrieval_sets(self.model.tp, self.model.fp, self.model.fn, self.model.tn, ax=ax)
+        figure.tight_layout()
+        return figure

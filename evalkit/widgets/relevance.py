@@ -1,0 +1,110 @@
+"""The relevance explorer: mark ranks relevant and watch P@k, AP, RR and the P-R curve."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from ._base import _Explorer, _format, _table
+from ._ranked_list import RankedListModel
+
+
+class RelevanceExplorer(_Explorer):
+    """Click ranks to mark them relevant and watch P@k, R-precision, AP, RR and the P-R curve.
+
+    Controls: one toggle button per rank, ``"rank 1"``, ``"rank 2"``, … (pressed = relevant),
+    and ``"k"``, the cutoff of P@k and R@k. The table shows the measures of
+    :meth:`evalkit.widgets.RankedListModel.measures` and how AP is averaged; the plot shows the
+    raw precision-recall points and the 11-point interpolated curve
+    (:func:`evalkit.plots.plot_precision_recall`). R is the model's ``n_relevant``: fixed when
+    the model was built with one (relevant documents that were never retrieved), otherwise the
+    relevant documents in the list, so it follows the clicks.
+
+    Examples
+    --------
+    >>> from evalkit.widgets import RankedListModel
+    >>> explorer = RelevanceExplorer(RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
+    ...                              plot=False)
+    >>> round(explorer.model.measures()["AP"], 3)
+    0.6
+    >>> explorer.controls["rank 2"].value = True  # rank 2 becomes relevant: R = 5
+    >>> round(explorer.model.measures()["AP"], 3)
+    0.789
+    """
+
+    def __init__(self, model: RankedListModel | None = None, *, k: int | None = None,
+                 plot: bool = True) -> None:
+        self.model = model or RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+        n = self.model.relevance.size
+        relevant = self.model.relevant
+        self.rank_buttons = [
+            widgets.ToggleButton(value=bool(relevant[i]), description=str(i + 1),
+                                 tooltip=f"rank {i + 1}: {self.model.doc_ids[i]}",
+                                 layout=widgets.Layout(width="42px"))
+            for i in range(n)
+        ]
+        controls: dict[str, widgets.Widget] = {
+            f"rank {i + 1}": button for i, button in enumerate(self.rank_buttons)
+        }
+        controls["k"] = widgets.IntSlider(
+            value=min(self.model.k if k is None else int(k), n), min=1, max=n,
+            description="cutoff k", style={"description_width": "110px"},
+            layout=widgets.Layout(width="420px"))
+        super().__init__(controls, plot=plot)
+        legend = widgets.HTML("<b>Relevant?</b> Click a rank (green = relevant):")
+        ranks = widgets.HBox(self.rank_buttons, layout=widgets.Layout(flex_flow="row wrap"))
+        self.widget = widgets.VBox(
+            [legend, ranks, controls["k"], widgets.HBox([self.summary, self.output])])
+
+    def update_model(self) -> None:
+        for rank, button in enumerate(self.rank_buttons, start=1):
+            if button.value != bool(self.model.relevant[rank - 1]):
+                self.model.toggle(rank)
+            button.button_style = "success" if button.value else ""
+        self.model.k = self.controls["k"].value
+
+    def render_summary(self) -> str:
+        m, k = self.model, self.model.k
+        measures = m.measures()
+        ranks = [str(i + 1) for i in range(m.relevance.size) if m.relevant[i]]
+        rows = [
+            ("relevant ranks", ", ".join(ranks) or "none"),
+            ("R (relevant documents)", str(m.n_relevant)),
+            (f"P@{k}", _format(measures[f"P@{k}"])),
+            (f"R@{k}", _format(measures[f"R@{k}"])),
+            ("R-precision", _format(measures["R-prec"])),
+            ("AP", _format(measures["AP"])),
+            ("RR", _format(measures["RR"])),
+        ]
+        # Spell AP out: the precisions at the relevant ranks, and a 0 for each missed one.
+        points = m.points()
+        terms = [f"{p:.3g}" for p in points.precision[points.relevant]]
+        missed = m.n_relevant - len(terms)
+        if missed:
+            terms.append(f"0 × {missed} never retrieved")
+        if m.n_relevant:
+            sums = f"AP = ({' + '.join(terms)}) / {m.n_relevant} = {measures['AP']:.3f}"
+        else:
+            sums = "AP: no relevant document (R = 0), shown as 0"
+        return _table(rows, "Measures") + f"<p style='max-width:420px'>{html.escape(sums)}</p>"
+
+    def draw(self) -> Any:
+        import matplotlib.pyplot as plt
+
+        from ..plots import plot_precision_recall
+
+        m, k = self.model, self.model.k
+        measures = m.measures()
+        figure, ax = plt.subplots(figsize=(5.4, 4.0))
+        points = m.points()
+        plot_precision_recall(points, m.interpolated(), ax=ax,
+                              title=f"AP = {measures['AP']:.3f}, R = {m.n_relevant}")
+        if k <= len(points) and m.n_relevant:
+            ax.plot(points.recall[k - 1], points.precision[k - 1], linestyle="none", marker="o",
+                    markersize=14, markerfacecolor="none", markeredgecolor="#2a9d8f",
+                    markeredgewidth=2, label=f"after rank k = {k}")
+            ax.legend(loc="best", fontsize=8)
+        figure.tight_layout()
+        return figure

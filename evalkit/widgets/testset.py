@@ -1,0 +1,187 @@
+"""The test-set explorer: how much a measured accuracy varies with the size of the test set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from .._validation import (
+    check_option,
+)
+from ..stats import CI_METHODS, _check_confidence, proportion_ci
+from ._base import _Explorer, _format, _table
+
+#: Test-set sizes offered by the explorer, from tiny to large.
+TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
+
+
+@dataclass
+class AccuracySamplingModel:
+    """Simulate measuring one classifier's accuracy on many independent test sets.
+
+    The classifier's true accuracy is ``true_accuracy``. Each simulated test set has
+    ``n_test`` items, each answered correctly with that probability, so the measured accuracy
+    varies from test set to test set. :meth:`summary` reports that spread and how often the
+    confidence interval computed from a single test set contains the true accuracy.
+
+    This is the state behind :class:`evalkit.widgets.TestSetExplorer`.
+
+    Examples
+    --------
+    >>> model = AccuracySamplingModel(n_test=100, true_accuracy=0.8, seed=0)
+    >>> summary = model.summary()
+    >>> round(summary["sd (theory)"], 3)
+    0.04
+    >>> 0.93 < summary["coverage"] < 0.97
+    True
+    """
+
+    n_test: int = 100
+    true_accuracy: float = 0.8
+    confidence: float = 0.95
+    method: str = "wilson"
+    n_repeats: int = 5000
+    seed: int = 0
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.set()
+
+    def set(self, **values: Any) -> AccuracySamplingModel:
+        """Change any of the fields (validated) and return the model."""
+        unknown = set(values) - {"n_test", "true_accuracy", "confidence", "method",
+                                 "n_repeats", "seed"}
+        if unknown:
+            raise ValueError(f"unknown setting(s) {sorted(unknown)}; expected n_test, "
+                             "true_accuracy, confidence, method, n_repeats or seed")
+        for name, value in values.items():
+            setattr(self, name, value)
+        for name in ("n_test", "n_repeats"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1; got {value!r}")
+        if not isinstance(self.true_accuracy, (int, float)) or not 0 <= self.true_accuracy <= 1:
+            raise ValueError(f"true_accuracy must be between 0 and 1; got {self.true_accuracy!r}")
+        _check_confidence(self.confidence)
+        check_option(self.method, "method", CI_METHODS)
+        return self
+
+    def simulate(self) -> np.ndarray:
+        """Measured accuracy on each of ``n_repeats`` simulated test sets."""
+        return self._correct() / self.n_test
+
+    def _correct(self) -> np.ndarray:
+        key = (self.n_test, self.true_accuracy, self.n_repeats, self.seed)
+        if self._cache.get("key") != key:
+            rng = np.random.default_rng(self.seed)
+            self._cache = {"key": key,
+                           "correct": rng.binomial(self.n_test, self.true_accuracy, self.n_repeats)}
+        return self._cache["correct"]
+
+    def summary(self) -> dict[str, float]:
+        """The numbers the explorer shows.
+
+        ``middle low``/``middle high`` bound the middle ``confidence`` share of the measured
+        accuracies; ``CI low``/``CI high`` is the interval computed from the first simulated
+        test set alone (what a real experiment sees); ``coverage`` is the share of test sets
+        whose interval contains the true accuracy.
+        """
+        correct = self._correct()
+        measured = correct / self.n_test
+        tail = (1.0 - self.confidence) / 2.0
+        low, high = proportion_ci(correct, self.n_test, confidence=self.confidence,
+                                  method=self.method)
+        covered = (low <= self.true_accuracy) & (self.true_accuracy <= high)
+        p = self.true_accuracy
+        return {
+            "true accuracy": float(p),
+            "test-set size": int(self.n_test),
+            "mean measured": float(measured.mean()),
+            "sd measured": float(measured.std(ddof=1)) if len(measured) > 1 else 0.0,
+            "sd (theory)": float(np.sqrt(p * (1.0 - p) / self.n_test)),
+            "middle low": float(np.quantile(measured, tail)),
+            "middle high": float(np.quantile(measured, 1.0 - tail)),
+            "one test set": float(measured[0]),
+            "CI low": float(low[0]),
+            "CI high": float(high[0]),
+            "coverage": float(covered.mean()),
+        }
+
+
+class TestSetExplorer(_Explorer):
+    """How much does a measured accuracy vary with the size of the test set?
+
+    Controls: ``n_test`` (test-set size), ``true_accuracy``, ``confidence`` and ``method``
+    (the interval). Shows the spread of accuracies measured on many simulated test sets and
+    the interval that a single test set would report.
+
+    Examples
+    --------
+    >>> explorer = TestSetExplorer(plot=False)
+    >>> explorer.controls["n_test"].value = 1000
+    >>> explorer.model.n_test
+    1000
+    """
+
+    __test__ = False  # not a pytest test class, despite its name
+
+    def __init__(self, model: AccuracySamplingModel | None = None, *, plot: bool = True) -> None:
+        self.model = model or AccuracySamplingModel()
+        sizes = sorted(set(TEST_SET_SIZES) | {self.model.n_test})
+        style = {"description_width": "140px"}
+        layout = widgets.Layout(width="520px")
+        controls = {
+            "n_test": widgets.SelectionSlider(options=sizes, value=self.model.n_test,
+                                              description="test-set size", style=style,
+                                              layout=layout, continuous_update=False),
+            "true_accuracy": widgets.FloatSlider(value=self.model.true_accuracy, min=0.5,
+                                                 max=0.99, step=0.01,
+                                                 description="true accuracy", style=style,
+                                                 layout=layout, continuous_update=False),
+            "confidence": widgets.SelectionSlider(options=[0.8, 0.9, 0.95, 0.99],
+                                                  value=self.model.confidence,
+                                                  description="confidence level", style=style,
+                                                  layout=layout, continuous_update=False),
+            "method": widgets.ToggleButtons(options=["wilson", "normal", "exact"],
+                                            value=self.model.method, description="interval",
+                                            style=style),
+        }
+        super().__init__(controls, plot=plot)
+
+    def update_model(self) -> None:
+        self.model.set(**{name: control.value for name, control in self.controls.items()})
+
+    def render_summary(self) -> str:
+        s = self.model.summary()
+        share = f"{self.model.confidence:.0%}"
+        rows = [
+            ("true accuracy", _format(s["true accuracy"], 2)),
+            ("test-set size", str(s["test-set size"])),
+            ("mean of measured accuracies", _format(s["mean measured"])),
+            ("spread (SD) of measured accuracies", _format(s["sd measured"])),
+            ("SD in theory, sqrt(p(1-p)/n)", _format(s["sd (theory)"])),
+            (f"middle {share} of measured accuracies",
+             f"{_format(s['middle low'])} – {_format(s['middle high'])}"),
+            ("one test set measured", _format(s["one test set"])),
+            (f"its {share} {self.model.method} interval",
+             f"{_format(s['CI low'])} – {_format(s['CI high'])}"),
+            ("intervals containing the truth", f"{s['coverage']:.1%}"),
+        ]
+        return _table(rows, f"{self.model.n_repeats} simulated test sets")
+
+    def draw(self) -> Any:
+        import matplotlib.pyplot as plt
+
+        from ..plots import plot_accuracy_spread
+
+        s = self.model.summary()
+        figure, ax = plt.subplots(figsize=(6.5, 3.4))
+        plot_accuracy_spread(self.model.simulate(), self.model.true_accuracy,
+                             interval=(s["CI low"], s["CI high"]), ax=ax)
+        ax.set_xlim(max(0.0, self.model.true_accuracy - 0.35),
+                    min(1.0, self.model.true_accuracy + 0.25))
+        figure.tight_layout()
+        return figure
