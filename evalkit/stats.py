@@ -3,8 +3,8 @@ r"""Uncertainty of a measured score: confidence intervals for a proportion, and 
 Accuracy measured on a test set of :math:`n` independent items is a binomial proportion: the
 number correct is :math:`\mathrm{Binomial}(n, p)` for the classifier's true accuracy
 :math:`p`. This module gives the usual confidence intervals for such a proportion, vectorised
-over many test sets at once, and :class:`AccuracySamplingModel`, the state behind the
-test-set-size explorer of ``notebooks/00-how-we-evaluate.ipynb``.
+over many test sets at once; :class:`evalkit.widgets.TestSetModel`, the state behind the
+test-set-size explorer of ``notebooks/00-how-we-evaluate.ipynb``, simulates with them.
 """
 
 from __future__ import annotations

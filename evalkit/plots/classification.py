@@ -118,7 +118,7 @@ def plot_averages(
     ----------
     reports : DataFrame or dict of str to DataFrame
         Tables indexed by scheme name, such as :func:`evalkit.classification_report` gives
-        (or :meth:`evalkit.widgets.ClassImbalanceModel.averages`). A dict compares
+        (or :meth:`evalkit.widgets.AveragingModel.averages`). A dict compares
         several systems: one bar colour per system, its key in the legend.
     column : str, default "f_score"
         The column to draw ("precision", "recall" or "f_score").

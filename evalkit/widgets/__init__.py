@@ -9,16 +9,15 @@ Callbacks run inside ``with self.output:`` so that an error in one shows up in t
 (and in tests) instead of vanishing.
 """
 
-from ._ranked_list import RankedListModel
-from .averaging import AveragingExplorer, ClassImbalanceModel
-from .contingency import ContingencyExplorer, SetRetrievalModel
-from .cost import CostExplorer, CostThresholdModel
-from .dcg import DCGExplorer
-from .kappa import AgreementTableModel, KappaExplorer
-from .ranking import RankingExplorer, RankingPairsModel
-from .relevance import RelevanceExplorer
-from .roc import ClassBalanceModel, ROCExplorer
-from .testset import AccuracySamplingModel, TestSetExplorer
+from .averaging import AveragingExplorer, AveragingModel
+from .contingency import ContingencyExplorer, ContingencyModel
+from .cost import CostExplorer, CostModel
+from .dcg import DCGExplorer, DCGModel
+from .kappa import KappaExplorer, KappaModel
+from .ranking import RankingExplorer, RankingModel
+from .relevance import RelevanceExplorer, RelevanceModel
+from .roc import ROCExplorer, ROCModel
+from .testset import TestSetExplorer, TestSetModel
 
 __all__ = [
     "TestSetExplorer",
@@ -30,12 +29,13 @@ __all__ = [
     "ROCExplorer",
     "KappaExplorer",
     "RankingExplorer",
-    "AccuracySamplingModel",
-    "SetRetrievalModel",
-    "RankedListModel",
-    "ClassImbalanceModel",
-    "CostThresholdModel",
-    "ClassBalanceModel",
-    "AgreementTableModel",
-    "RankingPairsModel",
+    "TestSetModel",
+    "ContingencyModel",
+    "DCGModel",
+    "RelevanceModel",
+    "AveragingModel",
+    "CostModel",
+    "ROCModel",
+    "KappaModel",
+    "RankingModel",
 ]

@@ -26,12 +26,13 @@ from ..ranking import (
 )
 
 
-class RankedListModel:
+class _RankedList:
     """One ranked list with editable relevance, and every measure of it.
 
-    The explorers in :mod:`evalkit.widgets` wire their controls to this object: a click on a
-    rank calls :meth:`toggle`, a reordering calls :meth:`move`, and the display reads
-    :meth:`measures`, :meth:`points` and :meth:`interpolated`.
+    The shared state of :class:`evalkit.widgets.RelevanceModel` and
+    :class:`evalkit.widgets.DCGModel`: the two explorers edit one kind of object (a click on a
+    rank calls :meth:`toggle`, a reordering calls :meth:`move`) and differ in what they read
+    from it, so each has its own subclass named after its explorer.
 
     Parameters
     ----------
@@ -50,7 +51,7 @@ class RankedListModel:
 
     Examples
     --------
-    >>> model = RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+    >>> model = _RankedList([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
     >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
     (0.6, 0.5)
     >>> model.toggle(2)  # rank 2 becomes relevant

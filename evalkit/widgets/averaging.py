@@ -17,12 +17,12 @@ from .._validation import (
 from ..classification import class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
 
-#: Where :class:`ClassImbalanceModel` sends a misclassified sample: to another class with
+#: Where :class:`AveragingModel` sends a misclassified sample: to another class with
 #: probability proportional to that class's size, or to any other class alike.
 ERROR_TARGETS = ("proportional", "uniform")
 
 
-#: The averages :class:`ClassImbalanceModel` reports, from "every sample counts the same"
+#: The averages :class:`AveragingModel` reports, from "every sample counts the same"
 #: (micro) to "every class counts the same" (macro), then the other macro-F.
 EXPLORER_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macro_pr")
 
@@ -41,7 +41,7 @@ def _check_real(value: Any, name: str, *, low: float, high: float,
 
 
 @dataclass
-class ClassImbalanceModel:
+class AveragingModel:
     r"""Synthetic labels of a long-tailed multi-class problem, and every average of P, R and F1.
 
     This is the state behind :class:`evalkit.widgets.AveragingExplorer`. Class :math:`i`
@@ -84,7 +84,7 @@ class ClassImbalanceModel:
 
     Examples
     --------
-    >>> model = ClassImbalanceModel(n_classes=4, skew=1.0, n_samples=100)
+    >>> model = AveragingModel(n_classes=4, skew=1.0, n_samples=100)
     >>> model.support.tolist()
     [47, 24, 16, 13]
     >>> print(model.weights().round(3).to_string(index_names=False))
@@ -112,7 +112,7 @@ class ClassImbalanceModel:
                  top_recall=self.top_recall, errors_to=self.errors_to,
                  n_samples=self.n_samples, seed=self.seed)
 
-    def set(self, **values: Any) -> ClassImbalanceModel:
+    def set(self, **values: Any) -> AveragingModel:
         """Change some of the settings (validated) and return the model."""
         checked = {}
         for name, value in values.items():
@@ -220,7 +220,7 @@ class AveragingExplorer(_Explorer):
     (how much worse the classifier is on rare classes), ``top_recall`` (its recall on the
     largest class), ``n_classes`` and ``errors_to`` (where misclassified samples go). The
     table shows precision, recall and F1 under micro, weighted, dodrans, entropy, macro and
-    macro_pr averaging, from :meth:`evalkit.widgets.ClassImbalanceModel.averages`; the
+    macro_pr averaging, from :meth:`evalkit.widgets.AveragingModel.averages`; the
     plot shows each class's weight per scheme and the F1 of each average.
 
     Examples
@@ -236,7 +236,7 @@ class AveragingExplorer(_Explorer):
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
 
-        self.model = model or ClassImbalanceModel()
+        self.model = model or AveragingModel()
         style = {"description_width": "170px"}
         layout = widgets.Layout(width="520px")
         slider = {"style": style, "layout": layout, "continuous_update": False}

@@ -16,7 +16,7 @@ from ._base import _Explorer, _format, _table
 
 
 @dataclass
-class SetRetrievalModel:
+class ContingencyModel:
     """The retrieved/relevant contingency table of one query, and every measure it gives.
 
     This is the state behind :class:`evalkit.widgets.ContingencyExplorer`: set the four
@@ -26,7 +26,7 @@ class SetRetrievalModel:
 
     Examples
     --------
-    >>> model = SetRetrievalModel(tp=30, fp=0, fn=10, tn=60)
+    >>> model = ContingencyModel(tp=30, fp=0, fn=10, tn=60)
     >>> model.measures()["recall"]
     0.75
     """
@@ -40,7 +40,7 @@ class SetRetrievalModel:
     def __post_init__(self) -> None:
         self.set(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn, beta=self.beta)
 
-    def set(self, **values: Any) -> SetRetrievalModel:
+    def set(self, **values: Any) -> ContingencyModel:
         """Change some of tp, fp, fn, tn, beta (validated) and return the model."""
         for name, value in values.items():
             if name == "beta":
@@ -102,9 +102,9 @@ class ContingencyExplorer(_Explorer):
     0.5
     """
 
-    def __init__(self, model: SetRetrievalModel | None = None, *, max_count: int = 200,
+    def __init__(self, model: ContingencyModel | None = None, *, max_count: int = 200,
                  plot: bool = True) -> None:
-        self.model = model or SetRetrievalModel()
+        self.model = model or ContingencyModel()
         largest = max(self.model.tp, self.model.fp, self.model.fn, self.model.tn)
         max_count = max(int(max_count), largest)
         style = {"description_width": "170px"}

@@ -19,7 +19,7 @@ from .._validation import (
 from ..costs import ThresholdCost, costs_by_threshold, expected_cost, total_cost
 from ._base import _Explorer, _format, _grid, _table
 
-#: The four costs of :class:`CostThresholdModel`, in the order of ``cost_matrix.ravel()``.
+#: The four costs of :class:`CostModel`, in the order of ``cost_matrix.ravel()``.
 COST_NAMES = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
 
 
@@ -43,7 +43,7 @@ def _check_threshold(value: Any) -> float:
 
 
 @dataclass(eq=False)
-class CostThresholdModel:
+class CostModel:
     r"""A scorer, a 2x2 cost matrix and a decision threshold: what the decisions cost.
 
     A sample is predicted positive when its score is at least ``threshold``. The model gives
@@ -88,7 +88,7 @@ class CostThresholdModel:
 
     Examples
     --------
-    >>> model = CostThresholdModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5)
+    >>> model = CostModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5)
     >>> model.confusion()  # rows true (neg, pos), columns predicted (neg, pos)
     array([[2, 0],
            [1, 1]])
@@ -142,7 +142,7 @@ class CostThresholdModel:
         # Finite thresholds, decreasing: the look-up table for confusion().
         self._descending = self.table["threshold"].to_numpy()[1:]
 
-    def set(self, **values: Any) -> CostThresholdModel:
+    def set(self, **values: Any) -> CostModel:
         """Change the threshold and/or some of the four costs (validated); return the model."""
         unknown = set(values) - set(COST_NAMES) - {"threshold"}
         if unknown:
@@ -226,13 +226,13 @@ class CostExplorer(_Explorer):
     threshold on these data with its cost and accuracy, and :math:`p^*`, the threshold that is
     optimal for calibrated probabilities; the plot shows the cost of every threshold
     (:func:`evalkit.plots.plot_cost_curve`) and the confusion matrix as a heat map. The
-    numbers come from :class:`evalkit.widgets.CostThresholdModel`, which finds the cheapest
+    numbers come from :class:`evalkit.widgets.CostModel`, which finds the cheapest
     threshold once per change of the costs.
 
     Examples
     --------
-    >>> from evalkit.widgets import CostThresholdModel
-    >>> model = CostThresholdModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5)
+    >>> from evalkit.widgets import CostModel
+    >>> model = CostModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5)
     >>> explorer = CostExplorer(model, plot=False)
     >>> explorer.controls["threshold"].value = 0.3  # 0.35, 0.4 and 0.8 predicted positive
     >>> explorer.model.confusion().tolist(), explorer.model.total_cost()
@@ -255,7 +255,7 @@ class CostExplorer(_Explorer):
             rng = np.random.default_rng(0)
             y_score = np.round(rng.beta(1.2, 2.5, 400), 3)
             y_true = (rng.random(400) < y_score).astype(int)
-            model = CostThresholdModel(y_true, y_score, cost_fn=5.0)
+            model = CostModel(y_true, y_score, cost_fn=5.0)
         self.model = model
         if labels is None:
             labels = ("negative", "positive")

@@ -9,7 +9,40 @@ import ipywidgets as widgets
 
 from ..ranking import DCG_VARIANTS
 from ._base import _Explorer, _format, _grid
-from ._ranked_list import RankedListModel
+from ._ranked_list import _RankedList
+
+
+class DCGModel(_RankedList):
+    """A graded ranking whose documents can be moved: DCG, IDCG and nDCG per convention.
+
+    The state behind :class:`DCGExplorer`; the list and its editing are those of every
+    ranked-list model (:class:`RelevanceModel` shares them), and :meth:`dcg_table` gives what
+    this explorer shows.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Grades in rank order, top first.
+    n_relevant : int, optional
+        R. By default R is the number of relevant documents in the list.
+    ideal : array-like of numbers, optional
+        All judged grades of the query, for IDCG; default: the grades in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    k : int, default 5
+        The cutoff of DCG@k and nDCG@k.
+    doc_ids : list of str, optional
+        Names of the documents, kept in step with :meth:`move`; default d1, d2, ...
+
+    Examples
+    --------
+    >>> model = DCGModel([2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0])
+    >>> model.move(4, 2)  # the document at rank 4 moves up to rank 2
+    >>> model.relevance.tolist()
+    [2.0, 2.0, 1.0, 0.0, 0.0]
+    >>> model.dcg_table(5).loc["trec", "nDCG"].round(4).item()  # 3.7619 / 4.1926
+    0.8973
+    """
 
 
 class DCGExplorer(_Explorer):
@@ -21,12 +54,12 @@ class DCGExplorer(_Explorer):
     :attr:`buttons`, ``"up"`` and ``"down"``, move the selected document one rank; the
     selection follows it. The table shows DCG@k, IDCG@k and nDCG@k for ``"trec"``,
     ``"exponential"`` and ``"jarvelin"`` (see :func:`evalkit.dcg`), from
-    :meth:`evalkit.widgets.RankedListModel.dcg_table`.
+    :meth:`evalkit.widgets.DCGModel.dcg_table`.
 
     Examples
     --------
-    >>> from evalkit.widgets import RankedListModel
-    >>> explorer = DCGExplorer(RankedListModel([2, 1, 0, 2, 0]), plot=False)
+    >>> from evalkit.widgets import DCGModel
+    >>> explorer = DCGExplorer(DCGModel([2, 1, 0, 2, 0]), plot=False)
     >>> explorer.controls["rank"].value = 4
     >>> explorer.buttons["up"].click()
     >>> explorer.buttons["up"].click()
@@ -38,9 +71,9 @@ class DCGExplorer(_Explorer):
 
     IDEAL_OPTIONS = (("the qrels", "qrels"), ("this list", "list"))
 
-    def __init__(self, model: RankedListModel | None = None, *, k: int | None = None,
+    def __init__(self, model: DCGModel | None = None, *, k: int | None = None,
                  plot: bool = True) -> None:
-        self.model = model or RankedListModel([2, 1, 0, 2, 0],
+        self.model = model or DCGModel([2, 1, 0, 2, 0],
                                               doc_ids=["D1", "D2", "D3", "D4", "D5"])
         n = self.model.relevance.size
         self._qrels_ideal = self.model.ideal  # None: the ideal comes from the list

@@ -16,7 +16,7 @@ from ..agreement import KAPPA_MARGINALS, KAPPA_SCALES, interpret_kappa, kappa_fr
 from ._base import _Explorer, _format, _grid, _table
 
 
-class AgreementTableModel:
+class KappaModel:
     r"""Two judges' yes/no labels of the same items as a 2×2 table: agreement, chance, kappa.
 
     The state behind :class:`evalkit.widgets.KappaExplorer`. Rows are judge A, columns judge
@@ -63,7 +63,7 @@ class AgreementTableModel:
 
     Examples
     --------
-    >>> model = AgreementTableModel(both_yes=300, a_yes_b_no=20, a_no_b_yes=10, both_no=70)
+    >>> model = KappaModel(both_yes=300, a_yes_b_no=20, a_no_b_yes=10, both_no=70)
     >>> model.observed_agreement()
     0.925
     >>> round(model.chance_agreement("pooled"), 4), round(model.kappa("pooled"), 4)
@@ -94,7 +94,7 @@ class AgreementTableModel:
         return f"{type(self).__name__}({cells})"
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AgreementTableModel):
+        if not isinstance(other, KappaModel):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name) for name in self.CELLS)
 
@@ -102,7 +102,7 @@ class AgreementTableModel:
 
     # -- setting the table --------------------------------------------------------------------
 
-    def set(self, **cells: Any) -> AgreementTableModel:
+    def set(self, **cells: Any) -> KappaModel:
         """Change some of the four cells (validated together) and return the model."""
 
         unknown = sorted(set(cells) - set(self.CELLS))
@@ -128,7 +128,7 @@ class AgreementTableModel:
         return float(value)
 
     def set_shares(self, *, agreement: float | None = None, yes_share: float | None = None,
-                   a_yes_share: float | None = None) -> AgreementTableModel:
+                   a_yes_share: float | None = None) -> KappaModel:
         r"""Rebuild the table from shares, keeping the number of items *n*; return the model.
 
         Counts are rounded half up: :math:`n_{agree} = \lfloor n\,P(a) + \tfrac12\rfloor`,
@@ -156,11 +156,11 @@ class AgreementTableModel:
 
     @classmethod
     def from_shares(cls, n_items: int, agreement: float, yes_share: float = 0.5,
-                    a_yes_share: float = 0.5) -> AgreementTableModel:
+                    a_yes_share: float = 0.5) -> KappaModel:
         """A table of ``n_items`` items built from the three shares of :meth:`set_shares`.
 
-        >>> AgreementTableModel.from_shares(100, 0.85, yes_share=80 / 85, a_yes_share=10 / 15)
-        AgreementTableModel(both_yes=80, a_yes_b_no=10, a_no_b_yes=5, both_no=5)
+        >>> KappaModel.from_shares(100, 0.85, yes_share=80 / 85, a_yes_share=10 / 15)
+        KappaModel(both_yes=80, a_yes_b_no=10, a_no_b_yes=5, both_no=5)
         """
 
         n_items = check_count(n_items, "n_items", minimum=1)
@@ -200,7 +200,7 @@ class AgreementTableModel:
     def to_labels(self) -> tuple[np.ndarray, np.ndarray]:
         """The items themselves: two arrays of labels, 1 = "yes" and 0 = "no", in table order.
 
-        >>> a, b = AgreementTableModel(2, 1, 0, 1).to_labels()
+        >>> a, b = KappaModel(2, 1, 0, 1).to_labels()
         >>> a.tolist(), b.tolist()
         ([1, 1, 1, 0], [1, 1, 0, 0])
         """
@@ -320,7 +320,7 @@ class KappaExplorer(_Explorer):
     share of "yes", :math:`P(e)` and kappa with separate (Cohen) and pooled (Scott) marginals,
     and the Landis & Koch and Carletta labels; the figure draws kappa against the first and
     the third control with :math:`P(a)` fixed. The state is an
-    :class:`evalkit.widgets.AgreementTableModel`.
+    :class:`evalkit.widgets.KappaModel`.
 
     Examples
     --------
@@ -336,7 +336,7 @@ class KappaExplorer(_Explorer):
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
 
-        self.model = model or AgreementTableModel()
+        self.model = model or KappaModel()
 
         def start(share: float) -> float:
             return 0.5 if math.isnan(share) else share

@@ -20,7 +20,7 @@ from ._base import _Explorer, _format, _grid, _table
 _VERDICTS = ("concordant", "discordant", "tied in reference")
 
 
-class RankingPairsModel:
+class RankingModel:
     r"""A reference ranking and a second ranking of the same items, compared pair by pair.
 
     This is the state behind :class:`evalkit.widgets.RankingExplorer`. The reference gives
@@ -83,7 +83,7 @@ class RankingPairsModel:
     --------
     The course notes' example: ground truth 1 2 3 4 5, result 2 1 5 3 4.
 
-    >>> model = RankingPairsModel(order=["2", "1", "5", "3", "4"])
+    >>> model = RankingModel(order=["2", "1", "5", "3", "4"])
     >>> s = model.summary()
     >>> s["concordant"], s["discordant"], s["tau_b"], round(s["rho"], 3)
     (7, 3, 0.4, 0.6)
@@ -128,11 +128,11 @@ class RankingPairsModel:
         self.initial_order = list(self.order)
 
     def __repr__(self) -> str:
-        return (f"RankingPairsModel(reference order {' '.join(self.reference_order)}, "
+        return (f"RankingModel(reference order {' '.join(self.reference_order)}, "
                 f"order {' '.join(self.order)})")
 
     @classmethod
-    def course_notes(cls) -> RankingPairsModel:
+    def course_notes(cls) -> RankingModel:
         """The notes' example: ground truth 1 2 3 4 5, result 2 1 5 3 4 (7 C, 3 D, tau 0.4)."""
         return cls(order=["2", "1", "5", "3", "4"])
 
@@ -253,7 +253,7 @@ class RankingPairsModel:
             raise ValueError(f"{name} must be between 1 and {last}; got {position}")
         return position
 
-    def swap(self, position: int) -> RankingPairsModel:
+    def swap(self, position: int) -> RankingModel:
         """Swap the items at ``position`` and ``position + 1`` (1 = top); return the model."""
         position = self._position(position, "position", self.n_items - 1)
         order = list(self.order)
@@ -275,12 +275,12 @@ class RankingPairsModel:
         self.order = order
         return target
 
-    def set_order(self, order: Any) -> RankingPairsModel:
+    def set_order(self, order: Any) -> RankingModel:
         """Replace the second ranking (every item once, top first); return the model."""
         self.order = self._checked(order)
         return self
 
-    def reset(self) -> RankingPairsModel:
+    def reset(self) -> RankingModel:
         """Go back to the order the model was built with; return the model."""
         self.order = list(self.initial_order)
         return self
@@ -303,7 +303,7 @@ class RankingPairsModel:
             self._path = path
         return self._path
 
-    def scramble(self, n_discordant: int) -> RankingPairsModel:
+    def scramble(self, n_discordant: int) -> RankingModel:
         """Reference order plus ``n_discordant`` random neighbour swaps; return the model.
 
         Each swap exchanges two neighbours that are still in reference order, so the result
@@ -346,7 +346,7 @@ class RankingExplorer(_Explorer):
     make that many random swaps of neighbours, each of which turns one more pair discordant;
     the same value always gives the same ranking), ``selected`` (a position in the second
     ranking) and ``preset`` (named orders from
-    :meth:`evalkit.widgets.RankingPairsModel.presets`). The buttons in :attr:`buttons`,
+    :meth:`evalkit.widgets.RankingModel.presets`). The buttons in :attr:`buttons`,
     ``"up"``, ``"down"`` and ``"reset"``, move the selected item one place (the selection
     follows it) or go back to the order the model was built with. After every change the
     ``discordant`` slider shows the current D and ``preset`` the matching name, if any.
@@ -354,7 +354,7 @@ class RankingExplorer(_Explorer):
     The summary shows both rankings, the counts and coefficients, and every pair marked
     concordant or discordant; the figure draws the two rankings with a line per item, where
     every crossing is a discordant pair (:func:`evalkit.plots.plot_rank_crossings`). The state
-    is a :class:`evalkit.widgets.RankingPairsModel`.
+    is a :class:`evalkit.widgets.RankingModel`.
 
     Examples
     --------
@@ -374,7 +374,7 @@ class RankingExplorer(_Explorer):
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
 
-        self.model = model or RankingPairsModel.course_notes()
+        self.model = model or RankingModel.course_notes()
         self._presets = self.model.presets()
         self._syncing = False
         n = self.model.n_items

@@ -8,7 +8,40 @@ from typing import Any
 import ipywidgets as widgets
 
 from ._base import _Explorer, _format, _table
-from ._ranked_list import RankedListModel
+from ._ranked_list import _RankedList
+
+
+class RelevanceModel(_RankedList):
+    """A ranked list whose judgements can be clicked: P@k, R@k, R-precision, AP, RR and P-R.
+
+    The state behind :class:`RelevanceExplorer`; the list and its editing are those of every
+    ranked-list model (:class:`DCGModel` shares them), and :meth:`measures`, :meth:`points`
+    and :meth:`interpolated` give what this explorer shows.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Judgements (or grades) in rank order, top first.
+    n_relevant : int, optional
+        R. By default R is the number of relevant documents in the list (and follows toggles).
+    ideal : array-like of numbers, optional
+        All judged grades of the query, for nDCG; default: the grades in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    k : int, default 5
+        The cutoff of P@k and R@k.
+    doc_ids : list of str, optional
+        Names of the documents; default d1, d2, ...
+
+    Examples
+    --------
+    >>> model = RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+    >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
+    (0.6, 0.5)
+    >>> model.toggle(2)  # rank 2 becomes relevant
+    >>> model.measures()["R-prec"]
+    0.6
+    """
 
 
 class RelevanceExplorer(_Explorer):
@@ -16,7 +49,7 @@ class RelevanceExplorer(_Explorer):
 
     Controls: one toggle button per rank, ``"rank 1"``, ``"rank 2"``, … (pressed = relevant),
     and ``"k"``, the cutoff of P@k and R@k. The table shows the measures of
-    :meth:`evalkit.widgets.RankedListModel.measures` and how AP is averaged; the plot shows the
+    :meth:`evalkit.widgets.RelevanceModel.measures` and how AP is averaged; the plot shows the
     raw precision-recall points and the 11-point interpolated curve
     (:func:`evalkit.plots.plot_precision_recall`). R is the model's ``n_relevant``: fixed when
     the model was built with one (relevant documents that were never retrieved), otherwise the
@@ -24,8 +57,8 @@ class RelevanceExplorer(_Explorer):
 
     Examples
     --------
-    >>> from evalkit.widgets import RankedListModel
-    >>> explorer = RelevanceExplorer(RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
+    >>> from evalkit.widgets import RelevanceModel
+    >>> explorer = RelevanceExplorer(RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
     ...                              plot=False)
     >>> round(explorer.model.measures()["AP"], 3)
     0.6
@@ -34,9 +67,9 @@ class RelevanceExplorer(_Explorer):
     0.789
     """
 
-    def __init__(self, model: RankedListModel | None = None, *, k: int | None = None,
+    def __init__(self, model: RelevanceModel | None = None, *, k: int | None = None,
                  plot: bool = True) -> None:
-        self.model = model or RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
+        self.model = model or RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
         n = self.model.relevance.size
         relevant = self.model.relevant
         self.rank_buttons = [

@@ -39,7 +39,7 @@ def _check_finite_real(value: Any, name: str) -> float:
 
 
 @dataclass(eq=False)
-class ClassBalanceModel:
+class ROCModel:
     r"""One fixed scorer, tested at any class balance: confusion matrix, ROC and PR curves, cost.
 
     This is the state behind :class:`evalkit.widgets.ROCExplorer`. The scorer is *binormal*:
@@ -102,7 +102,7 @@ class ClassBalanceModel:
 
     Examples
     --------
-    >>> model = ClassBalanceModel(prevalence=0.5, threshold=1.0, cost_matrix=[[0, 1], [10, 0]])
+    >>> model = ROCModel(prevalence=0.5, threshold=1.0, cost_matrix=[[0, 1], [10, 0]])
     >>> model.n_test, model.n_positive, model.n_negative
     (20000, 10000, 10000)
     >>> model.confusion()  # [[TN, FP], [FN, TP]]
@@ -135,7 +135,7 @@ class ClassBalanceModel:
         self._pool: dict[str, Any] = {}
         self.set(**{name: getattr(self, name) for name in self.SETTINGS})
 
-    def set(self, **values: Any) -> ClassBalanceModel:
+    def set(self, **values: Any) -> ROCModel:
         """Change some of the settings (validated) and return the model."""
         from ..costs import _check_binary_costs
 
@@ -306,7 +306,7 @@ class ROCExplorer(_Explorer):
     a cost matrix), AUC, average precision, Youden's threshold and the cheapest threshold;
     the figure shows the operating point on the ROC curve and on the PR curve side by side.
     Moving the balance changes precision, the PR curve and the cost, but not TPR, FPR, the
-    ROC curve or its AUC. The state is a :class:`evalkit.widgets.ClassBalanceModel`.
+    ROC curve or its AUC. The state is a :class:`evalkit.widgets.ROCModel`.
 
     Examples
     --------
@@ -320,7 +320,7 @@ class ROCExplorer(_Explorer):
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
 
-        self.model = model or ClassBalanceModel(cost_matrix=[[0, 1], [10, 0]])
+        self.model = model or ROCModel(cost_matrix=[[0, 1], [10, 0]])
         style = {"description_width": "170px"}
         layout = widgets.Layout(width="520px")
         slider = {"style": style, "layout": layout, "continuous_update": False}

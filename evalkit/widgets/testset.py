@@ -19,7 +19,7 @@ TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
 
 
 @dataclass
-class AccuracySamplingModel:
+class TestSetModel:
     """Simulate measuring one classifier's accuracy on many independent test sets.
 
     The classifier's true accuracy is ``true_accuracy``. Each simulated test set has
@@ -31,13 +31,15 @@ class AccuracySamplingModel:
 
     Examples
     --------
-    >>> model = AccuracySamplingModel(n_test=100, true_accuracy=0.8, seed=0)
+    >>> model = TestSetModel(n_test=100, true_accuracy=0.8, seed=0)
     >>> summary = model.summary()
     >>> round(summary["sd (theory)"], 3)
     0.04
     >>> 0.93 < summary["coverage"] < 0.97
     True
     """
+
+    __test__ = False  # not a pytest test class, despite its name
 
     n_test: int = 100
     true_accuracy: float = 0.8
@@ -50,7 +52,7 @@ class AccuracySamplingModel:
     def __post_init__(self) -> None:
         self.set()
 
-    def set(self, **values: Any) -> AccuracySamplingModel:
+    def set(self, **values: Any) -> TestSetModel:
         """Change any of the fields (validated) and return the model."""
         unknown = set(values) - {"n_test", "true_accuracy", "confidence", "method",
                                  "n_repeats", "seed"}
@@ -128,8 +130,8 @@ class TestSetExplorer(_Explorer):
 
     __test__ = False  # not a pytest test class, despite its name
 
-    def __init__(self, model: AccuracySamplingModel | None = None, *, plot: bool = True) -> None:
-        self.model = model or AccuracySamplingModel()
+    def __init__(self, model: TestSetModel | None = None, *, plot: bool = True) -> None:
+        self.model = model or TestSetModel()
         sizes = sorted(set(TEST_SET_SIZES) | {self.model.n_test})
         style = {"description_width": "140px"}
         layout = widgets.Layout(width="520px")

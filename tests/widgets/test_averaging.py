@@ -7,7 +7,7 @@ import pytest
 from sklearn import metrics as skm
 
 import evalkit as ek
-from evalkit.widgets import AveragingExplorer, ClassImbalanceModel
+from evalkit.widgets import AveragingExplorer, AveragingModel
 
 from .helpers import grid_rows
 
@@ -110,15 +110,15 @@ def test_averaging_explorer_draws_weights_and_averages():
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def _imbalance_model(**settings):
+def _averaging_model(**settings):
 
-    return ClassImbalanceModel(**settings)
+    return AveragingModel(**settings)
 
 
 @pytest.mark.parametrize("skew", [0.0, 0.5, 1.0, 2.0, 3.0])
 @pytest.mark.parametrize("n_classes", [2, 5, 10])
-def test_imbalance_model_supports_follow_the_skew(skew, n_classes):
-    model = _imbalance_model(n_classes=n_classes, skew=skew, n_samples=5000)
+def test_averaging_model_supports_follow_the_skew(skew, n_classes):
+    model = _averaging_model(n_classes=n_classes, skew=skew, n_samples=5000)
     support = model.support
     assert support.sum() == 5000 and support.min() >= 1
     assert np.all(np.diff(support) <= 0)  # largest class first
@@ -129,13 +129,13 @@ def test_imbalance_model_supports_follow_the_skew(skew, n_classes):
         assert np.ptp(support) <= 1
 
 
-def test_imbalance_model_is_deterministic_and_consistent():
-    model = _imbalance_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=3)
+def test_averaging_model_is_deterministic_and_consistent():
+    model = _averaging_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=3)
     y_true, y_pred = model.labels()
-    again = _imbalance_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=3).labels()
+    again = _averaging_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=3).labels()
     np.testing.assert_array_equal(y_true, again[0])
     np.testing.assert_array_equal(y_pred, again[1])
-    other = _imbalance_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=4).labels()
+    other = _averaging_model(n_classes=6, skew=1.5, rare_weakness=0.8, seed=4).labels()
     assert not np.array_equal(y_pred, other[1])
     matrix = model.confusion()
     np.testing.assert_array_equal(matrix, skm.confusion_matrix(y_true, y_pred, labels=range(6)))
@@ -146,8 +146,8 @@ def test_imbalance_model_is_deterministic_and_consistent():
     np.testing.assert_array_equal(np.bincount(model.labels()[0]), model.support)
 
 
-def test_imbalance_model_with_skew_0_and_equal_recall_all_averages_agree():
-    model = _imbalance_model(n_classes=8, skew=0.0, rare_weakness=1.0, n_samples=80_000)
+def test_averaging_model_with_skew_0_and_equal_recall_all_averages_agree():
+    model = _averaging_model(n_classes=8, skew=0.0, rare_weakness=1.0, n_samples=80_000)
     weights = model.weights(["weighted", "dodrans", "entropy", "macro", "micro"])
     np.testing.assert_allclose(weights.to_numpy(), 1 / 8)
     averages = model.averages()
@@ -166,8 +166,8 @@ def test_imbalance_model_with_skew_0_and_equal_recall_all_averages_agree():
     {"skew": 1.0, "errors_to": "uniform", "top_recall": 0.6},
     {"skew": 3.0, "rare_weakness": 2.0, "n_samples": 300, "seed": 7},  # rare classes vanish
 ])
-def test_imbalance_model_report_equals_scikit_learn(settings):
-    model = _imbalance_model(**settings)
+def test_averaging_model_report_equals_scikit_learn(settings):
+    model = _averaging_model(**settings)
     y_true, y_pred = model.labels()
     report = model.report()
     labels = model.classes
@@ -192,8 +192,8 @@ def test_imbalance_model_report_equals_scikit_learn(settings):
                                             "macro_pr"]
 
 
-def test_imbalance_model_recall_and_errors_follow_the_design():
-    model = _imbalance_model(n_classes=5, skew=1.0, rare_weakness=1.0, top_recall=0.8,
+def test_averaging_model_recall_and_errors_follow_the_design():
+    model = _averaging_model(n_classes=5, skew=1.0, rare_weakness=1.0, top_recall=0.8,
                              n_samples=400_000)
     matrix = model.confusion()
     support = model.support
@@ -209,10 +209,10 @@ def test_imbalance_model_recall_and_errors_follow_the_design():
     np.testing.assert_allclose(uniform / uniform.sum(), 0.25, atol=0.01)
 
 
-def test_imbalance_model_weakness_pulls_macro_below_micro():
+def test_averaging_model_weakness_pulls_macro_below_micro():
     gaps = []
     for weakness in (0.0, 0.5, 1.0, 1.5):
-        averages = _imbalance_model(skew=1.5, rare_weakness=weakness, n_samples=50_000).averages()
+        averages = _averaging_model(skew=1.5, rare_weakness=weakness, n_samples=50_000).averages()
         gaps.append(averages.loc["micro", "f_score"] - averages.loc["macro", "f_score"])
         f1 = averages["f_score"]
         # The family is ordered: each scheme weighs rare classes more than the one before.
@@ -222,8 +222,8 @@ def test_imbalance_model_weakness_pulls_macro_below_micro():
     assert np.all(np.diff(gaps) > 0)
 
 
-def test_imbalance_model_entropy_breaks_d1_above_n_over_e():
-    model = _imbalance_model(skew=2.0)
+def test_averaging_model_entropy_breaks_d1_above_n_over_e():
+    model = _averaging_model(skew=2.0)
     support = model.support
     assert support[0] > model.n_samples / np.e > support[1]
     weights = model.weights()
@@ -248,13 +248,13 @@ def test_imbalance_model_entropy_breaks_d1_above_n_over_e():
     ({"n_samples": 5, "n_classes": 8}, "n_samples must be at least n_classes \\(8\\)"),
     ({"seed": -1}, "seed must be a whole number >= 0"),
 ])
-def test_imbalance_model_rejects_bad_settings(settings, message):
+def test_averaging_model_rejects_bad_settings(settings, message):
     with pytest.raises(ValueError, match=message):
-        _imbalance_model(**settings)
+        _averaging_model(**settings)
 
 
-def test_imbalance_model_set_validates_before_changing_anything():
-    model = _imbalance_model()
+def test_averaging_model_set_validates_before_changing_anything():
+    model = _averaging_model()
     with pytest.raises(ValueError, match="unknown setting 'beta'"):
         model.set(beta=2)
     with pytest.raises(ValueError, match="n_samples must be at least n_classes"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalkit.widgets import ContingencyExplorer, SetRetrievalModel
+from evalkit.widgets import ContingencyExplorer, ContingencyModel
 
 from .helpers import cells
 
@@ -26,7 +26,7 @@ def test_contingency_explorer_responds_to_every_control():
 
 
 def test_contingency_explorer_shows_undefined_not_zero():
-    explorer = ContingencyExplorer(SetRetrievalModel(tp=0, fp=0, fn=10, tn=9990), plot=False)
+    explorer = ContingencyExplorer(ContingencyModel(tp=0, fp=0, fn=10, tn=9990), plot=False)
     shown = cells(explorer.summary.value)
     assert shown["precision"] == "undefined"
     assert shown["accuracy"] == "0.999"
@@ -34,20 +34,20 @@ def test_contingency_explorer_shows_undefined_not_zero():
 
 
 def test_contingency_explorer_refuses_an_empty_collection():
-    explorer = ContingencyExplorer(SetRetrievalModel(tp=1, fp=0, fn=0, tn=0), plot=False)
+    explorer = ContingencyExplorer(ContingencyModel(tp=1, fp=0, fn=0, tn=0), plot=False)
     explorer.controls["tp"].value = 0
     assert explorer.controls["tp"].value == 1
     assert explorer.model.tp == 1
 
 
 def test_contingency_explorer_draws_the_sets():
-    explorer = ContingencyExplorer(SetRetrievalModel(tp=30, fp=0, fn=10, tn=60))
+    explorer = ContingencyExplorer(ContingencyModel(tp=30, fp=0, fn=10, tn=60))
     figure = explorer.draw()
     assert figure.axes[0].get_title() == "Collection of 100 documents"
 
 
-def test_set_retrieval_model_measures_match_the_functions():
-    model = SetRetrievalModel(tp=40, fp=50, fn=0, tn=10, beta=2.0)
+def test_contingency_model_measures_match_the_functions():
+    model = ContingencyModel(tp=40, fp=50, fn=0, tn=10, beta=2.0)
     m = model.measures()
     assert m["accuracy"] == 0.5 and m["recall"] == 1.0
     assert m["precision"] == pytest.approx(4 / 9)
@@ -56,8 +56,8 @@ def test_set_retrieval_model_measures_match_the_functions():
     assert model.n_documents == 100
 
 
-def test_set_retrieval_model_undefined_measures_are_nan():
-    m = SetRetrievalModel(tp=0, fp=0, fn=10, tn=9990).measures()
+def test_contingency_model_undefined_measures_are_nan():
+    m = ContingencyModel(tp=0, fp=0, fn=10, tn=9990).measures()
     assert m["accuracy"] == 0.999
     assert np.isnan(m["precision"])  # nothing retrieved: undefined, not a silent 0
     assert m["recall"] == 0.0 and m["specificity"] == 1.0
@@ -71,6 +71,6 @@ def test_set_retrieval_model_undefined_measures_are_nan():
     ({"beta": -2}, "beta must be a number >= 0"),
     ({"tpp": 3}, "unknown count 'tpp'"),
 ])
-def test_set_retrieval_model_rejects_bad_counts(kwargs, message):
+def test_contingency_model_rejects_bad_counts(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        SetRetrievalModel().set(**kwargs)
+        ContingencyModel().set(**kwargs)

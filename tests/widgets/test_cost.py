@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 import evalkit as ek
-from evalkit.widgets import CostExplorer, CostThresholdModel
+from evalkit.widgets import CostExplorer, CostModel
 
 from .helpers import grid_rows
 
 # ---------------------------------------------------------------------------------------------
-# CostThresholdModel and CostExplorer: the price of each error, and the cheapest threshold
+# CostModel and CostExplorer: the price of each error, and the cheapest threshold
 # ---------------------------------------------------------------------------------------------
 
 
@@ -44,7 +44,7 @@ def test_cost_model_costs_equal_a_hand_computation_at_many_thresholds(rng):
 
 
     y_true, y_score = _cost_data(rng)
-    model = CostThresholdModel(y_true, y_score, pos_label="sick", cost_tn=0.5, cost_fp=2.0,
+    model = CostModel(y_true, y_score, pos_label="sick", cost_tn=0.5, cost_fp=2.0,
                                cost_fn=15.0, cost_tp=-3.0)
     costs = [[0.5, 2.0], [15.0, -3.0]]
     np.testing.assert_array_equal(model.cost_matrix, costs)
@@ -61,12 +61,12 @@ def test_cost_model_costs_equal_a_hand_computation_at_many_thresholds(rng):
 
 
 def test_cost_model_optimum_equals_a_brute_force_search(rng):
-    from evalkit.widgets import CostThresholdModel
+    from evalkit.widgets import CostModel
 
     y_true, y_score = _cost_data(rng)
     for costs in [(0, 1, 1, 0), (0, 1, 10, 0), (0, 10, 1, 0), (1, 3, 40, -5), (0, 1, 0.01, 0)]:
         c_tn, c_fp, c_fn, c_tp = costs
-        model = CostThresholdModel(y_true, y_score, pos_label="sick", cost_tn=c_tn, cost_fp=c_fp,
+        model = CostModel(y_true, y_score, pos_label="sick", cost_tn=c_tn, cost_fp=c_fp,
                                    cost_fn=c_fn, cost_tp=c_tp)
         # Every threshold that can make a difference: +inf and each distinct score.
         candidates = np.concatenate([[np.inf], np.unique(y_score)[::-1]])
@@ -86,7 +86,7 @@ def test_cost_model_finds_the_optimum_once_per_cost_change(rng, monkeypatch):
     import evalkit.widgets.cost as costs_module  # where the model looks the function up
 
     y_true, y_score = _cost_data(rng)
-    model = costs_module.CostThresholdModel(y_true, y_score, pos_label="sick")
+    model = costs_module.CostModel(y_true, y_score, pos_label="sick")
     calls = []
     original = costs_module.costs_by_threshold
     monkeypatch.setattr(costs_module, "costs_by_threshold",
@@ -106,7 +106,7 @@ def test_cost_model_finds_the_optimum_once_per_cost_change(rng, monkeypatch):
 def test_cost_model_theoretical_threshold(rng):
 
     y_true, y_score = _cost_data(rng)
-    model = CostThresholdModel(y_true, y_score, pos_label="sick", cost_fn=20.0)
+    model = CostModel(y_true, y_score, pos_label="sick", cost_fn=20.0)
     assert model.theoretical_threshold() == pytest.approx(1 / 21)
     model.set(cost_tn=-1.0, cost_fp=3.0, cost_fn=10.0, cost_tp=-2.0)
     assert model.theoretical_threshold() == pytest.approx(4 / (4 + 12))
@@ -114,7 +114,7 @@ def test_cost_model_theoretical_threshold(rng):
     model.set(cost_fp=-1.0)  # a false alarm no worse than a true negative
     assert model.theoretical_threshold() is None
     assert "error must cost more" in model.theoretical_threshold_issue()
-    scores = CostThresholdModel(y_true, y_score * 10 - 5, pos_label="sick", cost_fn=20.0)
+    scores = CostModel(y_true, y_score * 10 - 5, pos_label="sick", cost_fn=20.0)
     assert scores.theoretical_threshold() is None
     assert "not probabilities" in scores.theoretical_threshold_issue()
 
@@ -123,22 +123,22 @@ def test_cost_model_refuses_bad_input():
 
     y_true, y_score = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
     with pytest.raises(ValueError, match="different lengths"):
-        CostThresholdModel(y_true, y_score[:3])
+        CostModel(y_true, y_score[:3])
     with pytest.raises(ValueError, match="y_score contains NaN"):
-        CostThresholdModel(y_true, [0.1, np.nan, 0.3, 0.4])
+        CostModel(y_true, [0.1, np.nan, 0.3, 0.4])
     with pytest.raises(ValueError, match="no positive sample"):
-        CostThresholdModel([0, 0, 0, 0], y_score)
+        CostModel([0, 0, 0, 0], y_score)
     with pytest.raises(ValueError, match="no negative sample"):
-        CostThresholdModel([1, 1, 1, 1], y_score)
+        CostModel([1, 1, 1, 1], y_score)
     with pytest.raises(ValueError, match="pos_label='sick' is not one of the labels"):
-        CostThresholdModel(y_true, y_score, pos_label="sick")
+        CostModel(y_true, y_score, pos_label="sick")
     with pytest.raises(ValueError, match="cost_fn must be a finite number"):
-        CostThresholdModel(y_true, y_score, cost_fn=np.inf)
+        CostModel(y_true, y_score, cost_fn=np.inf)
     with pytest.raises(ValueError, match="cost_fp must be a finite number"):
-        CostThresholdModel(y_true, y_score, cost_fp="1")
+        CostModel(y_true, y_score, cost_fp="1")
     with pytest.raises(ValueError, match="threshold must be a number"):
-        CostThresholdModel(y_true, y_score, threshold=np.nan)
-    model = CostThresholdModel(y_true, y_score)
+        CostModel(y_true, y_score, threshold=np.nan)
+    model = CostModel(y_true, y_score)
     with pytest.raises(ValueError, match=r"unknown setting\(s\) \['c_fn'\]"):
         model.set(c_fn=3)
     with pytest.raises(ValueError, match="cost_tp must be a finite number"):
@@ -152,7 +152,7 @@ def test_cost_explorer_first_control_is_the_threshold_and_moves_the_numbers():
 
     y_true = np.array([0, 0, 0, 0, 1, 0, 1, 1, 1, 1])
     y_score = np.array([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95])
-    explorer = CostExplorer(CostThresholdModel(y_true, y_score, cost_fn=5.0), plot=False,
+    explorer = CostExplorer(CostModel(y_true, y_score, cost_fn=5.0), plot=False,
                             labels=("benign", "malignant"))
     first_name, first = next(iter(explorer.controls.items()))
     assert first_name == "threshold" and isinstance(first, ipywidgets.FloatSlider)
@@ -183,10 +183,10 @@ def test_cost_explorer_first_control_is_the_threshold_and_moves_the_numbers():
 
 
 def test_cost_explorer_cost_controls_move_the_cheapest_threshold(rng):
-    from evalkit.widgets import CostExplorer, CostThresholdModel
+    from evalkit.widgets import CostExplorer, CostModel
 
     y_true, y_score = _cost_data(rng)
-    explorer = CostExplorer(CostThresholdModel(y_true, y_score, pos_label="sick"), plot=False,
+    explorer = CostExplorer(CostModel(y_true, y_score, pos_label="sick"), plot=False,
                             max_cost=50, labels=("well", "sick"))
     assert explorer.controls["cost_fn"].max == 50
     for name, value in [("cost_fn", 20.0), ("cost_fp", 4.0), ("cost_tp", -2.0),
@@ -223,7 +223,7 @@ def test_cost_explorer_cost_controls_move_the_cheapest_threshold(rng):
 def test_cost_explorer_draws_the_cost_curve_and_the_confusion_matrix():
 
     y_true = [0, 0, 1, 1]
-    explorer = CostExplorer(CostThresholdModel(y_true, [0.1, 0.4, 0.35, 0.8], cost_fn=5.0,
+    explorer = CostExplorer(CostModel(y_true, [0.1, 0.4, 0.35, 0.8], cost_fn=5.0,
                                                threshold=0.3))
     left, right = explorer.draw().axes[:2]
     legend = [text.get_text() for text in left.get_legend().get_texts()]
@@ -250,7 +250,7 @@ def test_cost_explorer_default_and_raw_scores():
     assert rows["p* (calibrated probabilities)"] == [f"{1 / 6:.4f}"]
     assert abs(explorer.model.optimum().threshold - 1 / 6) < 0.1
     # Decision values outside [0, 1]: the slider spans the scores, p* does not apply.
-    raw = CostExplorer(CostThresholdModel([0, 1, 0, 1], [-3.0, -1.0, 0.5, 2.0], threshold=0.0),
+    raw = CostExplorer(CostModel([0, 1, 0, 1], [-3.0, -1.0, 0.5, 2.0], threshold=0.0),
                        plot=False)
     slider = raw.controls["threshold"]
     assert (slider.min, slider.max) == (-3.0, 2.0) and slider.value == 0.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from evalkit.widgets import DCGExplorer, RankedListModel
+from evalkit.widgets import DCGExplorer, DCGModel
 
 from .helpers import grid_rows
 
@@ -13,9 +13,9 @@ from .helpers import grid_rows
 # ---------------------------------------------------------------------------------------------
 
 
-def notes_example(**kwargs) -> RankedListModel:
+def notes_example(**kwargs) -> DCGModel:
     # The course notes' example: grades 2, 1, 0, 2, 0 at ranks 1 to 5.
-    return RankedListModel([2, 1, 0, 2, 0], doc_ids=["D1", "D2", "D3", "D4", "D5"], **kwargs)
+    return DCGModel([2, 1, 0, 2, 0], doc_ids=["D1", "D2", "D3", "D4", "D5"], **kwargs)
 
 
 def test_dcg_explorer_shows_the_notes_example_under_each_convention():

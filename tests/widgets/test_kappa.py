@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalkit.widgets import AgreementTableModel, KappaExplorer
+from evalkit.widgets import KappaExplorer, KappaModel
 
 from .helpers import grid_rows
 
 # ---------------------------------------------------------------------------------------------
-# AgreementTableModel and KappaExplorer: two judges' yes/no table, kappa and its paradoxes
+# KappaModel and KappaExplorer: two judges' yes/no table, kappa and its paradoxes
 # ---------------------------------------------------------------------------------------------
 
 # (both_yes, a_yes_b_no, a_no_b_yes, both_no)
@@ -48,12 +48,12 @@ def _hand_kappas(cells) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("cells", list(KAPPA_TABLES.values()), ids=list(KAPPA_TABLES))
-def test_agreement_table_model_equals_scikit_learn_statsmodels_and_hand(cells):
+def test_kappa_model_equals_scikit_learn_statsmodels_and_hand(cells):
     from sklearn.metrics import cohen_kappa_score
     from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
 
 
-    model = AgreementTableModel(*cells)
+    model = KappaModel(*cells)
     rater_a, rater_b = model.to_labels()
     assert len(rater_a) == model.n_items == sum(cells)
     # the labels rebuild the table: rows judge A, columns judge B, "yes" first
@@ -78,9 +78,9 @@ def test_agreement_table_model_equals_scikit_learn_statsmodels_and_hand(cells):
     assert summary["kappa separate"] == model.kappa() and summary["P(a)"] == hand["P(a)"]
 
 
-def test_agreement_table_model_prints_the_sources_numbers():
+def test_kappa_model_prints_the_sources_numbers():
 
-    slides = AgreementTableModel(300, 20, 10, 70)
+    slides = KappaModel(300, 20, 10, 70)
     assert slides.observed_agreement() == 0.925
     assert round(slides.marginals()["pooled"][0], 4) == 0.7875  # the slides print 0.7878
     assert round(slides.chance_agreement("pooled"), 4) == 0.6653
@@ -88,10 +88,10 @@ def test_agreement_table_model_prints_the_sources_numbers():
     assert round((0.925 - 0.665) / (1 - 0.665), 4) == 0.7761  # the slides' rounded P(E)
     assert slides.interpret("pooled") == "substantial"
     assert slides.interpret("pooled", scale="carletta") == "tentative"
-    notes = AgreementTableModel(10, 0, 5, 15)
+    notes = KappaModel(10, 0, 5, 15)
     assert notes.chance_agreement() == pytest.approx(0.5)
     assert round(notes.kappa(), 4) == 0.6667  # the notes truncate to 0.66
-    left, right = AgreementTableModel(45, 15, 25, 15), AgreementTableModel(25, 35, 5, 35)
+    left, right = KappaModel(45, 15, 25, 15), KappaModel(25, 35, 5, 35)
     assert left.observed_agreement() == right.observed_agreement() == 0.6
     assert (round(left.chance_agreement(), 2), round(right.chance_agreement(), 2)) == (0.54, 0.46)
     assert (round(left.kappa(), 4), round(right.kappa(), 4)) == (0.1304, 0.2593)
@@ -103,7 +103,7 @@ def test_pooled_kappa_is_never_above_separate(rng):
         cells = rng.integers(0, 30, size=4)
         if cells.sum() == 0 or cells[0] + cells[3] == cells.sum():
             continue  # empty, or perfect agreement (both kappas 1 or undefined)
-        model = AgreementTableModel(*cells.tolist())
+        model = KappaModel(*cells.tolist())
         shares = model.marginals()
         gap = (shares["judge A"][0] - shares["judge B"][0]) ** 2 / 2
         assert model.chance_agreement("pooled") - model.chance_agreement() == pytest.approx(gap)
@@ -116,20 +116,20 @@ def test_pooled_kappa_is_never_above_separate(rng):
 def test_first_paradox_same_agreement_lower_kappa_when_yes_dominates():
 
     # Feinstein & Cicchetti (1990): P(a) = 0.85 both times, kappa 0.70 and 0.32
-    balanced = AgreementTableModel.from_shares(100, 0.85, yes_share=40 / 85, a_yes_share=9 / 15)
-    lopsided = AgreementTableModel.from_shares(100, 0.85, yes_share=80 / 85, a_yes_share=10 / 15)
+    balanced = KappaModel.from_shares(100, 0.85, yes_share=40 / 85, a_yes_share=9 / 15)
+    lopsided = KappaModel.from_shares(100, 0.85, yes_share=80 / 85, a_yes_share=10 / 15)
     assert balanced.table.tolist() == [[40, 9], [6, 45]]
     assert lopsided.table.tolist() == [[80, 10], [5, 5]]
     assert balanced.observed_agreement() == lopsided.observed_agreement() == 0.85
     assert (round(balanced.kappa(), 2), round(lopsided.kappa(), 2)) == (0.70, 0.32)
     # along the curve P(a) stays, kappa peaks near a balanced split and falls at the extremes
-    model = AgreementTableModel(300, 20, 10, 70)
+    model = KappaModel(300, 20, 10, 70)
     shares = np.linspace(0, 1, 101)
     curve = model.kappa_curve("yes_share", shares)
     assert curve[0] < 0 and curve[-1] < 0 and curve.max() > model.kappa() > 0.7
     assert 0.3 < shares[np.argmax(curve)] < 0.7
     for share in (0.0, 0.25, 0.95, 1.0):  # whole counts: the curve is the table's kappa
-        copy = AgreementTableModel(300, 20, 10, 70).set_shares(yes_share=share)
+        copy = KappaModel(300, 20, 10, 70).set_shares(yes_share=share)
         assert copy.observed_agreement() == 0.925
         exact = copy.both_yes / copy.n_agreements
         assert model.kappa_curve("yes_share", [exact])[0] == pytest.approx(copy.kappa())
@@ -139,7 +139,7 @@ def test_first_paradox_same_agreement_lower_kappa_when_yes_dominates():
 
 def test_second_paradox_lopsided_disagreements_raise_cohen_not_scott():
 
-    model = AgreementTableModel(45, 20, 20, 15)  # P(a) = 0.6, disagreements split evenly
+    model = KappaModel(45, 20, 20, 15)  # P(a) = 0.6, disagreements split evenly
     shares = np.linspace(0, 1, 41)
     separate = model.kappa_curve("a_yes_share", shares)
     pooled = model.kappa_curve("a_yes_share", shares, marginals="pooled")
@@ -147,14 +147,14 @@ def test_second_paradox_lopsided_disagreements_raise_cohen_not_scott():
     np.testing.assert_allclose(separate, separate[::-1])  # symmetric about one half
     np.testing.assert_allclose(pooled, pooled[0])  # the pooled marginals do not move
     assert separate[0] > separate[20] == pytest.approx(pooled[0])
-    lopsided = AgreementTableModel(45, 40, 0, 15)
+    lopsided = KappaModel(45, 40, 0, 15)
     assert lopsided.kappa() == pytest.approx(separate[-1])
     assert lopsided.kappa("pooled") == pytest.approx(model.kappa("pooled"))
 
 
-def test_agreement_table_model_shares_round_half_up_and_keep_n():
+def test_kappa_model_shares_round_half_up_and_keep_n():
 
-    model = AgreementTableModel(300, 20, 10, 70)
+    model = KappaModel(300, 20, 10, 70)
     assert (model.yes_share, model.a_yes_share) == (300 / 370, 20 / 30)
     model.set_shares(agreement=0.85)  # the other two shares stay
     assert model.table.tolist() == [[276, 40], [20, 64]] and model.n_items == 400
@@ -164,7 +164,7 @@ def test_agreement_table_model_shares_round_half_up_and_keep_n():
     assert model.table.tolist() == [[400, 0], [0, 0]] and np.isnan(model.a_yes_share)
     assert np.isnan(model.kappa()) and model.interpret() == "undefined"
     assert model.summary()["carletta pooled"] == "undefined"
-    assert AgreementTableModel.from_shares(3, 0.5).table.sum() == 3
+    assert KappaModel.from_shares(3, 0.5).table.sum() == 3
 
 
 @pytest.mark.parametrize("call, message", [
@@ -181,21 +181,21 @@ def test_agreement_table_model_shares_round_half_up_and_keep_n():
     (lambda M: M().kappa_curve("agreement", [0.5]), "parameter"),
     (lambda M: M().kappa_curve("yes_share", [1.5]), "values must be numbers from 0 to 1"),
 ])
-def test_agreement_table_model_refuses_bad_input(call, message):
+def test_kappa_model_refuses_bad_input(call, message):
 
     with pytest.raises(ValueError, match=message):
-        call(AgreementTableModel)
+        call(KappaModel)
 
 
-def test_agreement_table_model_failed_set_changes_nothing():
+def test_kappa_model_failed_set_changes_nothing():
 
-    model = AgreementTableModel(3, 0, 0, 0)
+    model = KappaModel(3, 0, 0, 0)
     with pytest.raises(ValueError, match="empty"):
         model.set(both_yes=0)
     with pytest.raises(ValueError):
         model.set(both_no=5, a_yes_b_no=-2)
-    assert model == AgreementTableModel(3, 0, 0, 0)
-    assert repr(model) == "AgreementTableModel(both_yes=3, a_yes_b_no=0, a_no_b_yes=0, both_no=0)"
+    assert model == KappaModel(3, 0, 0, 0)
+    assert repr(model) == "KappaModel(both_yes=3, a_yes_b_no=0, a_no_b_yes=0, both_no=0)"
 
 
 def test_kappa_explorer_first_control_moves_kappa_but_not_agreement():
@@ -230,7 +230,7 @@ def test_kappa_explorer_other_controls_reach_the_model():
     from sklearn.metrics import cohen_kappa_score
 
 
-    explorer = KappaExplorer(AgreementTableModel(45, 20, 20, 15), plot=False)
+    explorer = KappaExplorer(KappaModel(45, 20, 20, 15), plot=False)
     assert explorer.controls["agreement"].value == 0.6
     assert explorer.controls["a_yes_share"].value == 0.5
     before = _kappa_shown(explorer)
@@ -249,7 +249,7 @@ def test_kappa_explorer_other_controls_reach_the_model():
 
 def test_kappa_explorer_shows_undefined_kappa():
 
-    explorer = KappaExplorer(AgreementTableModel(12, 0, 0, 0), plot=False)
+    explorer = KappaExplorer(KappaModel(12, 0, 0, 0), plot=False)
     shown = _kappa_shown(explorer)
     assert shown["kappa, separate (Cohen)"] == ["undefined"]
     assert shown["Carletta: separate | pooled"] == ["undefined | undefined"]

@@ -7,12 +7,12 @@ import re
 import numpy as np
 import pytest
 
-from evalkit.widgets import RankingExplorer, RankingPairsModel
+from evalkit.widgets import RankingExplorer, RankingModel
 
 from .helpers import cells
 
 # ---------------------------------------------------------------------------------------------
-# RankingPairsModel and RankingExplorer (notebook 08, rank correlation)
+# RankingModel and RankingExplorer (notebook 08, rank correlation)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -35,11 +35,11 @@ def _random_pairs_model(rng, n, ties):
     items = [f"s{k}" for k in range(n)]
     reference = rng.integers(1, max(2, n // 2), n) if ties else rng.permutation(n) + 1
     order = [items[k] for k in rng.permutation(n)]
-    return RankingPairsModel(items, order, reference=reference, seed=int(rng.integers(100)))
+    return RankingModel(items, order, reference=reference, seed=int(rng.integers(100)))
 
 
 @pytest.mark.parametrize("ties", [False, True])
-def test_ranking_pairs_model_classifies_every_pair_like_brute_force_and_scipy(rng, ties):
+def test_ranking_model_classifies_every_pair_like_brute_force_and_scipy(rng, ties):
     from scipy import stats
 
     for _ in range(40):
@@ -70,11 +70,11 @@ def test_ranking_pairs_model_classifies_every_pair_like_brute_force_and_scipy(rn
         assert (x[first] <= x[second]).all()
 
 
-def test_ranking_pairs_model_reproduces_the_course_notes():
+def test_ranking_model_reproduces_the_course_notes():
     from scipy import stats
 
 
-    model = RankingPairsModel.course_notes()
+    model = RankingModel.course_notes()
     assert model.reference_order == ["1", "2", "3", "4", "5"]
     assert model.order == ["2", "1", "5", "3", "4"]
     pairs = model.pairs()
@@ -93,7 +93,7 @@ def test_ranking_pairs_model_reproduces_the_course_notes():
 def test_scramble_adds_one_discordant_pair_per_step(reference):
 
     items = list("abcdefg")
-    model = RankingPairsModel(items, reference=reference, seed=3)
+    model = RankingModel(items, reference=reference, seed=3)
     n_pairs = 21
     assert model.max_discordant == (n_pairs if reference is None else n_pairs - 1 - 3)
     previous = None
@@ -108,18 +108,18 @@ def test_scramble_adds_one_discordant_pair_per_step(reference):
             assert len(changed) == 2 and changed[1] == changed[0] + 1
         previous = order
     # Deterministic per value and seed; another seed takes another path.
-    again = RankingPairsModel(items, reference=reference, seed=3)
+    again = RankingModel(items, reference=reference, seed=3)
     assert again.scramble(5).order == model.scramble(5).order
-    others = {tuple(RankingPairsModel(items, reference=reference, seed=s).scramble(5).order)
+    others = {tuple(RankingModel(items, reference=reference, seed=s).scramble(5).order)
               for s in range(10)}
     assert len(others) > 1
     with pytest.raises(ValueError, match="n_discordant must be at most"):
         model.scramble(model.max_discordant + 1)
 
 
-def test_ranking_pairs_model_edits():
+def test_ranking_model_edits():
 
-    model = RankingPairsModel(items=["a", "b", "c", "d"], order=["d", "c", "b", "a"])
+    model = RankingModel(items=["a", "b", "c", "d"], order=["d", "c", "b", "a"])
     assert model.summary()["tau_b"] == pytest.approx(-1.0)
     model.swap(1)
     assert model.order == ["c", "d", "b", "a"]
@@ -141,27 +141,27 @@ def test_ranking_pairs_model_edits():
     assert model.set_order(presets["best item last"]).summary()["discordant"] == 3
 
 
-def test_ranking_pairs_model_refuses_bad_input():
+def test_ranking_model_refuses_bad_input():
 
     with pytest.raises(ValueError, match="items must be distinct; repeated: a"):
-        RankingPairsModel(["a", "b", "a"])
+        RankingModel(["a", "b", "a"])
     with pytest.raises(ValueError, match="at least 2 items"):
-        RankingPairsModel(["a"])
+        RankingModel(["a"])
     with pytest.raises(ValueError, match=r"order must list every item exactly once \(missing 3"):
-        RankingPairsModel(order=["1", "2", "4", "5"])
+        RankingModel(order=["1", "2", "4", "5"])
     with pytest.raises(ValueError, match="unknown 9"):
-        RankingPairsModel(order=["1", "2", "3", "4", "9"])
+        RankingModel(order=["1", "2", "3", "4", "9"])
     with pytest.raises(ValueError, match="appear twice"):
-        RankingPairsModel(order=["1", "2", "3", "4", "5", "5"])
+        RankingModel(order=["1", "2", "3", "4", "5", "5"])
     with pytest.raises(ValueError, match="reference and items have different lengths"):
-        RankingPairsModel(reference=[1, 2, 3])
+        RankingModel(reference=[1, 2, 3])
     with pytest.raises(ValueError, match="reference contains NaN at position 1"):
-        RankingPairsModel(reference=[1, np.nan, 3, 4, 5])
+        RankingModel(reference=[1, np.nan, 3, 4, 5])
     with pytest.raises(ValueError, match="reference must hold numbers"):
-        RankingPairsModel(reference=list("abcde"))
+        RankingModel(reference=list("abcde"))
     with pytest.raises(ValueError, match="seed must be a whole number"):
-        RankingPairsModel(seed=-1)
-    model = RankingPairsModel()
+        RankingModel(seed=-1)
+    model = RankingModel()
     with pytest.raises(ValueError, match="position must be between 1 and 4; got 5"):
         model.swap(5)
     with pytest.raises(ValueError, match="target 0 is outside 1..5"):
@@ -268,7 +268,7 @@ def test_ranking_explorer_presets_and_pair_table():
 
 def test_ranking_explorer_with_ties_and_many_items():
 
-    model = RankingPairsModel(list("abcde"), ["e", "d", "c", "b", "a"],
+    model = RankingModel(list("abcde"), ["e", "d", "c", "b", "a"],
                               reference=[1, 1, 2, 3, 3])
     explorer = RankingExplorer(model, plot=False)
     shown = _ranking_shown(explorer)
@@ -280,7 +280,7 @@ def test_ranking_explorer_with_ties_and_many_items():
     rows = _pair_rows(explorer.summary.value)
     assert sorted((a, b) for a, b, v in rows if v == "tied in reference") == [("a", "b"),
                                                                              ("d", "e")]
-    big = RankingExplorer(RankingPairsModel(range(1, 13)), plot=False)
+    big = RankingExplorer(RankingModel(range(1, 13)), plot=False)
     big.controls["discordant"].value = 4
     listed = _pair_rows(big.summary.value)
     assert len(listed) == 4 and all(v == "discordant" for *_, v in listed)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import evalkit as ek
-from evalkit.widgets import RankedListModel, RelevanceExplorer
+from evalkit.widgets import RelevanceExplorer, RelevanceModel
 
 from .helpers import cells
 
@@ -18,7 +18,7 @@ from .helpers import cells
 def test_relevance_explorer_clicks_update_the_measures():
 
     # The course notes' ranking R N R N N N N N R R.
-    explorer = RelevanceExplorer(RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]), plot=False)
+    explorer = RelevanceExplorer(RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]), plot=False)
     shown = cells(explorer.summary.value)
     assert shown["relevant ranks"] == "1, 3, 9, 10" and shown["R (relevant documents)"] == "4"
     assert (shown["P@5"], shown["R@5"]) == ("0.400", "0.500")
@@ -43,7 +43,7 @@ def test_relevance_explorer_clicks_update_the_measures():
 
 def test_relevance_explorer_cutoff_slider():
 
-    explorer = RelevanceExplorer(RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]), plot=False)
+    explorer = RelevanceExplorer(RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]), plot=False)
     assert explorer.controls["k"].max == 10
     explorer.controls["k"].value = 10
     shown = cells(explorer.summary.value)
@@ -59,7 +59,7 @@ def test_relevance_explorer_keeps_a_fixed_r():
     # The notes' AP example: relevant at ranks 1, 3, 6, 10, 15, and R = 10 in the collection.
     relevance = np.zeros(15)
     relevance[[0, 2, 5, 9, 14]] = 1
-    explorer = RelevanceExplorer(RankedListModel(relevance, n_relevant=10), plot=False)
+    explorer = RelevanceExplorer(RelevanceModel(relevance, n_relevant=10), plot=False)
     shown = cells(explorer.summary.value)
     assert (shown["AP"], shown["R-precision"], shown["R (relevant documents)"]) == (
         "0.290", "0.400", "10")
@@ -73,7 +73,7 @@ def test_relevance_explorer_keeps_a_fixed_r():
 
 def test_relevance_explorer_without_relevant_documents():
 
-    explorer = RelevanceExplorer(RankedListModel([0, 1, 0]), k=2, plot=False)
+    explorer = RelevanceExplorer(RelevanceModel([0, 1, 0]), k=2, plot=False)
     explorer.controls["rank 2"].value = False
     shown = cells(explorer.summary.value)
     assert shown["relevant ranks"] == "none" and shown["AP"] == "0.000"
@@ -84,7 +84,7 @@ def test_relevance_explorer_without_relevant_documents():
 
 def test_relevance_explorer_draws_raw_and_interpolated_curves():
 
-    explorer = RelevanceExplorer(RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]))
+    explorer = RelevanceExplorer(RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]))
     ax = explorer.draw().axes[0]
     assert ax.get_title() == "AP = 0.600, R = 4"
     lines = {line.get_label(): line for line in ax.lines}
@@ -96,8 +96,8 @@ def test_relevance_explorer_draws_raw_and_interpolated_curves():
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def test_ranked_list_model_toggle_and_move():
-    model = RankedListModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1], k=5)  # the notes' first
+def test_relevance_model_toggle_and_move():
+    model = RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1], k=5)  # the notes' first
     assert model.measures()["AP"] == pytest.approx(0.6)
     model.toggle(2)
     assert model.n_relevant == 5
@@ -111,8 +111,8 @@ def test_ranked_list_model_toggle_and_move():
         model.toggle(11)
 
 
-def test_ranked_list_model_with_fixed_judgements():
-    model = RankedListModel([1, 0, 0], n_relevant=4, ideal=[3, 1, 1, 1])
+def test_relevance_model_with_fixed_judgements():
+    model = RelevanceModel([1, 0, 0], n_relevant=4, ideal=[3, 1, 1, 1])
     assert model.measures()["R@5"] == pytest.approx(1 / 4)
     model.set_grade(2, 3)
     assert model.measures()["nDCG"] == pytest.approx(

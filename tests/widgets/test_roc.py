@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalkit.widgets import ClassBalanceModel, ROCExplorer
+from evalkit.widgets import ROCExplorer, ROCModel
 
 from .helpers import grid_rows
 
 # ---------------------------------------------------------------------------------------------
-# ClassBalanceModel and ROCExplorer: one scorer at any class balance
+# ROCModel and ROCExplorer: one scorer at any class balance
 # ---------------------------------------------------------------------------------------------
 
 
@@ -24,11 +24,11 @@ def _roc_shown(explorer) -> dict[str, str]:
 
 @pytest.mark.parametrize("prevalence, threshold, separation",
                          [(0.5, 1.0, 1.5), (0.01, 0.3, 1.5), (0.2, -0.5, 0.7), (0.93, 2.2, 3.0)])
-def test_class_balance_model_equals_scikit_learn(prevalence, threshold, separation):
+def test_roc_model_equals_scikit_learn(prevalence, threshold, separation):
     from sklearn import metrics as skm
 
 
-    model = ClassBalanceModel(prevalence=prevalence, threshold=threshold, separation=separation,
+    model = ROCModel(prevalence=prevalence, threshold=threshold, separation=separation,
                               cost_matrix=[[0, 2], [7, -1]], n_pool=150, seed=3)
     y_true, y_score = model.test_set()
     assert len(y_true) == model.n_test == 15000
@@ -53,9 +53,9 @@ def test_class_balance_model_equals_scikit_learn(prevalence, threshold, separati
     assert model.expected_cost() == pytest.approx(model.cost() / 15000)
 
 
-def test_class_balance_model_counts_by_hand():
+def test_roc_model_counts_by_hand():
 
-    model = ClassBalanceModel(prevalence=0.2, threshold=0.5, separation=1.0, n_pool=6, seed=1,
+    model = ROCModel(prevalence=0.2, threshold=0.5, separation=1.0, n_pool=6, seed=1,
                               cost_matrix=[[0, 1], [5, 0]])
     negatives, positives = model.negative_scores.tolist(), model.positive_scores.tolist()
     # The pools: 6 standard-normal draws per class, the positives shifted by the separation.
@@ -78,9 +78,9 @@ def test_class_balance_model_counts_by_hand():
     assert model.auc() == pytest.approx(wins / 36)
 
 
-def test_class_balance_changes_precision_but_not_the_roc_curve():
+def test_roc_model_balance_changes_precision_but_not_the_roc_curve():
 
-    model = ClassBalanceModel(threshold=0.8, separation=1.2, cost_matrix=[[0, 1], [10, 0]])
+    model = ROCModel(threshold=0.8, separation=1.2, cost_matrix=[[0, 1], [10, 0]])
     fpr_0, tpr_0, thresholds_0 = model.set(prevalence=0.5).roc_curve()
     auc_0, youden_0, rates_0 = model.auc(), model.youden(), model.rates()
     precisions, average_precisions, cheapest = [], [], []
@@ -105,29 +105,29 @@ def test_class_balance_changes_precision_but_not_the_roc_curve():
 def test_youden_threshold_is_cost_optimal_only_when_costs_balance_per_class():
 
     # With C_FN * P = C_FP * N the cost is a multiple of -(TPR - FPR) plus a constant.
-    model = ClassBalanceModel(prevalence=0.1, cost_matrix=[[0, 1], [9, 0]], seed=4)
+    model = ROCModel(prevalence=0.1, cost_matrix=[[0, 1], [9, 0]], seed=4)
     assert model.cost_optimal_threshold().threshold == model.youden()[0]
     model.set(prevalence=0.5)  # now a false negative costs 9 times as much per positive
     assert model.cost_optimal_threshold().threshold < model.youden()[0]
 
 
-def test_class_balance_model_validates_its_settings():
+def test_roc_model_validates_its_settings():
 
     with pytest.raises(ValueError, match="whole number of percent"):
-        ClassBalanceModel(prevalence=0.015)
+        ROCModel(prevalence=0.015)
     with pytest.raises(ValueError, match="between 0.01 and 0.99"):
-        ClassBalanceModel(prevalence=0.0)
+        ROCModel(prevalence=0.0)
     with pytest.raises(ValueError, match="threshold must be a finite number"):
-        ClassBalanceModel(threshold=float("nan"))
+        ROCModel(threshold=float("nan"))
     with pytest.raises(ValueError, match="cost_matrix must be 2x2"):
-        ClassBalanceModel(cost_matrix=np.zeros((3, 3)))
+        ROCModel(cost_matrix=np.zeros((3, 3)))
     with pytest.raises(ValueError, match="n_pool must be a whole number >= 1"):
-        ClassBalanceModel(n_pool=0)
+        ROCModel(n_pool=0)
     with pytest.raises(ValueError, match="unknown setting 'balance'"):
-        ClassBalanceModel().set(balance=0.5)
+        ROCModel().set(balance=0.5)
     with pytest.raises(ValueError, match="cost_matrix is not set"):
-        ClassBalanceModel().cost()
-    model = ClassBalanceModel(prevalence=0.07000000000000001, threshold=99.0)
+        ROCModel().cost()
+    model = ROCModel(prevalence=0.07000000000000001, threshold=99.0)
     assert model.prevalence == 0.07 and model.weights == (93, 7)
     assert np.isnan(model.rates()["precision"])  # nothing flagged: precision is undefined
 
@@ -218,7 +218,7 @@ def test_roc_explorer_displays_as_its_widget():
 
 def test_roc_explorer_without_costs_and_with_nothing_flagged():
 
-    explorer = ROCExplorer(ClassBalanceModel(threshold=6.0))
+    explorer = ROCExplorer(ROCModel(threshold=6.0))
     shown = _roc_shown(explorer)
     assert "total cost" not in shown and "cheapest threshold here" not in shown
     assert shown["precision = TP / (TP + FP)"] == "undefined"
@@ -228,11 +228,11 @@ def test_roc_explorer_without_costs_and_with_nothing_flagged():
     assert [line for line in left.lines if line.get_label() == "operating point"]
 
 
-def test_class_balance_model_flags_a_score_equal_to_the_threshold():
+def test_roc_model_flags_a_score_equal_to_the_threshold():
     from sklearn.metrics import confusion_matrix
 
 
-    model = ClassBalanceModel(prevalence=0.3, n_pool=50)
+    model = ROCModel(prevalence=0.3, n_pool=50)
     for threshold in (model.positive_scores[20], model.negative_scores[40]):
         model.set(threshold=float(threshold))
         y_true, y_score = model.test_set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalkit.widgets import AccuracySamplingModel, TestSetExplorer
+from evalkit.widgets import TestSetExplorer, TestSetModel
 
 from .helpers import cells
 
@@ -48,8 +48,8 @@ def test_test_set_explorer_draws_the_spread():
     assert any("true accuracy 0.80" in text.get_text() for text in ax.get_legend().get_texts())
 
 
-def test_sampling_model_spread_matches_theory():
-    model = AccuracySamplingModel(n_test=400, true_accuracy=0.9, n_repeats=20000, seed=1)
+def test_test_set_model_spread_matches_theory():
+    model = TestSetModel(n_test=400, true_accuracy=0.9, n_repeats=20000, seed=1)
     summary = model.summary()
     assert summary["sd (theory)"] == pytest.approx(0.015)
     assert summary["sd measured"] == pytest.approx(0.015, rel=0.03)
@@ -60,16 +60,16 @@ def test_sampling_model_spread_matches_theory():
 
 
 def test_wald_undercovers_for_small_test_sets():
-    wald = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="normal", seed=2)
-    wilson = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="wilson", seed=2)
+    wald = TestSetModel(n_test=20, true_accuracy=0.95, method="normal", seed=2)
+    wilson = TestSetModel(n_test=20, true_accuracy=0.95, method="wilson", seed=2)
     assert wald.summary()["coverage"] < 0.75 < wilson.summary()["coverage"]
 
 
-def test_sampling_model_is_reproducible_and_cached():
-    a = AccuracySamplingModel(seed=5).simulate()
-    b = AccuracySamplingModel(seed=5).simulate()
+def test_test_set_model_is_reproducible_and_cached():
+    a = TestSetModel(seed=5).simulate()
+    b = TestSetModel(seed=5).simulate()
     np.testing.assert_array_equal(a, b)
-    model = AccuracySamplingModel(seed=5)
+    model = TestSetModel(seed=5)
     first = model.simulate()
     model.set(confidence=0.99)  # does not change the simulated test sets
     np.testing.assert_array_equal(first, model.simulate())
@@ -84,6 +84,6 @@ def test_sampling_model_is_reproducible_and_cached():
     ({"method": "bayes"}, "method must be one of"),
     ({"size": 3}, "unknown setting"),
 ])
-def test_sampling_model_rejects_bad_settings(kwargs, message):
+def test_test_set_model_rejects_bad_settings(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        AccuracySamplingModel().set(**kwargs)
+        TestSetModel().set(**kwargs)
