@@ -7,13 +7,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_grades, check_scalar
 from ..ranking import (
     DCG_VARIANTS,
-    _cutoff,
-    _grades,
-    _is_relevant,
-    _level,
-    _n_relevant,
     average_precision,
     dcg,
     interpolated_precision,
@@ -24,6 +20,13 @@ from ..ranking import (
     recall_at_k,
     reciprocal_rank,
 )
+from ._state import check_changes
+
+
+def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
+    """Which ranks count as relevant, by the rule of :func:`evalkit.precision_recall_points`."""
+    points = precision_recall_points(grades, relevance_level=relevance_level)
+    return points["relevant"].to_numpy(dtype=bool)
 
 
 class _RankedList:
@@ -69,25 +72,55 @@ class _RankedList:
         k: int = 5,
         doc_ids: Any = None,
     ) -> None:
-        self.relevance = _grades(relevance)
-        self.relevance_level = _level(relevance_level)
-        self.k = _cutoff(k)
-        relevant = _is_relevant(self.relevance, self.relevance_level)
-        self._fixed_n_relevant = None if n_relevant is None else _n_relevant(n_relevant, relevant)
-        self.ideal = None if ideal is None else _grades(ideal, "ideal")
+        relevance = check_grades(relevance)
+        checked = check_changes({"k": k, "relevance_level": relevance_level, "ideal": ideal},
+                                self._checks())
+        if n_relevant is not None:
+            n_relevant = check_scalar(n_relevant, "n_relevant", kind="int", low=0)
+            found = int(_relevant_mask(relevance, checked["relevance_level"]).sum())
+            if n_relevant < found:
+                raise ValueError(
+                    f"n_relevant is {n_relevant}, but the ranking already holds {found} "
+                    "relevant documents; n_relevant counts every relevant document of the query"
+                )
         if doc_ids is None:
-            doc_ids = [f"d{i}" for i in range(1, self.relevance.size + 1)]
-        self.doc_ids = [str(d) for d in doc_ids]
-        if len(self.doc_ids) != self.relevance.size:
+            doc_ids = [f"d{i}" for i in range(1, relevance.size + 1)]
+        doc_ids = [str(d) for d in doc_ids]
+        if len(doc_ids) != relevance.size:
             raise ValueError(
                 f"doc_ids and relevance have different lengths "
-                f"({len(self.doc_ids)} != {self.relevance.size})"
+                f"({len(doc_ids)} != {relevance.size})"
             )
+        self.relevance, self.doc_ids, self._fixed_n_relevant = relevance, doc_ids, n_relevant
+        for name, value in checked.items():
+            setattr(self, name, value)
+
+    SETTINGS = ("k", "relevance_level", "ideal")
+
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        return {
+            "k": lambda v: check_scalar(v, "k", kind="int", low=1),
+            "relevance_level": lambda v: check_scalar(v, "relevance_level"),
+            "ideal": lambda v: None if v is None else check_grades(v, "ideal"),
+        }
+
+    def set(self, **changes: Any) -> _RankedList:
+        """Change some of ``k``, ``relevance_level`` and ``ideal`` (None: the list's own
+        grades), and return the model.
+
+        The whole change is checked before any of it is applied: a bad value or an unknown
+        name leaves the model as it was.
+        """
+        checked = check_changes(changes, self._checks())
+        for name, value in checked.items():
+            setattr(self, name, value)
+        return self
 
     @property
     def relevant(self) -> np.ndarray:
         """Boolean mask of the relevant ranks."""
-        return _is_relevant(self.relevance, self.relevance_level)
+        return _relevant_mask(self.relevance, self.relevance_level)
 
     @property
     def n_relevant(self) -> int:
@@ -98,7 +131,7 @@ class _RankedList:
         return max(self._fixed_n_relevant, found)
 
     def _rank_index(self, rank: int) -> int:
-        rank = _cutoff(rank, "rank")
+        rank = check_scalar(rank, "rank", kind="int", low=1)
         if rank > self.relevance.size:
             raise ValueError(f"rank must be between 1 and {self.relevance.size}; got {rank}")
         return rank - 1
@@ -113,7 +146,7 @@ class _RankedList:
         """Give the document at ``rank`` a new grade."""
         index = self._rank_index(rank)
         self.relevance = self.relevance.copy()
-        self.relevance[index] = _grades([grade], "grade")[0]
+        self.relevance[index] = check_grades([grade], "grade")[0]
 
     def move(self, from_rank: int, to_rank: int) -> None:
         """Move the document at ``from_rank`` to ``to_rank``; the others shift up or down."""

@@ -10,12 +10,10 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    check_count,
-    check_option,
-)
+from .._validation import check_option, check_scalar
 from ..classification import class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
+from ._state import check_changes
 
 #: Where :class:`AveragingModel` sends a misclassified sample: to another class with
 #: probability proportional to that class's size, or to any other class alike.
@@ -25,19 +23,6 @@ ERROR_TARGETS = ("proportional", "uniform")
 #: The averages :class:`AveragingModel` reports, from "every sample counts the same"
 #: (micro) to "every class counts the same" (macro), then the other macro-F.
 EXPLORER_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macro_pr")
-
-
-def _check_real(value: Any, name: str, *, low: float, high: float,
-                low_inclusive: bool = True) -> float:
-    """Return ``value`` as a float within [low, high] (or (low, high]), else raise naming it."""
-    bounds = f"{'>=' if low_inclusive else '>'} {low:g} and <= {high:g}"
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a number {bounds}; got {value!r}")
-    number = float(value)
-    too_low = number < low if low_inclusive else number <= low
-    if np.isnan(number) or too_low or number > high:
-        raise ValueError(f"{name} must be a number {bounds}; got {value!r}")
-    return number
 
 
 @dataclass
@@ -108,28 +93,31 @@ class AveragingModel:
 
     def __post_init__(self) -> None:
         self._cache: dict[str, Any] = {}
-        self.set(n_classes=self.n_classes, skew=self.skew, rare_weakness=self.rare_weakness,
-                 top_recall=self.top_recall, errors_to=self.errors_to,
-                 n_samples=self.n_samples, seed=self.seed)
+        self.set(**{name: getattr(self, name) for name in self.SETTINGS})
 
-    def set(self, **values: Any) -> AveragingModel:
-        """Change some of the settings (validated) and return the model."""
-        checked = {}
-        for name, value in values.items():
-            if name == "n_classes":
-                checked[name] = check_count(value, name, minimum=2)
-            elif name in ("n_samples", "seed"):
-                checked[name] = check_count(value, name, minimum=1 if name == "n_samples" else 0)
-            elif name in ("skew", "rare_weakness"):
-                checked[name] = _check_real(value, name, low=0.0, high=10.0)
-            elif name == "top_recall":
-                checked[name] = _check_real(value, name, low=0.0, high=1.0, low_inclusive=False)
-            elif name == "errors_to":
-                checked[name] = check_option(value, name, ERROR_TARGETS)
-            else:
-                raise ValueError(
-                    f"unknown setting {name!r}; expected n_classes, skew, rare_weakness, "
-                    "top_recall, errors_to, n_samples or seed")
+    SETTINGS = ("n_classes", "skew", "rare_weakness", "top_recall", "errors_to", "n_samples",
+                "seed")
+
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        return {
+            "n_classes": lambda v: check_scalar(v, "n_classes", kind="int", low=2),
+            "skew": lambda v: check_scalar(v, "skew", low=0.0, high=10.0),
+            "rare_weakness": lambda v: check_scalar(v, "rare_weakness", low=0.0, high=10.0),
+            "top_recall": lambda v: check_scalar(v, "top_recall", low=0.0, high=1.0,
+                                                 low_inclusive=False),
+            "errors_to": lambda v: check_option(v, "errors_to", ERROR_TARGETS),
+            "n_samples": lambda v: check_scalar(v, "n_samples", kind="int", low=1),
+            "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
+        }
+
+    def set(self, **changes: Any) -> AveragingModel:
+        """Change some of the settings and return the model.
+
+        The whole change is checked before any of it is applied (each value, then that every
+        class keeps a sample): a bad change leaves the model as it was.
+        """
+        checked = check_changes(changes, self._checks())
         n_classes = checked.get("n_classes", self.n_classes)
         n_samples = checked.get("n_samples", self.n_samples)
         if n_samples < n_classes:

@@ -8,11 +8,10 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from .._validation import (
-    check_count,
-)
+from .._validation import check_scalar
 from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
 from ._base import _Explorer, _format, _table
+from ._state import check_changes
 
 
 @dataclass
@@ -38,21 +37,31 @@ class ContingencyModel:
     beta: float = 1.0
 
     def __post_init__(self) -> None:
-        self.set(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn, beta=self.beta)
+        self.set(**{name: getattr(self, name) for name in self.SETTINGS})
 
-    def set(self, **values: Any) -> ContingencyModel:
-        """Change some of tp, fp, fn, tn, beta (validated) and return the model."""
-        for name, value in values.items():
-            if name == "beta":
-                if not isinstance(value, (int, float)) or value < 0 or np.isnan(value):
-                    raise ValueError(f"beta must be a number >= 0; got {value!r}")
-                self.beta = float(value)
-            elif name in ("tp", "fp", "fn", "tn"):
-                setattr(self, name, check_count(value, name))
-            else:
-                raise ValueError(f"unknown count {name!r}; expected tp, fp, fn, tn or beta")
-        if self.tp + self.fp + self.fn + self.tn == 0:
+    SETTINGS = ("tp", "fp", "fn", "tn", "beta")
+
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        checks: dict[str, Any] = {
+            name: (lambda v, name=name: check_scalar(v, name, kind="int", low=0))
+            for name in ("tp", "fp", "fn", "tn")
+        }
+        checks["beta"] = lambda v: check_scalar(v, "beta", low=0.0)
+        return checks
+
+    def set(self, **changes: Any) -> ContingencyModel:
+        """Change some of tp, fp, fn, tn and beta, and return the model.
+
+        The whole change is checked before any of it is applied, the four counts together
+        (the collection may not become empty): a bad change leaves the model as it was.
+        """
+        checked = check_changes(changes, self._checks())
+        counts = [checked.get(name, getattr(self, name)) for name in ("tp", "fp", "fn", "tn")]
+        if sum(counts) == 0:
             raise ValueError("the collection is empty: tp + fp + fn + tn must be at least 1")
+        for name, value in checked.items():
+            setattr(self, name, value)
         return self
 
     @property

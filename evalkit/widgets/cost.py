@@ -15,31 +15,30 @@ from .._validation import (
     check_consistent_length,
     check_finite_scores,
     check_labels,
+    check_scalar,
 )
-from ..costs import ThresholdCost, costs_by_threshold, expected_cost, total_cost
+from ..costs import (
+    ThresholdCost,
+    cost_optimal_threshold,
+    costs_by_threshold,
+    expected_cost,
+    total_cost,
+)
 from ._base import _Explorer, _format, _grid, _table
+from ._state import check_changes
 
 #: The four costs of :class:`CostModel`, in the order of ``cost_matrix.ravel()``.
 COST_NAMES = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
 
 
 def _check_cost(value: Any, name: str) -> float:
-    """Return a cost as a float; it may be negative (a benefit) but must be a finite number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a finite number (negative for a benefit); got {value!r}")
-    number = float(value)
-    if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number (negative for a benefit); got {value!r}")
-    return number
+    """A cost: any finite number (negative for a benefit)."""
+    return check_scalar(value, name)
 
 
-def _check_threshold(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"threshold must be a number (inf: never positive); got {value!r}")
-    number = float(value)
-    if np.isnan(number):
-        raise ValueError("threshold must be a number (inf: never positive); got nan")
-    return number
+def _check_threshold(value: Any, name: str = "threshold") -> float:
+    """A threshold: any number, ``inf`` meaning "never positive"."""
+    return check_scalar(value, name, allow_inf=True)
 
 
 @dataclass(eq=False)
@@ -134,29 +133,25 @@ class CostModel:
         """The sweep and its costs: once per cost change, never per threshold move."""
         self.table = costs_by_threshold(self.y_true, self.y_score, self.cost_matrix,
                                         pos_label=self.pos_label)
-        costs = self.table["cost"].to_numpy()
-        # The first minimum is the highest cheapest threshold, as in cost_optimal_threshold.
-        best = int(np.argmin(costs))
-        self._optimum = ThresholdCost(float(self.table["threshold"].iat[best]),
-                                      float(costs[best]))
+        self._optimum = cost_optimal_threshold(self.y_true, self.y_score, self.cost_matrix,
+                                               pos_label=self.pos_label)
         # Finite thresholds, decreasing: the look-up table for confusion().
         self._descending = self.table["threshold"].to_numpy()[1:]
 
-    def set(self, **values: Any) -> CostModel:
-        """Change the threshold and/or some of the four costs (validated); return the model."""
-        unknown = set(values) - set(COST_NAMES) - {"threshold"}
-        if unknown:
-            raise ValueError(
-                f"unknown setting(s) {sorted(unknown)}; expected threshold or one of "
-                f"{', '.join(COST_NAMES)}"
-            )
-        costs = {name: _check_cost(values[name], name) for name in COST_NAMES if name in values}
-        threshold = _check_threshold(values["threshold"]) if "threshold" in values else None
-        changed = any(getattr(self, name) != value for name, value in costs.items())
-        for name, value in costs.items():
+    def set(self, **changes: Any) -> CostModel:
+        """Change the threshold and/or some of the four costs, and return the model.
+
+        The whole change is checked before any of it is applied: a bad value or an unknown
+        name leaves the model as it was. The cheapest threshold is found again only when a
+        cost changes.
+        """
+        checks = {name: (lambda v, name=name: _check_cost(v, name)) for name in COST_NAMES}
+        checks["threshold"] = _check_threshold
+        checked = check_changes(changes, checks)
+        changed = any(getattr(self, name) != value for name, value in checked.items()
+                      if name != "threshold")
+        for name, value in checked.items():
             setattr(self, name, value)
-        if threshold is not None:
-            self.threshold = threshold
         if changed:
             self._recompute()
         return self

@@ -118,10 +118,11 @@ class DCGExplorer(_Explorer):
             self.controls["rank"].value = target  # the slider's observer redraws
 
     def update_model(self) -> None:
-        self.model.k = self.controls["k"].value
+        changes: dict[str, Any] = {"k": self.controls["k"].value}
         if "ideal" in self.controls:
             use_qrels = self.controls["ideal"].value == "qrels"
-            self.model.ideal = self._qrels_ideal if use_qrels else None
+            changes["ideal"] = self._qrels_ideal if use_qrels else None
+        self.model.set(**changes)
 
     def render_summary(self) -> str:
         k, rank = self.model.k, self.controls["rank"].value

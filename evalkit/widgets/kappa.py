@@ -8,12 +8,13 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from .._validation import (
-    check_count,
-    check_option,
-)
+from .._validation import check_option, check_scalar
 from ..agreement import KAPPA_MARGINALS, KAPPA_SCALES, interpret_kappa, kappa_from_table
 from ._base import _Explorer, _format, _grid, _table
+from ._state import check_changes
+
+# kappa_curve's tables are scaled by this before rounding to whole counts.
+_CURVE_SCALE = 1_000_000
 
 
 class KappaModel:
@@ -103,13 +104,14 @@ class KappaModel:
     # -- setting the table --------------------------------------------------------------------
 
     def set(self, **cells: Any) -> KappaModel:
-        """Change some of the four cells (validated together) and return the model."""
+        """Change some of the four cells and return the model.
 
-        unknown = sorted(set(cells) - set(self.CELLS))
-        if unknown:
-            raise ValueError(f"unknown cell {unknown[0]!r}; expected one of "
-                             f"{', '.join(self.CELLS)}")
-        checked = {name: check_count(value, name) for name, value in cells.items()}
+        The whole change is checked before any of it is applied (each cell a whole number
+        >= 0, and the table not empty): a bad change leaves the model as it was.
+        """
+        checks = {name: (lambda v, name=name: check_scalar(v, name, kind="int", low=0))
+                  for name in self.CELLS}
+        checked = check_changes(cells, checks)
         new = {name: checked.get(name, getattr(self, name)) for name in self.CELLS}
         if sum(new.values()) == 0:
             raise ValueError("the table is empty (all four cells are 0); two judges need at "
@@ -120,12 +122,7 @@ class KappaModel:
 
     @staticmethod
     def _check_share(value: Any, name: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer,
-                                                             np.floating)):
-            raise ValueError(f"{name} must be a number from 0 to 1; got {value!r}")
-        if not (0.0 <= float(value) <= 1.0):
-            raise ValueError(f"{name} must be a number from 0 to 1; got {value!r}")
-        return float(value)
+        return check_scalar(value, name, low=0.0, high=1.0)
 
     def set_shares(self, *, agreement: float | None = None, yes_share: float | None = None,
                    a_yes_share: float | None = None) -> KappaModel:
@@ -163,7 +160,7 @@ class KappaModel:
         KappaModel(both_yes=80, a_yes_b_no=10, a_no_b_yes=5, both_no=5)
         """
 
-        n_items = check_count(n_items, "n_items", minimum=1)
+        n_items = check_scalar(n_items, "n_items", kind="int", low=1)
         model = cls(both_yes=n_items, a_yes_b_no=0, a_no_b_yes=0, both_no=0)
         return model.set_shares(agreement=agreement, yes_share=yes_share,
                                 a_yes_share=a_yes_share)
@@ -297,14 +294,13 @@ class KappaModel:
             both_yes = np.full_like(shares, self.both_yes)
             a_yes_b_no = self.n_disagreements * shares
             a_no_b_yes = self.n_disagreements - a_yes_b_no
-        a_yes, b_yes = (both_yes + a_yes_b_no) / n, (both_yes + a_no_b_yes) / n
-        if marginals == "pooled":
-            a_yes = b_yes = (a_yes + b_yes) / 2
-        chance = a_yes * b_yes + (1 - a_yes) * (1 - b_yes)
-        observed = self.observed_agreement()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            kappa = (observed - chance) / (1 - chance)
-        return np.where(np.isclose(chance, 1.0, rtol=0, atol=1e-12), np.nan, kappa)
+        both_no = n - both_yes - a_yes_b_no - a_no_b_yes
+        # Kappa depends on the table's shares only, so each fractional table is scaled up and
+        # rounded to the whole counts kappa_from_table takes (shares off by < 1e-6 / n).
+        tables = np.stack([both_yes, a_yes_b_no, a_no_b_yes, both_no], axis=1)
+        whole = np.rint(tables * _CURVE_SCALE).astype(np.int64).reshape(-1, 2, 2)
+        return np.array([kappa_from_table(table, marginals=marginals, zero_division=np.nan)
+                         for table in whole])
 
 
 class KappaExplorer(_Explorer):

@@ -9,13 +9,10 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    check_1d,
-    check_consistent_length,
-    check_count,
-)
+from .._validation import check_1d, check_consistent_length, check_scalar
 from ..correlation import PairCounts, concordant_discordant, kendall_tau, spearman_rho
 from ._base import _Explorer, _format, _grid, _table
+from ._state import check_changes
 
 _VERDICTS = ("concordant", "discordant", "tied in reference")
 
@@ -121,7 +118,7 @@ class RankingModel:
                 raise ValueError(f"reference contains NaN at position {position}; every item "
                                  "needs a place")
         self.reference = reference
-        self.seed = check_count(seed, "seed")
+        self.seed = check_scalar(seed, "seed", kind="int", low=0)
         self._index = {name: i for i, name in enumerate(names)}
         self._path: list[int] | None = None
         self.order = self.reference_order if order is None else self._checked(order)
@@ -248,7 +245,7 @@ class RankingModel:
 
     def _position(self, position: Any, name: str, last: int) -> int:
 
-        position = check_count(position, name, minimum=1)
+        position = check_scalar(position, name, kind="int", low=1)
         if position > last:
             raise ValueError(f"{name} must be between 1 and {last}; got {position}")
         return position
@@ -264,8 +261,7 @@ class RankingModel:
     def move(self, position: int, step: int) -> int:
         """Move the item at ``position`` by ``step`` places (-1 = up); return its new position."""
         position = self._position(position, "position", self.n_items)
-        if isinstance(step, bool) or not isinstance(step, (int, np.integer)):
-            raise ValueError(f"step must be a whole number; got {step!r}")
+        step = check_scalar(step, "step", kind="int")
         target = position + int(step)
         if not 1 <= target <= self.n_items:
             raise ValueError(f"cannot move position {position} by {step}: the target "
@@ -274,6 +270,17 @@ class RankingModel:
         order.insert(target - 1, order.pop(position - 1))
         self.order = order
         return target
+
+    def set(self, **changes: Any) -> RankingModel:
+        """Change the setting ``order`` (the second ranking, every item once, top first).
+
+        The change is checked before it is applied: a bad order or an unknown name leaves
+        the model as it was. Returns the model.
+        """
+        checked = check_changes(changes, {"order": self._checked})
+        for name, value in checked.items():
+            setattr(self, name, value)
+        return self
 
     def set_order(self, order: Any) -> RankingModel:
         """Replace the second ranking (every item once, top first); return the model."""
@@ -310,7 +317,7 @@ class RankingModel:
         has exactly ``n_discordant`` discordant pairs (at most :attr:`max_discordant`).
         """
 
-        n_discordant = check_count(n_discordant, "n_discordant")
+        n_discordant = check_scalar(n_discordant, "n_discordant", kind="int", low=0)
         if n_discordant > self.max_discordant:
             raise ValueError(f"n_discordant must be at most {self.max_discordant} (every pair "
                              f"not tied in the reference); got {n_discordant}")

@@ -96,7 +96,7 @@ class RelevanceExplorer(_Explorer):
             if button.value != bool(self.model.relevant[rank - 1]):
                 self.model.toggle(rank)
             button.button_style = "success" if button.value else ""
-        self.model.k = self.controls["k"].value
+        self.model.set(k=self.controls["k"].value)
 
     def render_summary(self) -> str:
         m, k = self.model, self.model.k

@@ -9,19 +9,17 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from .._validation import (
-    check_count,
-)
+from .._validation import check_scalar, check_square_matrix
+from ..classification import confusion_matrix
+from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import precision_recall_curve, roc_auc, roc_curve, youden_index
 from ._base import _Explorer, _format, _grid, _table
+from ._state import check_changes
 
 
 def _check_share_of_positives(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"prevalence must be a share such as 0.05; got {value!r}")
-    percent = float(value) * 100.0
-    if not (np.isfinite(percent) and 1.0 - 1e-9 <= percent <= 99.0 + 1e-9):
-        raise ValueError(f"prevalence must be between 0.01 and 0.99; got {value!r}")
+    share = check_scalar(value, "prevalence", low=0.01, high=0.99)
+    percent = share * 100.0
     if abs(percent - round(percent)) > 1e-6:
         raise ValueError(
             f"prevalence must be a whole number of percent (0.01, 0.02, ..., 0.99), so that "
@@ -30,12 +28,14 @@ def _check_share_of_positives(value: Any) -> float:
     return round(percent) / 100.0
 
 
-def _check_finite_real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
-    return float(value)
+def _check_cost_matrix(value: Any) -> np.ndarray | None:
+    if value is None:
+        return None
+    matrix = check_square_matrix(value, "cost_matrix")
+    if matrix.shape != (2, 2):
+        raise ValueError("cost_matrix must be 2x2, rows and columns in the order (negative "
+                         f"class, positive class); got shape {matrix.shape}")
+    return matrix
 
 
 @dataclass(eq=False)
@@ -135,23 +135,24 @@ class ROCModel:
         self._pool: dict[str, Any] = {}
         self.set(**{name: getattr(self, name) for name in self.SETTINGS})
 
-    def set(self, **values: Any) -> ROCModel:
-        """Change some of the settings (validated) and return the model."""
-        from ..costs import _check_binary_costs
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        return {
+            "prevalence": _check_share_of_positives,
+            "threshold": lambda v: check_scalar(v, "threshold"),
+            "separation": lambda v: check_scalar(v, "separation"),
+            "cost_matrix": _check_cost_matrix,
+            "n_pool": lambda v: check_scalar(v, "n_pool", kind="int", low=1),
+            "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
+        }
 
-        checked: dict[str, Any] = {}
-        for name, value in values.items():
-            if name == "prevalence":
-                checked[name] = _check_share_of_positives(value)
-            elif name in ("threshold", "separation"):
-                checked[name] = _check_finite_real(value, name)
-            elif name == "cost_matrix":
-                checked[name] = None if value is None else _check_binary_costs(value)
-            elif name in ("n_pool", "seed"):
-                checked[name] = check_count(value, name, minimum=1 if name == "n_pool" else 0)
-            else:
-                raise ValueError(f"unknown setting {name!r}; expected one of "
-                                 f"{', '.join(self.SETTINGS)}")
+    def set(self, **changes: Any) -> ROCModel:
+        """Change some of the settings and return the model.
+
+        The whole change is checked before any of it is applied: a bad value or an unknown
+        name leaves the model as it was.
+        """
+        checked = check_changes(changes, self._checks())
         for name, value in checked.items():
             setattr(self, name, value)
         return self
@@ -213,12 +214,11 @@ class ROCModel:
     # -- at the threshold ---------------------------------------------------------------------
 
     def confusion(self) -> np.ndarray:
-        """``[[TN, FP], [FN, TP]]`` at the threshold (rows true, columns predicted)."""
-        w_neg, w_pos = self.weights
-        t = self.threshold
-        tp = w_pos * (self.n_pool - int(np.searchsorted(self.positive_scores, t, side="left")))
-        fp = w_neg * (self.n_pool - int(np.searchsorted(self.negative_scores, t, side="left")))
-        return np.array([[self.n_negative - fp, fp], [self.n_positive - tp, tp]])
+        """``[[TN, FP], [FN, TP]]`` at the threshold (rows true, columns predicted), from
+        :func:`evalkit.confusion_matrix` of the test set."""
+        y_true, y_score = self.test_set()
+        return confusion_matrix(y_true, (y_score >= self.threshold).astype(np.int64),
+                                labels=[0, 1])
 
     def rates(self) -> dict[str, float]:
         """TPR (= recall), FPR, precision (NaN when nothing is predicted positive),
@@ -241,11 +241,11 @@ class ROCModel:
 
     def cost(self) -> float:
         """Total cost of the test set's decisions at the threshold (needs ``cost_matrix``)."""
-        return float((self.confusion() * self._costs()).sum())
+        return total_cost(self.confusion(), self._costs())
 
     def expected_cost(self) -> float:
         """Cost per test case at the threshold (needs ``cost_matrix``)."""
-        return self.cost() / self.n_test
+        return expected_cost(self.confusion(), self._costs())
 
     # -- over all thresholds ------------------------------------------------------------------
 
@@ -275,8 +275,6 @@ class ROCModel:
     def cost_optimal_threshold(self) -> tuple[float, float]:
         """The cheapest threshold at this balance and its total cost
         (:func:`evalkit.cost_optimal_threshold`; needs ``cost_matrix``)."""
-        from ..costs import cost_optimal_threshold
-
         return cost_optimal_threshold(*self.test_set(), self._costs())
 
     def summary(self) -> dict[str, Any]:

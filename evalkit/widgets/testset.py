@@ -8,11 +8,10 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from .._validation import (
-    check_option,
-)
-from ..stats import CI_METHODS, _check_confidence, proportion_ci
+from .._validation import check_option, check_scalar
+from ..stats import CI_METHODS, proportion_ci
 from ._base import _Explorer, _format, _table
+from ._state import check_changes
 
 #: Test-set sizes offered by the explorer, from tiny to large.
 TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
@@ -50,25 +49,32 @@ class TestSetModel:
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.set()
+        self.set(**{name: getattr(self, name) for name in self.SETTINGS})
 
-    def set(self, **values: Any) -> TestSetModel:
-        """Change any of the fields (validated) and return the model."""
-        unknown = set(values) - {"n_test", "true_accuracy", "confidence", "method",
-                                 "n_repeats", "seed"}
-        if unknown:
-            raise ValueError(f"unknown setting(s) {sorted(unknown)}; expected n_test, "
-                             "true_accuracy, confidence, method, n_repeats or seed")
-        for name, value in values.items():
+    SETTINGS = ("n_test", "true_accuracy", "confidence", "method", "n_repeats", "seed")
+
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        return {
+            "n_test": lambda v: check_scalar(v, "n_test", kind="int", low=1),
+            "true_accuracy": lambda v: check_scalar(v, "true_accuracy", low=0.0, high=1.0),
+            "confidence": lambda v: check_scalar(v, "confidence", low=0.0, high=1.0,
+                                                 low_inclusive=False, high_inclusive=False),
+            "method": lambda v: check_option(v, "method", CI_METHODS),
+            "n_repeats": lambda v: check_scalar(v, "n_repeats", kind="int", low=1),
+            "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
+        }
+
+    def set(self, **changes: Any) -> TestSetModel:
+        """Change some of the settings and return the model.
+
+        The whole change is checked before any of it is applied: a bad value (``TypeError``
+        for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
+        as it was.
+        """
+        checked = check_changes(changes, self._checks())
+        for name, value in checked.items():
             setattr(self, name, value)
-        for name in ("n_test", "n_repeats"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a whole number >= 1; got {value!r}")
-        if not isinstance(self.true_accuracy, (int, float)) or not 0 <= self.true_accuracy <= 1:
-            raise ValueError(f"true_accuracy must be between 0 and 1; got {self.true_accuracy!r}")
-        _check_confidence(self.confidence)
-        check_option(self.method, "method", CI_METHODS)
         return self
 
     def simulate(self) -> np.ndarray:

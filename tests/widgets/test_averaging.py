@@ -235,21 +235,21 @@ def test_averaging_model_entropy_breaks_d1_above_n_over_e():
         assert weights[scheme].sum() == pytest.approx(1.0)  # D0
 
 
-@pytest.mark.parametrize("settings, message", [
-    ({"n_classes": 1}, "n_classes must be a whole number >= 2"),
-    ({"n_classes": 2.5}, "n_classes must be a whole number"),
-    ({"skew": -0.1}, "skew must be a number >= 0"),
-    ({"skew": "long"}, "skew must be a number"),
-    ({"skew": float("nan")}, "skew must be a number"),
-    ({"rare_weakness": True}, "rare_weakness must be a number"),
-    ({"top_recall": 0.0}, "top_recall must be a number > 0 and <= 1"),
-    ({"top_recall": 1.2}, "top_recall must be a number > 0 and <= 1"),
-    ({"errors_to": "rare"}, "errors_to must be one of 'proportional', 'uniform'"),
-    ({"n_samples": 5, "n_classes": 8}, "n_samples must be at least n_classes \\(8\\)"),
-    ({"seed": -1}, "seed must be a whole number >= 0"),
+@pytest.mark.parametrize("settings, error, message", [
+    ({"n_classes": 1}, ValueError, "n_classes must be an integer >= 2"),
+    ({"n_classes": 2.5}, ValueError, "n_classes must be an integer"),
+    ({"skew": -0.1}, ValueError, r"skew must be a real number in \[0, 10\]"),
+    ({"skew": "long"}, TypeError, "skew must be a real number"),
+    ({"skew": float("nan")}, ValueError, "skew must be a real number"),
+    ({"rare_weakness": True}, TypeError, "rare_weakness must be a real number"),
+    ({"top_recall": 0.0}, ValueError, r"top_recall must be a real number in \(0, 1\]"),
+    ({"top_recall": 1.2}, ValueError, r"top_recall must be a real number in \(0, 1\]"),
+    ({"errors_to": "rare"}, ValueError, "errors_to must be one of 'proportional', 'uniform'"),
+    ({"n_samples": 5, "n_classes": 8}, ValueError, "n_samples must be at least n_classes \\(8\\)"),
+    ({"seed": -1}, ValueError, "seed must be an integer >= 0"),
 ])
-def test_averaging_model_rejects_bad_settings(settings, message):
-    with pytest.raises(ValueError, match=message):
+def test_averaging_model_rejects_bad_settings(settings, error, message):
+    with pytest.raises(error, match=message):
         _averaging_model(**settings)
 
 

@@ -64,13 +64,14 @@ def test_contingency_model_undefined_measures_are_nan():
     assert m["F1"] == 0.0  # 2TP / (2TP + FP + FN) = 0 / 10 is defined
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"tp": -1}, "tp must be a whole number >= 0"),
-    ({"fp": 1.5}, "fp must be a whole number >= 0"),
-    ({"tp": 0, "fp": 0, "fn": 0, "tn": 0}, "collection is empty"),
-    ({"beta": -2}, "beta must be a number >= 0"),
-    ({"tpp": 3}, "unknown count 'tpp'"),
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"tp": -1}, ValueError, "tp must be an integer >= 0"),
+    ({"fp": 1.5}, ValueError, "fp must be an integer >= 0"),
+    ({"tp": 0, "fp": 0, "fn": 0, "tn": 0}, ValueError, "collection is empty"),
+    ({"beta": -2}, ValueError, "beta must be a real number >= 0"),
+    ({"beta": True}, TypeError, "beta must be a real number >= 0; got True"),
+    ({"tpp": 3}, ValueError, "unknown setting 'tpp'; the settings are tp, fp, fn, tn, beta"),
 ])
-def test_contingency_model_rejects_bad_counts(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+def test_contingency_model_rejects_bad_counts(kwargs, error, message):
+    with pytest.raises(error, match=message):
         ContingencyModel().set(**kwargs)

@@ -167,23 +167,26 @@ def test_kappa_model_shares_round_half_up_and_keep_n():
     assert KappaModel.from_shares(3, 0.5).table.sum() == 3
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda M: M(-1, 0, 0, 1), "both_yes must be a whole number >= 0"),
-    (lambda M: M(1.5, 0, 0, 1), "both_yes must be a whole number"),
-    (lambda M: M(True, 0, 0, 1), "both_yes must be a whole number"),
-    (lambda M: M(0, 0, 0, 0), "the table is empty"),
-    (lambda M: M().set(both=1), "unknown cell 'both'"),
-    (lambda M: M().set_shares(agreement=1.2), "agreement must be a number from 0 to 1"),
-    (lambda M: M().set_shares(yes_share="half"), "yes_share must be a number"),
-    (lambda M: M().set_shares(a_yes_share=float("nan")), "a_yes_share must be a number"),
-    (lambda M: M.from_shares(0, 0.5), "n_items must be a whole number >= 1"),
-    (lambda M: M().chance_agreement("mixed"), "marginals"),
-    (lambda M: M().kappa_curve("agreement", [0.5]), "parameter"),
-    (lambda M: M().kappa_curve("yes_share", [1.5]), "values must be numbers from 0 to 1"),
+@pytest.mark.parametrize("call, error, message", [
+    (lambda M: M(-1, 0, 0, 1), ValueError, "both_yes must be an integer >= 0"),
+    (lambda M: M(1.5, 0, 0, 1), ValueError, "both_yes must be an integer"),
+    (lambda M: M(True, 0, 0, 1), TypeError, "both_yes must be an integer"),
+    (lambda M: M(0, 0, 0, 0), ValueError, "the table is empty"),
+    (lambda M: M().set(both=1), ValueError, "unknown setting 'both'; the settings are both_yes"),
+    (lambda M: M().set_shares(agreement=1.2), ValueError,
+     r"agreement must be a real number in \[0, 1\]"),
+    (lambda M: M().set_shares(yes_share="half"), TypeError, "yes_share must be a real number"),
+    (lambda M: M().set_shares(a_yes_share=float("nan")), ValueError,
+     "a_yes_share must be a real number"),
+    (lambda M: M.from_shares(0, 0.5), ValueError, "n_items must be an integer >= 1"),
+    (lambda M: M().chance_agreement("mixed"), ValueError, "marginals"),
+    (lambda M: M().kappa_curve("agreement", [0.5]), ValueError, "parameter"),
+    (lambda M: M().kappa_curve("yes_share", [1.5]), ValueError,
+     "values must be numbers from 0 to 1"),
 ])
-def test_kappa_model_refuses_bad_input(call, message):
+def test_kappa_model_refuses_bad_input(call, error, message):
 
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(error, match=message):
         call(KappaModel)
 
 

@@ -159,15 +159,21 @@ def test_ranking_model_refuses_bad_input():
         RankingModel(reference=[1, np.nan, 3, 4, 5])
     with pytest.raises(ValueError, match="reference must hold numbers"):
         RankingModel(reference=list("abcde"))
-    with pytest.raises(ValueError, match="seed must be a whole number"):
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
         RankingModel(seed=-1)
     model = RankingModel()
     with pytest.raises(ValueError, match="position must be between 1 and 4; got 5"):
         model.swap(5)
     with pytest.raises(ValueError, match="target 0 is outside 1..5"):
         model.move(1, -1)
-    with pytest.raises(ValueError, match="step must be a whole number"):
+    with pytest.raises(ValueError, match="step must be an integer"):
         model.move(2, 0.5)
+    with pytest.raises(TypeError, match="step must be an integer"):
+        model.move(2, True)
+    with pytest.raises(ValueError, match="unknown setting 'ordre'; the settings are order"):
+        model.set(ordre=["5", "4", "3", "2", "1"])
+    with pytest.raises(ValueError, match="order must list every item exactly once"):
+        model.set(order=["5", "4", "3", "2"])
     assert model.order == ["1", "2", "3", "4", "5"]  # nothing changed
 
 

@@ -115,13 +115,15 @@ def test_roc_model_validates_its_settings():
 
     with pytest.raises(ValueError, match="whole number of percent"):
         ROCModel(prevalence=0.015)
-    with pytest.raises(ValueError, match="between 0.01 and 0.99"):
+    with pytest.raises(ValueError, match=r"prevalence must be a real number in \[0.01, 0.99\]"):
         ROCModel(prevalence=0.0)
-    with pytest.raises(ValueError, match="threshold must be a finite number"):
+    with pytest.raises(ValueError, match="threshold must be a real number; got nan"):
         ROCModel(threshold=float("nan"))
+    with pytest.raises(TypeError, match="separation must be a real number; got True"):
+        ROCModel(separation=True)
     with pytest.raises(ValueError, match="cost_matrix must be 2x2"):
         ROCModel(cost_matrix=np.zeros((3, 3)))
-    with pytest.raises(ValueError, match="n_pool must be a whole number >= 1"):
+    with pytest.raises(ValueError, match="n_pool must be an integer >= 1"):
         ROCModel(n_pool=0)
     with pytest.raises(ValueError, match="unknown setting 'balance'"):
         ROCModel().set(balance=0.5)

@@ -77,13 +77,14 @@ def test_test_set_model_is_reproducible_and_cached():
     assert set(np.unique(model.simulate() * 50)) <= set(range(51))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n_test": 0}, "n_test must be a whole number >= 1"),
-    ({"true_accuracy": 1.2}, "true_accuracy must be between 0 and 1"),
-    ({"confidence": 1.0}, "confidence must be between 0 and 1"),
-    ({"method": "bayes"}, "method must be one of"),
-    ({"size": 3}, "unknown setting"),
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"n_test": 0}, ValueError, "n_test must be an integer >= 1"),
+    ({"n_test": "100"}, TypeError, "n_test must be an integer >= 1; got the string '100'"),
+    ({"true_accuracy": 1.2}, ValueError, r"true_accuracy must be a real number in \[0, 1\]"),
+    ({"confidence": 1.0}, ValueError, r"confidence must be a real number in \(0, 1\)"),
+    ({"method": "bayes"}, ValueError, "method must be one of"),
+    ({"size": 3}, ValueError, "unknown setting 'size'; the settings are n_test, true_accuracy"),
 ])
-def test_test_set_model_rejects_bad_settings(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+def test_test_set_model_rejects_bad_settings(kwargs, error, message):
+    with pytest.raises(error, match=message):
         TestSetModel().set(**kwargs)
