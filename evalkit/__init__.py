@@ -112,6 +112,3 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
-
-_MODULES = (agreement, classification, correlation, costs, curves, datasets, exceptions, ranking,
-            stats, trec)
