@@ -10,15 +10,10 @@ import pandas as pd
 from .._validation import check_grades, check_scalar
 from ..ranking import (
     DCG_VARIANTS,
-    average_precision,
     dcg,
     interpolated_precision,
     ndcg,
-    precision_at_k,
     precision_recall_points,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
 )
 from ._state import check_changes
 
@@ -55,11 +50,11 @@ class _RankedList:
     Examples
     --------
     >>> model = _RankedList([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
-    >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
-    (0.6, 0.5)
+    >>> model.n_relevant
+    4
     >>> model.toggle(2)  # rank 2 becomes relevant
-    >>> model.measures()["R-prec"]
-    0.6
+    >>> model.n_relevant, model.relevant[:3].tolist()
+    (5, [True, True, True])
     """
 
     def __init__(
@@ -155,23 +150,6 @@ class _RankedList:
         order.insert(target, order.pop(source))
         self.relevance = self.relevance[order]
         self.doc_ids = [self.doc_ids[i] for i in order]
-
-    def measures(self) -> dict[str, float]:
-        """Every measure of the current list, keyed by a short display name."""
-        grades, total, k = self.relevance, self.n_relevant, self.k
-        level = self.relevance_level
-        policy = 0.0  # an empty judgement set shows 0, without a warning per redraw
-        ideal = self.ideal if self.ideal is not None else grades
-        return {
-            "R": float(total),
-            f"P@{k}": precision_at_k(grades, k, relevance_level=level),
-            f"R@{k}": recall_at_k(grades, k, total, relevance_level=level, zero_division=policy),
-            "R-prec": r_precision(grades, total, relevance_level=level, zero_division=policy),
-            "AP": average_precision(grades, total, relevance_level=level, zero_division=policy),
-            "RR": reciprocal_rank(grades, relevance_level=level),
-            f"nDCG@{k}": ndcg(grades, k, ideal=ideal, zero_division=policy),
-            "nDCG": ndcg(grades, ideal=ideal, zero_division=policy),
-        }
 
     def dcg_table(self, k: int | None = None) -> pd.DataFrame:
         """DCG, IDCG and nDCG under each convention (rows), for the whole list or the top k."""

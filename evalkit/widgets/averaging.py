@@ -200,6 +200,32 @@ class AveragingModel:
         """Share of the samples predicted correctly (= micro P = micro R = micro F1)."""
         return float(np.trace(self.confusion()) / self.n_samples)
 
+    def entropy_breaks_d1(self) -> int | None:
+        """The first class whose entropy weight is below the next (smaller) class's, or None.
+
+        Sizes fall with the class index, so the entropy scheme breaks desideratum D1 (a larger
+        class never weighs less) where its weight rises again, which can happen only for a
+        class holding more than N/e of the samples.
+        """
+        entropy = self.weights(["entropy"])["entropy"].to_numpy()
+        rises = np.flatnonzero(entropy[1:] > entropy[:-1] + 1e-12)
+        return int(rises[0]) if rises.size else None
+
+    def summary(self) -> dict[str, Any]:
+        """What the explorer shows besides the table of :meth:`averages`.
+
+        Keys: ``n_samples``, ``n_classes``, ``accuracy``, ``f1_<scheme>`` for each scheme of
+        ``EXPLORER_AVERAGES``, ``f1_gap`` (highest minus lowest of those F1 averages) and
+        ``entropy_breaks_d1`` (see :meth:`entropy_breaks_d1`).
+        """
+        f1 = self.averages()["f_score"]
+        shown: dict[str, Any] = {"n_samples": self.n_samples, "n_classes": self.n_classes,
+                                 "accuracy": self.accuracy}
+        shown.update({f"f1_{scheme}": float(f1[scheme]) for scheme in f1.index})
+        shown["f1_gap"] = float(f1.max() - f1.min())
+        shown["entropy_breaks_d1"] = self.entropy_breaks_d1()
+        return shown
+
 
 class AveragingExplorer(_Explorer):
     """Skew the class sizes, weaken the classifier on rare classes, and watch the averages part.
@@ -255,22 +281,18 @@ class AveragingExplorer(_Explorer):
         averages = m.averages()
         rows = [[scheme] + [_format(averages.loc[scheme, column]) for column in averages.columns]
                 for scheme in averages.index]
-        f1 = averages["f_score"]
         table = _grid(["average", "precision", "recall", "F1"], rows,
                       "Averages of the same predictions", bold_row=None)
+        s = m.summary()
         support = m.support
         facts = [
             ("class sizes (largest first)", ", ".join(str(int(n)) for n in support)),
             ("recall by design", ", ".join(f"{r:.2f}" for r in m.designed_recall)),
-            ("accuracy", _format(m.accuracy)),
-            ("F1: highest − lowest average", _format(float(f1.max() - f1.min()))),
+            ("accuracy", _format(s["accuracy"])),
+            ("F1: highest − lowest average", _format(s["f1_gap"])),
         ]
-        # Sizes fall with the class index, so entropy breaks D1 where its weight rises again
-        # (possible only for a class holding more than N/e of the samples).
-        entropy = m.weights(["entropy"])["entropy"].tolist()
-        rises = [i for i in range(len(entropy) - 1) if entropy[i + 1] > entropy[i] + 1e-12]
-        if rises:
-            i = rises[0]
+        i = s["entropy_breaks_d1"]
+        if i is not None:
             facts.append(("entropy breaks D1",
                           f"class {i} (n = {support[i]} > N/e = {m.n_samples / math.e:.0f}) "
                           f"weighs less than class {i + 1} (n = {support[i + 1]})"))

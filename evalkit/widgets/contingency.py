@@ -19,14 +19,14 @@ class ContingencyModel:
     """The retrieved/relevant contingency table of one query, and every measure it gives.
 
     This is the state behind :class:`evalkit.widgets.ContingencyExplorer`: set the four
-    counts and read :meth:`measures`. ``tp`` relevant documents were retrieved, ``fp``
+    counts and read :meth:`summary`. ``tp`` relevant documents were retrieved, ``fp``
     non-relevant documents were retrieved, ``fn`` relevant documents were missed and ``tn``
     non-relevant documents were (rightly) left out.
 
     Examples
     --------
     >>> model = ContingencyModel(tp=30, fp=0, fn=10, tn=60)
-    >>> model.measures()["recall"]
+    >>> model.summary()["recall"]
     0.75
     """
 
@@ -74,22 +74,27 @@ class ContingencyModel:
         y_pred = np.repeat([1, 1, 0, 0], [self.tp, self.fp, self.fn, self.tn])
         return y_true, y_pred
 
-    def measures(self) -> dict[str, float]:
-        """Every set-based measure of the table, computed by the library's own functions.
+    def summary(self) -> dict[str, Any]:
+        """The table's sizes and every set-based measure, computed by the library's functions.
 
-        Undefined ratios (nothing retrieved, nothing relevant) are NaN here, so a reader sees
-        "undefined" rather than a silent 0.
+        Keys: ``n_documents``, ``n_relevant`` (tp + fn), ``n_retrieved`` (tp + fp), then
+        ``accuracy``, ``error_rate``, ``precision``, ``recall``, ``specificity``, ``f1`` and
+        ``f_beta`` (for the model's ``beta``). Undefined ratios (nothing retrieved, nothing
+        relevant) are NaN here, so a reader sees "undefined" rather than a silent 0.
         """
         y_true, y_pred = self.labels()
         options = {"zero_division": np.nan, "pos_label": 1}
         return {
+            "n_documents": self.n_documents,
+            "n_relevant": self.tp + self.fn,
+            "n_retrieved": self.tp + self.fp,
             "accuracy": accuracy(y_true, y_pred),
-            "error rate": error_rate(y_true, y_pred),
+            "error_rate": error_rate(y_true, y_pred),
             "precision": precision(y_true, y_pred, **options),
             "recall": recall(y_true, y_pred, **options),
             "specificity": specificity(y_true, y_pred, **options),
-            "F1": f1_score(y_true, y_pred, **options),
-            f"F-beta (beta={self.beta:.3g})": f_score(y_true, y_pred, beta=self.beta, **options),
+            "f1": f1_score(y_true, y_pred, **options),
+            "f_beta": f_score(y_true, y_pred, beta=self.beta, **options),
         }
 
     def table(self) -> np.ndarray:
@@ -107,7 +112,7 @@ class ContingencyExplorer(_Explorer):
     --------
     >>> explorer = ContingencyExplorer(plot=False)
     >>> explorer.controls["fp"].value = 30
-    >>> round(explorer.model.measures()["precision"], 3)
+    >>> round(explorer.model.summary()["precision"], 3)
     0.5
     """
 
@@ -146,12 +151,15 @@ class ContingencyExplorer(_Explorer):
         self.model.set(**values)
         self._last_valid = values
 
+    LABELS = {"accuracy": "accuracy", "error_rate": "error rate", "precision": "precision",
+              "recall": "recall", "specificity": "specificity", "f1": "F1"}
+
     def render_summary(self) -> str:
-        m = self.model
-        measures = m.measures()
-        rows = [(name, _format(value)) for name, value in measures.items()]
-        rows.insert(0, ("documents", str(m.n_documents)))
-        rows.insert(1, ("relevant | retrieved", f"{m.tp + m.fn} | {m.tp + m.fp}"))
+        s = self.model.summary()
+        rows = [("documents", str(s["n_documents"])),
+                ("relevant | retrieved", f"{s['n_relevant']} | {s['n_retrieved']}")]
+        rows += [(label, _format(s[key])) for key, label in self.LABELS.items()]
+        rows.append((f"F-beta (beta={self.model.beta:.3g})", _format(s["f_beta"])))
         return _table(rows, "Measures")
 
     def draw(self) -> Any:

@@ -210,6 +210,36 @@ class CostModel:
         false_negative_regret = self.cost_fn - self.cost_tp
         return false_positive_regret / (false_positive_regret + false_negative_regret)
 
+    def summary(self) -> dict[str, Any]:
+        """Every number the explorer shows, by name.
+
+        Keys: ``threshold``, ``n_samples``, ``n_positive``, ``accuracy``, ``total_cost`` and
+        ``expected_cost`` (at the threshold), ``cheapest_threshold``, ``cheapest_cost`` and
+        ``cheapest_accuracy`` (of :meth:`optimum`), ``extra_cost`` (what the chosen threshold
+        costs above the cheapest), ``p_star`` and ``p_star_cost`` (None when :math:`p^*` does
+        not apply) and ``p_star_issue`` (why not, or None).
+        """
+        best = self.optimum()
+        best_confusion = self.confusion(best.threshold)
+        p_star = self.theoretical_threshold()
+        p_star_cost = (None if p_star is None
+                       else total_cost(self.confusion(p_star), self.cost_matrix))
+        return {
+            "threshold": self.threshold,
+            "n_samples": self.n_samples,
+            "n_positive": self.n_positive,
+            "accuracy": self.accuracy(),
+            "total_cost": self.total_cost(),
+            "expected_cost": self.expected_cost(),
+            "cheapest_threshold": best.threshold,
+            "cheapest_cost": best.cost,
+            "cheapest_accuracy": float(best_confusion.trace() / self.n_samples),
+            "extra_cost": self.total_cost() - best.cost,
+            "p_star": p_star,
+            "p_star_cost": p_star_cost,
+            "p_star_issue": self.theoretical_threshold_issue(),
+        }
+
 
 class CostExplorer(_Explorer):
     """Move the decision threshold and the price of each error; watch the cost follow.
@@ -302,8 +332,6 @@ class CostExplorer(_Explorer):
         return "inf (never positive)" if math.isinf(threshold) else f"{threshold:.4g}"
 
     def render_summary(self) -> str:
-        from ..costs import total_cost
-
         m = self.model
         negative, positive = self.labels
         confusion = m.confusion()
@@ -316,25 +344,21 @@ class CostExplorer(_Explorer):
                        [[f"true {negative}", f"{costs[0, 0]:g}", f"{costs[0, 1]:g}"],
                         [f"true {positive}", f"{costs[1, 0]:g}", f"{costs[1, 1]:g}"]],
                        "Cost matrix (same layout)")
-        best = m.optimum()
-        best_confusion = m.confusion(best.threshold)
+        s = m.summary()
         rows = [
-            ("accuracy", _format(m.accuracy())),
-            ("total cost", _format(m.total_cost(), 2)),
-            ("expected cost per case", _format(m.expected_cost(), 4)),
-            ("cheapest threshold on these data", self._threshold_text(best.threshold)),
-            ("its total cost", _format(best.cost, 2)),
-            ("its accuracy", _format(float(best_confusion.trace() / m.n_samples))),
-            ("extra cost of the chosen threshold", _format(m.total_cost() - best.cost, 2)),
+            ("accuracy", _format(s["accuracy"])),
+            ("total cost", _format(s["total_cost"], 2)),
+            ("expected cost per case", _format(s["expected_cost"], 4)),
+            ("cheapest threshold on these data", self._threshold_text(s["cheapest_threshold"])),
+            ("its total cost", _format(s["cheapest_cost"], 2)),
+            ("its accuracy", _format(s["cheapest_accuracy"])),
+            ("extra cost of the chosen threshold", _format(s["extra_cost"], 2)),
         ]
-        p_star = m.theoretical_threshold()
-        if p_star is None:
-            rows.append(("p* (calibrated probabilities)",
-                         f"not applicable: {m.theoretical_threshold_issue()}"))
+        if s["p_star"] is None:
+            rows.append(("p* (calibrated probabilities)", f"not applicable: {s['p_star_issue']}"))
         else:
-            rows.append(("p* (calibrated probabilities)", f"{p_star:.4f}"))
-            rows.append(("total cost at p*",
-                         _format(total_cost(m.confusion(p_star), m.cost_matrix), 2)))
+            rows.append(("p* (calibrated probabilities)", f"{s['p_star']:.4f}"))
+            rows.append(("total cost at p*", _format(s["p_star_cost"], 2)))
         heading = (f"<p><b>Predict {html.escape(positive)} when the score ≥ "
                    f"{m.threshold:.4g}</b> ({m.n_samples} cases, {m.n_positive} of them "
                    f"{html.escape(positive)})</p>")

@@ -42,7 +42,23 @@ class DCGModel(_RankedList):
     [2.0, 2.0, 1.0, 0.0, 0.0]
     >>> model.dcg_table(5).loc["trec", "nDCG"].round(4).item()  # 3.7619 / 4.1926
     0.8973
+    >>> round(model.summary()["ndcg_trec"], 4)
+    0.8973
     """
+
+    def summary(self) -> dict[str, float]:
+        """DCG@k, IDCG@k and nDCG@k under each convention, from :meth:`dcg_table`.
+
+        Keys: ``k``, then ``dcg_<variant>``, ``idcg_<variant>`` and ``ndcg_<variant>`` for
+        each variant of :func:`evalkit.dcg` (``trec``, ``exponential``, ``jarvelin``).
+        """
+        table = self.dcg_table(self.k)
+        shown: dict[str, float] = {"k": self.k}
+        for variant, row in table.iterrows():
+            shown.update({f"dcg_{variant}": float(row["DCG"]),
+                          f"idcg_{variant}": float(row["IDCG"]),
+                          f"ndcg_{variant}": float(row["nDCG"])})
+        return shown
 
 
 class DCGExplorer(_Explorer):
@@ -54,7 +70,7 @@ class DCGExplorer(_Explorer):
     :attr:`buttons`, ``"up"`` and ``"down"``, move the selected document one rank; the
     selection follows it. The table shows DCG@k, IDCG@k and nDCG@k for ``"trec"``,
     ``"exponential"`` and ``"jarvelin"`` (see :func:`evalkit.dcg`), from
-    :meth:`evalkit.widgets.DCGModel.dcg_table`.
+    :meth:`evalkit.widgets.DCGModel.summary`.
 
     Examples
     --------
@@ -132,10 +148,11 @@ class DCGExplorer(_Explorer):
             [["document"] + self.model.doc_ids, ["grade"] + [f"{g:g}" for g in grades]],
             shaded_column=rank,
         )
-        table = self.model.dcg_table(k)
-        rows = [[variant, _format(row.DCG), _format(row.IDCG), _format(row.nDCG)]
-                for variant, row in table.iterrows()]
-        chosen = list(table.index).index(self.controls["variant"].value)
+        s = self.model.summary()
+        rows = [[variant] + [_format(s[f"{measure}_{variant}"])
+                             for measure in ("dcg", "idcg", "ndcg")]
+                for variant in DCG_VARIANTS]
+        chosen = DCG_VARIANTS.index(self.controls["variant"].value)
         measures = _grid(["convention", f"DCG@{k}", f"IDCG@{k}", f"nDCG@{k}"], rows,
                          bold_row=chosen)
         if self.model.ideal is None:

@@ -240,20 +240,27 @@ class KappaModel:
         return "undefined" if np.isnan(kappa) else interpret_kappa(kappa, scale=scale)
 
     def summary(self) -> dict[str, Any]:
-        """Every number the explorer shows, by name."""
+        """Every number the explorer shows, by name.
+
+        Keys: ``n_items``, ``observed_agreement`` (:math:`P(a)`), ``a_yes``, ``b_yes`` and
+        ``pooled_yes`` (shares of "yes"), then for ``<m>`` in ``separate`` and ``pooled``:
+        ``chance_<m>`` (:math:`P(e)`), ``kappa_<m>``, ``landis_koch_<m>`` and
+        ``carletta_<m>`` (the verbal labels of :func:`evalkit.interpret_kappa`).
+        """
         shares = self.marginals()
         result: dict[str, Any] = {
             "n_items": self.n_items,
-            "P(a)": self.observed_agreement(),
-            "A yes": shares["judge A"][0],
-            "B yes": shares["judge B"][0],
-            "pooled yes": shares["pooled"][0],
+            "observed_agreement": self.observed_agreement(),
+            "a_yes": shares["judge A"][0],
+            "b_yes": shares["judge B"][0],
+            "pooled_yes": shares["pooled"][0],
         }
         for marginals in KAPPA_MARGINALS:
-            result[f"P(e) {marginals}"] = self.chance_agreement(marginals)
-            result[f"kappa {marginals}"] = self.kappa(marginals)
+            result[f"chance_{marginals}"] = self.chance_agreement(marginals)
+            result[f"kappa_{marginals}"] = self.kappa(marginals)
             for scale in KAPPA_SCALES:
-                result[f"{scale} {marginals}"] = self.interpret(marginals, scale)
+                result[f"{scale.replace('-', '_')}_{marginals}"] = self.interpret(marginals,
+                                                                                   scale)
         return result
 
     def kappa_curve(self, parameter: str, values: Any, *, marginals: str = "separate"
@@ -369,20 +376,20 @@ class KappaExplorer(_Explorer):
             f"{m.n_items} items judged by A (rows) and B (columns)",
         )
         shares = [
-            ("observed agreement P(a)", _format(s["P(a)"], 4)),
-            ("judge A says yes", _format(s["A yes"], 4)),
-            ("judge B says yes", _format(s["B yes"], 4)),
-            ("pooled share of yes", _format(s["pooled yes"], 4)),
+            ("observed agreement P(a)", _format(s["observed_agreement"], 4)),
+            ("judge A says yes", _format(s["a_yes"], 4)),
+            ("judge B says yes", _format(s["b_yes"], 4)),
+            ("pooled share of yes", _format(s["pooled_yes"], 4)),
         ]
         kappas = [
-            ("P(e), separate marginals", _format(s["P(e) separate"], 4)),
-            ("P(e), pooled marginals", _format(s["P(e) pooled"], 4)),
-            ("kappa, separate (Cohen)", _format(s["kappa separate"], 4)),
-            ("kappa, pooled (Scott)", _format(s["kappa pooled"], 4)),
+            ("P(e), separate marginals", _format(s["chance_separate"], 4)),
+            ("P(e), pooled marginals", _format(s["chance_pooled"], 4)),
+            ("kappa, separate (Cohen)", _format(s["kappa_separate"], 4)),
+            ("kappa, pooled (Scott)", _format(s["kappa_pooled"], 4)),
             ("Landis & Koch: separate | pooled",
-             f"{s['landis-koch separate']} | {s['landis-koch pooled']}"),
+             f"{s['landis_koch_separate']} | {s['landis_koch_pooled']}"),
             ("Carletta: separate | pooled",
-             f"{s['carletta separate']} | {s['carletta pooled']}"),
+             f"{s['carletta_separate']} | {s['carletta_pooled']}"),
         ]
         return table + _table(shares, "Agreement") + _table(kappas, "Chance and kappa")
 

@@ -7,6 +7,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..ranking import (
+    average_precision,
+    ndcg,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
 from ._base import _Explorer, _format, _table
 from ._ranked_list import _RankedList
 
@@ -15,7 +23,7 @@ class RelevanceModel(_RankedList):
     """A ranked list whose judgements can be clicked: P@k, R@k, R-precision, AP, RR and P-R.
 
     The state behind :class:`RelevanceExplorer`; the list and its editing are those of every
-    ranked-list model (:class:`DCGModel` shares them), and :meth:`measures`, :meth:`points`
+    ranked-list model (:class:`DCGModel` shares them), and :meth:`summary`, :meth:`points`
     and :meth:`interpolated` give what this explorer shows.
 
     Parameters
@@ -36,12 +44,39 @@ class RelevanceModel(_RankedList):
     Examples
     --------
     >>> model = RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
-    >>> round(model.measures()["AP"], 2), model.measures()["R-prec"]
+    >>> s = model.summary()
+    >>> round(s["average_precision"], 2), s["r_precision"]
     (0.6, 0.5)
     >>> model.toggle(2)  # rank 2 becomes relevant
-    >>> model.measures()["R-prec"]
+    >>> model.summary()["r_precision"]
     0.6
     """
+
+    def summary(self) -> dict[str, float]:
+        """Every measure of the current list, computed by the library's functions.
+
+        Keys: ``k``, ``n_relevant`` (R), ``precision_at_k``, ``recall_at_k``,
+        ``r_precision``, ``average_precision``, ``reciprocal_rank``, ``ndcg_at_k`` and
+        ``ndcg``. An empty judgement set shows 0 (without a warning per redraw).
+        """
+        grades, total, k = self.relevance, self.n_relevant, self.k
+        level = self.relevance_level
+        policy = 0.0
+        ideal = self.ideal if self.ideal is not None else grades
+        return {
+            "k": k,
+            "n_relevant": total,
+            "precision_at_k": precision_at_k(grades, k, relevance_level=level),
+            "recall_at_k": recall_at_k(grades, k, total, relevance_level=level,
+                                       zero_division=policy),
+            "r_precision": r_precision(grades, total, relevance_level=level,
+                                       zero_division=policy),
+            "average_precision": average_precision(grades, total, relevance_level=level,
+                                                   zero_division=policy),
+            "reciprocal_rank": reciprocal_rank(grades, relevance_level=level),
+            "ndcg_at_k": ndcg(grades, k, ideal=ideal, zero_division=policy),
+            "ndcg": ndcg(grades, ideal=ideal, zero_division=policy),
+        }
 
 
 class RelevanceExplorer(_Explorer):
@@ -49,7 +84,7 @@ class RelevanceExplorer(_Explorer):
 
     Controls: one toggle button per rank, ``"rank 1"``, ``"rank 2"``, … (pressed = relevant),
     and ``"k"``, the cutoff of P@k and R@k. The table shows the measures of
-    :meth:`evalkit.widgets.RelevanceModel.measures` and how AP is averaged; the plot shows the
+    :meth:`evalkit.widgets.RelevanceModel.summary` and how AP is averaged; the plot shows the
     raw precision-recall points and the 11-point interpolated curve
     (:func:`evalkit.plots.plot_precision_recall`). R is the model's ``n_relevant``: fixed when
     the model was built with one (relevant documents that were never retrieved), otherwise the
@@ -60,10 +95,10 @@ class RelevanceExplorer(_Explorer):
     >>> from evalkit.widgets import RelevanceModel
     >>> explorer = RelevanceExplorer(RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
     ...                              plot=False)
-    >>> round(explorer.model.measures()["AP"], 3)
+    >>> round(explorer.model.summary()["average_precision"], 3)
     0.6
     >>> explorer.controls["rank 2"].value = True  # rank 2 becomes relevant: R = 5
-    >>> round(explorer.model.measures()["AP"], 3)
+    >>> round(explorer.model.summary()["average_precision"], 3)
     0.789
     """
 
@@ -100,16 +135,16 @@ class RelevanceExplorer(_Explorer):
 
     def render_summary(self) -> str:
         m, k = self.model, self.model.k
-        measures = m.measures()
+        s = m.summary()
         ranks = [str(i + 1) for i in range(m.relevance.size) if m.relevant[i]]
         rows = [
             ("relevant ranks", ", ".join(ranks) or "none"),
-            ("R (relevant documents)", str(m.n_relevant)),
-            (f"P@{k}", _format(measures[f"P@{k}"])),
-            (f"R@{k}", _format(measures[f"R@{k}"])),
-            ("R-precision", _format(measures["R-prec"])),
-            ("AP", _format(measures["AP"])),
-            ("RR", _format(measures["RR"])),
+            ("R (relevant documents)", str(s["n_relevant"])),
+            (f"P@{k}", _format(s["precision_at_k"])),
+            (f"R@{k}", _format(s["recall_at_k"])),
+            ("R-precision", _format(s["r_precision"])),
+            ("AP", _format(s["average_precision"])),
+            ("RR", _format(s["reciprocal_rank"])),
         ]
         # Spell AP out: the precisions at the relevant ranks, and a 0 for each missed one.
         points = m.points()
@@ -118,7 +153,7 @@ class RelevanceExplorer(_Explorer):
         if missed:
             terms.append(f"0 × {missed} never retrieved")
         if m.n_relevant:
-            sums = f"AP = ({' + '.join(terms)}) / {m.n_relevant} = {measures['AP']:.3f}"
+            sums = f"AP = ({' + '.join(terms)}) / {m.n_relevant} = {s['average_precision']:.3f}"
         else:
             sums = "AP: no relevant document (R = 0), shown as 0"
         return _table(rows, "Measures") + f"<p style='max-width:420px'>{html.escape(sums)}</p>"
@@ -129,11 +164,11 @@ class RelevanceExplorer(_Explorer):
         from ..plots import plot_precision_recall
 
         m, k = self.model, self.model.k
-        measures = m.measures()
+        ap = m.summary()["average_precision"]
         figure, ax = plt.subplots(figsize=(5.4, 4.0))
         points = m.points()
         plot_precision_recall(points, m.interpolated(), ax=ax,
-                              title=f"AP = {measures['AP']:.3f}, R = {m.n_relevant}")
+                              title=f"AP = {ap:.3f}, R = {m.n_relevant}")
         if k <= len(points) and m.n_relevant:
             ax.plot(points.recall[k - 1], points.precision[k - 1], linestyle="none", marker="o",
                     markersize=14, markerfacecolor="none", markeredgecolor="#2a9d8f",

@@ -32,7 +32,7 @@ class TestSetModel:
     --------
     >>> model = TestSetModel(n_test=100, true_accuracy=0.8, seed=0)
     >>> summary = model.summary()
-    >>> round(summary["sd (theory)"], 3)
+    >>> round(summary["sd_theory"], 3)
     0.04
     >>> 0.93 < summary["coverage"] < 0.97
     True
@@ -92,10 +92,13 @@ class TestSetModel:
     def summary(self) -> dict[str, float]:
         """The numbers the explorer shows.
 
-        ``middle low``/``middle high`` bound the middle ``confidence`` share of the measured
-        accuracies; ``CI low``/``CI high`` is the interval computed from the first simulated
-        test set alone (what a real experiment sees); ``coverage`` is the share of test sets
-        whose interval contains the true accuracy.
+        Keys: ``true_accuracy``, ``n_test``, ``mean_measured`` and ``sd_measured`` (over the
+        simulated test sets), ``sd_theory`` (:math:`\\sqrt{p(1-p)/n}`), ``middle_low`` and
+        ``middle_high`` (bounds of the middle ``confidence`` share of the measured
+        accuracies), ``one_test_set`` (the first test set's accuracy), ``ci_low`` and
+        ``ci_high`` (the interval computed from that test set alone: what a real experiment
+        sees) and ``coverage`` (the share of test sets whose interval contains the true
+        accuracy).
         """
         correct = self._correct()
         measured = correct / self.n_test
@@ -105,16 +108,16 @@ class TestSetModel:
         covered = (low <= self.true_accuracy) & (self.true_accuracy <= high)
         p = self.true_accuracy
         return {
-            "true accuracy": float(p),
-            "test-set size": int(self.n_test),
-            "mean measured": float(measured.mean()),
-            "sd measured": float(measured.std(ddof=1)) if len(measured) > 1 else 0.0,
-            "sd (theory)": float(np.sqrt(p * (1.0 - p) / self.n_test)),
-            "middle low": float(np.quantile(measured, tail)),
-            "middle high": float(np.quantile(measured, 1.0 - tail)),
-            "one test set": float(measured[0]),
-            "CI low": float(low[0]),
-            "CI high": float(high[0]),
+            "true_accuracy": float(p),
+            "n_test": int(self.n_test),
+            "mean_measured": float(measured.mean()),
+            "sd_measured": float(measured.std(ddof=1)) if len(measured) > 1 else 0.0,
+            "sd_theory": float(np.sqrt(p * (1.0 - p) / self.n_test)),
+            "middle_low": float(np.quantile(measured, tail)),
+            "middle_high": float(np.quantile(measured, 1.0 - tail)),
+            "one_test_set": float(measured[0]),
+            "ci_low": float(low[0]),
+            "ci_high": float(high[0]),
             "coverage": float(covered.mean()),
         }
 
@@ -166,16 +169,16 @@ class TestSetExplorer(_Explorer):
         s = self.model.summary()
         share = f"{self.model.confidence:.0%}"
         rows = [
-            ("true accuracy", _format(s["true accuracy"], 2)),
-            ("test-set size", str(s["test-set size"])),
-            ("mean of measured accuracies", _format(s["mean measured"])),
-            ("spread (SD) of measured accuracies", _format(s["sd measured"])),
-            ("SD in theory, sqrt(p(1-p)/n)", _format(s["sd (theory)"])),
+            ("true accuracy", _format(s["true_accuracy"], 2)),
+            ("test-set size", str(s["n_test"])),
+            ("mean of measured accuracies", _format(s["mean_measured"])),
+            ("spread (SD) of measured accuracies", _format(s["sd_measured"])),
+            ("SD in theory, sqrt(p(1-p)/n)", _format(s["sd_theory"])),
             (f"middle {share} of measured accuracies",
-             f"{_format(s['middle low'])} – {_format(s['middle high'])}"),
-            ("one test set measured", _format(s["one test set"])),
+             f"{_format(s['middle_low'])} – {_format(s['middle_high'])}"),
+            ("one test set measured", _format(s["one_test_set"])),
             (f"its {share} {self.model.method} interval",
-             f"{_format(s['CI low'])} – {_format(s['CI high'])}"),
+             f"{_format(s['ci_low'])} – {_format(s['ci_high'])}"),
             ("intervals containing the truth", f"{s['coverage']:.1%}"),
         ]
         return _table(rows, f"{self.model.n_repeats} simulated test sets")
@@ -188,7 +191,7 @@ class TestSetExplorer(_Explorer):
         s = self.model.summary()
         figure, ax = plt.subplots(figsize=(6.5, 3.4))
         plot_accuracy_spread(self.model.simulate(), self.model.true_accuracy,
-                             interval=(s["CI low"], s["CI high"]), ax=ax)
+                             interval=(s["ci_low"], s["ci_high"]), ax=ax)
         ax.set_xlim(max(0.0, self.model.true_accuracy - 0.35),
                     min(1.0, self.model.true_accuracy + 0.25))
         figure.tight_layout()

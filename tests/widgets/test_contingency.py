@@ -48,20 +48,20 @@ def test_contingency_explorer_draws_the_sets():
 
 def test_contingency_model_measures_match_the_functions():
     model = ContingencyModel(tp=40, fp=50, fn=0, tn=10, beta=2.0)
-    m = model.measures()
+    m = model.summary()
     assert m["accuracy"] == 0.5 and m["recall"] == 1.0
     assert m["precision"] == pytest.approx(4 / 9)
-    assert m["F-beta (beta=2)"] == pytest.approx(5 * (4 / 9) / (4 * 4 / 9 + 1))
+    assert m["f_beta"] == pytest.approx(5 * (4 / 9) / (4 * 4 / 9 + 1))
     np.testing.assert_array_equal(model.table(), [[40, 50], [0, 10]])
     assert model.n_documents == 100
 
 
 def test_contingency_model_undefined_measures_are_nan():
-    m = ContingencyModel(tp=0, fp=0, fn=10, tn=9990).measures()
+    m = ContingencyModel(tp=0, fp=0, fn=10, tn=9990).summary()
     assert m["accuracy"] == 0.999
     assert np.isnan(m["precision"])  # nothing retrieved: undefined, not a silent 0
     assert m["recall"] == 0.0 and m["specificity"] == 1.0
-    assert m["F1"] == 0.0  # 2TP / (2TP + FP + FN) = 0 / 10 is defined
+    assert m["f1"] == 0.0  # 2TP / (2TP + FP + FN) = 0 / 10 is defined
 
 
 @pytest.mark.parametrize("kwargs, error, message", [

@@ -196,3 +196,31 @@ def test_cross_setting_rules_are_checked_before_anything_is_applied():
     with pytest.raises(ValueError, match="order must list every item"):
         ranking.set(order=["1", "1", "2", "3", "4"])
     assert ranking.order == ["1", "2", "3", "4", "5"]
+
+
+@pytest.mark.parametrize("model_name", MODELS)
+def test_summary_keys_are_snake_case(model_name):
+    import re
+
+    summary = MODELS[model_name]().summary()
+    assert isinstance(summary, dict) and summary
+    for key in summary:
+        assert re.fullmatch("[a-z][a-z0-9_]*", key), f"{model_name}.summary() key {key!r}"
+
+
+def test_summaries_keep_what_the_views_show():
+    assert TestSetModel().summary().keys() >= {
+        "true_accuracy", "n_test", "mean_measured", "sd_measured", "sd_theory", "middle_low",
+        "middle_high", "one_test_set", "ci_low", "ci_high", "coverage"}
+    assert ContingencyModel().summary().keys() >= {
+        "accuracy", "error_rate", "precision", "recall", "specificity", "f1", "f_beta"}
+    assert RelevanceModel([1, 0, 1]).summary().keys() >= {
+        "n_relevant", "precision_at_k", "recall_at_k", "r_precision", "average_precision",
+        "reciprocal_rank"}
+    assert {"dcg_trec", "idcg_exponential", "ndcg_jarvelin"} <= DCGModel([2, 1]).summary().keys()
+    assert {"accuracy", "f1_micro", "f1_macro", "f1_gap", "entropy_breaks_d1"} <= (
+        AveragingModel(n_samples=100).summary().keys())
+    assert {"total_cost", "cheapest_threshold", "p_star", "p_star_issue"} <= (
+        CostModel([0, 1], [0.2, 0.7]).summary().keys())
+    assert {"observed_agreement", "chance_pooled", "kappa_separate", "landis_koch_pooled",
+            "carletta_separate"} <= KappaModel().summary().keys()

@@ -98,10 +98,10 @@ def test_relevance_explorer_draws_raw_and_interpolated_curves():
 
 def test_relevance_model_toggle_and_move():
     model = RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1], k=5)  # the notes' first
-    assert model.measures()["AP"] == pytest.approx(0.6)
+    assert model.summary()["average_precision"] == pytest.approx(0.6)
     model.toggle(2)
     assert model.n_relevant == 5
-    assert model.measures()["R-prec"] == pytest.approx(3 / 5)
+    assert model.summary()["r_precision"] == pytest.approx(3 / 5)
     model.move(9, 1)  # the relevant document at rank 9 moves to the top
     assert model.relevance[:3].tolist() == [1, 1, 1]
     assert model.doc_ids[0] == "d9"
@@ -113,7 +113,7 @@ def test_relevance_model_toggle_and_move():
 
 def test_relevance_model_with_fixed_judgements():
     model = RelevanceModel([1, 0, 0], n_relevant=4, ideal=[3, 1, 1, 1])
-    assert model.measures()["R@5"] == pytest.approx(1 / 4)
+    assert model.summary()["recall_at_k"] == pytest.approx(1 / 4)
     model.set_grade(2, 3)
-    assert model.measures()["nDCG"] == pytest.approx(
+    assert model.summary()["ndcg"] == pytest.approx(
         ek.ndcg([1, 3, 0], ideal=[3, 1, 1, 1]))

@@ -36,7 +36,7 @@ def test_test_set_explorer_numbers_come_from_the_model():
     explorer.controls["n_test"].value = 50
     summary = explorer.model.summary()
     shown = cells(explorer.summary.value)
-    assert shown["mean of measured accuracies"] == f"{summary['mean measured']:.3f}"
+    assert shown["mean of measured accuracies"] == f"{summary['mean_measured']:.3f}"
     assert shown["intervals containing the truth"] == f"{summary['coverage']:.1%}"
 
 
@@ -51,10 +51,10 @@ def test_test_set_explorer_draws_the_spread():
 def test_test_set_model_spread_matches_theory():
     model = TestSetModel(n_test=400, true_accuracy=0.9, n_repeats=20000, seed=1)
     summary = model.summary()
-    assert summary["sd (theory)"] == pytest.approx(0.015)
-    assert summary["sd measured"] == pytest.approx(0.015, rel=0.03)
-    assert summary["mean measured"] == pytest.approx(0.9, abs=0.001)
-    assert summary["middle low"] < 0.9 < summary["middle high"]
+    assert summary["sd_theory"] == pytest.approx(0.015)
+    assert summary["sd_measured"] == pytest.approx(0.015, rel=0.03)
+    assert summary["mean_measured"] == pytest.approx(0.9, abs=0.001)
+    assert summary["middle_low"] < 0.9 < summary["middle_high"]
     # Wilson intervals cover the truth about 95% of the time.
     assert summary["coverage"] == pytest.approx(0.95, abs=0.01)
 
