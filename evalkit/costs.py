@@ -16,6 +16,7 @@ import pandas as pd
 
 from ._validation import (
     check_1d,
+    check_consistent_length,
     check_square_matrix,
 )
 from .curves import confusion_at_thresholds
@@ -26,6 +27,7 @@ __all__ = [
     "cost_optimal_threshold",
     "costs_by_threshold",
     "ThresholdCost",
+    "normalized_expected_cost",
 ]
 
 
@@ -256,3 +258,85 @@ def cost_optimal_threshold(
     table = costs_by_threshold(y_true, y_score, cost_matrix, pos_label=pos_label)
     best = int(np.argmin(table["cost"].to_numpy()))
     return ThresholdCost(float(table["threshold"].iat[best]), float(table["cost"].iat[best]))
+
+
+def _rates(values: Any, name: str) -> np.ndarray:
+    rates = check_1d(values, name)
+    if rates.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold rates between 0 and 1; got dtype {rates.dtype}")
+    rates = rates.astype(np.float64)
+    if not np.isfinite(rates).all() or (rates < 0).any() or (rates > 1).any():
+        raise ValueError(f"{name} must hold rates between 0 and 1")
+    return rates
+
+
+def normalized_expected_cost(fpr: Any, tpr: Any, probability_cost: Any) -> np.ndarray:
+    r"""Drummond & Holte's normalised expected cost of operating points under given conditions.
+
+    A condition (class prior :math:`\pi` of the positives and the costs) is folded into one
+    number between 0 and 1, the *probability cost* of the positive class,
+
+    .. math::
+
+        PC(+) = \frac{\pi\,(C_{FN} - C_{TP})}{\pi\,(C_{FN} - C_{TP}) + (1 - \pi)\,(C_{FP} -
+        C_{TN})},
+
+    and an operating point (one threshold, with its FPR and TPR) costs, normalised to [0, 1],
+
+    .. math::
+
+        NEC(PC) = (1 - TPR)\,PC + FPR\,(1 - PC),
+
+    a straight line in :math:`PC` from :math:`FPR` (at 0) to :math:`1 - TPR` (at 1). The
+    lower envelope of every operating point's line, ``.min(axis=0)`` of the result, is the
+    classifier's cost curve: the cost of its best threshold under each condition. The trivial
+    classifiers are "always negative" (:math:`NEC = PC`) and "always positive"
+    (:math:`NEC = 1 - PC`). Multiply NEC by :math:`\pi\,(C_{FN} - C_{TP}) + (1 - \pi)\,
+    (C_{FP} - C_{TN})` and add :math:`\pi\,C_{TP} + (1 - \pi)\,C_{TN}` to get the
+    expected cost per case.
+
+    Parameters
+    ----------
+    fpr, tpr : array-like of shape (n_points,)
+        Operating points, e.g. from :func:`evalkit.roc_curve`: rates between 0 and 1.
+    probability_cost : float or array-like of shape (n_conditions,)
+        Conditions :math:`PC(+)`, each between 0 and 1.
+
+    Returns
+    -------
+    ndarray of shape (n_points, n_conditions), or (n_points,) for a single condition
+        ``result[i, j]``: the normalised expected cost of operating point *i* under
+        condition *j*.
+
+    References
+    ----------
+    Drummond, C. and Holte, R. C. (2006). Cost curves: an improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
+
+    Examples
+    --------
+    >>> fpr, tpr = [0.0, 0.1, 1.0], [0.0, 0.7, 1.0]  # always negative, a threshold, always positive
+    >>> normalized_expected_cost(fpr, tpr, 0.5)  # 0.3 * 0.5 + 0.1 * 0.5 = 0.2 in the middle
+    array([0.5, 0.2, 0.5])
+    >>> curve = normalized_expected_cost(fpr, tpr, [0.0, 0.2, 1.0])
+    >>> curve.round(2)
+    array([[0.  , 0.2 , 1.  ],
+           [0.1 , 0.14, 0.3 ],
+           [1.  , 0.8 , 0.  ]])
+    >>> curve.min(axis=0).round(2)  # the cost curve: the best threshold under each condition
+    array([0.  , 0.14, 0.  ])
+    """
+    fpr, tpr = _rates(fpr, "fpr"), _rates(tpr, "tpr")
+    check_consistent_length(fpr=fpr, tpr=tpr)
+    try:
+        conditions = np.asarray(probability_cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}") from None
+    if (conditions.ndim > 1 or isinstance(probability_cost, bool)
+            or not np.isfinite(conditions).all() or (conditions < 0).any()
+            or (conditions > 1).any()):
+        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}")
+    # One row per operating point, one column per condition: every line at once.
+    return ((1.0 - tpr)[:, None] * conditions.reshape(1, -1)
+            + fpr[:, None] * (1.0 - conditions.reshape(1, -1))).reshape(
+                (len(fpr),) + conditions.shape)

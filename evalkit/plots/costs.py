@@ -111,11 +111,12 @@ def plot_normalized_cost_curve(
         \qquad
         NEC(PC) = (1 - TPR)\,PC + FPR\,(1 - PC)
 
-    The lower envelope of the lines is the classifier's cost curve: for each condition, the
-    cost of its best threshold. Dashed: the trivial classifiers, "always negative"
-    (:math:`NEC = PC`) and "always positive" (:math:`NEC = 1 - PC`). Multiply NEC by
-    :math:`\pi\,(C_{FN} - C_{TP}) + (1 - \pi)\,(C_{FP} - C_{TN})` and add
-    :math:`\pi\,C_{TP} + (1 - \pi)\,C_{TN}` to get the expected cost per case.
+    The lines come from :func:`evalkit.costs.normalized_expected_cost`. Their lower envelope
+    is the classifier's cost curve: for each condition, the cost of its best threshold.
+    Dashed: the trivial classifiers, "always negative" (:math:`NEC = PC`) and "always
+    positive" (:math:`NEC = 1 - PC`). Multiply NEC by :math:`\pi\,(C_{FN} - C_{TP}) + (1 -
+    \pi)\,(C_{FP} - C_{TN})` and add :math:`\pi\,C_{TP} + (1 - \pi)\,C_{TN}` to get the
+    expected cost per case.
 
     Parameters
     ----------
@@ -153,17 +154,15 @@ def plot_normalized_cost_curve(
     >>> [line.get_label() for line in ax.get_lines()][-1]  # (0.3 * 0.5 + 0.1 * 0.5)
     'at PC(+) = 0.5: NEC = 0.2'
     """
-    fpr, tpr = _curve_arrays(fpr, tpr, "fpr", "tpr")
-    for values, name in ((fpr, "fpr"), (tpr, "tpr")):
-        if not np.isfinite(values).all() or (values < 0).any() or (values > 1).any():
-            raise ValueError(f"{name} must hold rates between 0 and 1")
-    if probability_cost is not None and not 0.0 <= float(probability_cost) <= 1.0:
-        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}")
+    from ..costs import normalized_expected_cost
+
     n_grid = check_count(n_grid, "n_grid", minimum=2)
     pc = np.linspace(0.0, 1.0, n_grid)
-    # One row per operating point, one column per condition: every line at once.
-    lines = (1.0 - tpr)[:, None] * pc[None, :] + fpr[:, None] * (1.0 - pc[None, :])
+    lines = normalized_expected_cost(fpr, tpr, pc)  # validates fpr and tpr
     envelope = lines.min(axis=0)
+    marked = None
+    if probability_cost is not None:
+        marked = float(normalized_expected_cost(fpr, tpr, probability_cost).min())
 
     ax = _axes(ax, (5.6, 4.2))
     if show_lines:
@@ -173,8 +172,7 @@ def plot_normalized_cost_curve(
             label="always positive")
     ax.plot(pc, envelope, color="#1d3557", linewidth=2.2, label=label)
     if probability_cost is not None:
-        x = float(probability_cost)
-        y = float(np.min((1.0 - tpr) * x + fpr * (1.0 - x)))
+        x, y = float(probability_cost), marked
         ax.axvline(x, color="#e63946", linestyle=":", linewidth=1)
         ax.plot(x, y, marker="o", color="#e63946", linestyle="none",
                 label=f"at PC(+) = {x:.3g}: NEC = {y:.3g}")
