@@ -6,7 +6,9 @@ can set a control's ``value`` and read :attr:`summary` ``.value`` without a brow
 notebooks display the explorer by leaving it as the last expression of a cell.
 
 Callbacks run inside ``with self.output:`` so that an error in one shows up in the notebook
-(and in tests) instead of vanishing.
+(and in tests) instead of vanishing. The models import nothing from ipywidgets, and a view
+imports it only when it is built, so ``from evalkit.widgets import KappaModel`` works without
+loading a front end.
 """
 
 from .averaging import AveragingExplorer, AveragingModel

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
-from IPython.display import display
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 
 def _format(value: float, digits: int = 3) -> str:
@@ -52,6 +52,8 @@ class _Explorer:
     """Shared plumbing: a summary (HTML), a plot (Output) and controls that refresh both."""
 
     def __init__(self, controls: dict[str, widgets.Widget], *, plot: bool = True) -> None:
+        import ipywidgets as widgets
+
         self.controls = controls
         self.summary = widgets.HTML()
         self.output = widgets.Output()
@@ -67,6 +69,8 @@ class _Explorer:
         self.refresh()
 
     def refresh(self) -> None:
+        from IPython.display import display
+
         """Read the controls into the model, then redraw the summary and the plot."""
         with self.output:
             self.update_model()

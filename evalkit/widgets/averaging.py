@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
@@ -14,6 +13,9 @@ from .._validation import check_option, check_scalar
 from ..classification import class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 #: Where :class:`AveragingModel` sends a misclassified sample: to another class with
 #: probability proportional to that class's size, or to any other class alike.
@@ -249,6 +251,8 @@ class AveragingExplorer(_Explorer):
     ERRORS_TO = (("to larger classes", "proportional"), ("to any class", "uniform"))
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
+
+        import ipywidgets as widgets
 
         self.model = model or AveragingModel()
         style = {"description_width": "170px"}

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_scalar
 from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
 from ._base import _Explorer, _format, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 
 @dataclass
@@ -118,6 +120,8 @@ class ContingencyExplorer(_Explorer):
 
     def __init__(self, model: ContingencyModel | None = None, *, max_count: int = 200,
                  plot: bool = True) -> None:
+        import ipywidgets as widgets
+
         self.model = model or ContingencyModel()
         largest = max(self.model.tp, self.model.fp, self.model.fn, self.model.tn)
         max_count = max(int(max_count), largest)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
@@ -26,6 +25,9 @@ from ..costs import (
 )
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 #: The four costs of :class:`CostModel`, in the order of ``cost_matrix.ravel()``.
 COST_NAMES = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
@@ -271,6 +273,7 @@ class CostExplorer(_Explorer):
 
     def __init__(self, model: Any = None, *, labels: Any = None, max_cost: float | None = None,
                  plot: bool = True) -> None:
+        import ipywidgets as widgets
         import numpy as np
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
-from typing import Any
-
-import ipywidgets as widgets
+from typing import TYPE_CHECKING, Any
 
 from ..ranking import DCG_VARIANTS
 from ._base import _Explorer, _format, _grid
 from ._ranked_list import _RankedList
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 
 class DCGModel(_RankedList):
@@ -89,6 +90,8 @@ class DCGExplorer(_Explorer):
 
     def __init__(self, model: DCGModel | None = None, *, k: int | None = None,
                  plot: bool = True) -> None:
+        import ipywidgets as widgets
+
         self.model = model or DCGModel([2, 1, 0, 2, 0],
                                               doc_ids=["D1", "D2", "D3", "D4", "D5"])
         n = self.model.relevance.size

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_option, check_scalar
 from ..agreement import KAPPA_MARGINALS, KAPPA_SCALES, interpret_kappa, kappa_from_table
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 # kappa_curve's tables are scaled by this before rounding to whole counts.
 _CURVE_SCALE = 1_000_000
@@ -338,6 +340,8 @@ class KappaExplorer(_Explorer):
     """
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
+
+        import ipywidgets as widgets
 
         self.model = model or KappaModel()
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
@@ -13,6 +12,9 @@ from .._validation import check_1d, check_consistent_length, check_scalar
 from ..correlation import PairCounts, concordant_discordant, kendall_tau, spearman_rho
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 _VERDICTS = ("concordant", "discordant", "tied in reference")
 
@@ -380,6 +382,8 @@ class RankingExplorer(_Explorer):
     MAX_LISTED_PAIRS = 45  # list every pair up to 10 items; beyond, only the discordant ones
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
+
+        import ipywidgets as widgets
 
         self.model = model or RankingModel.course_notes()
         self._presets = self.model.presets()

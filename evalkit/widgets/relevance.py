@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import html
-from typing import Any
-
-import ipywidgets as widgets
+from typing import TYPE_CHECKING, Any
 
 from ..ranking import (
     average_precision,
@@ -17,6 +15,9 @@ from ..ranking import (
 )
 from ._base import _Explorer, _format, _table
 from ._ranked_list import _RankedList
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 
 class RelevanceModel(_RankedList):
@@ -104,6 +105,8 @@ class RelevanceExplorer(_Explorer):
 
     def __init__(self, model: RelevanceModel | None = None, *, k: int | None = None,
                  plot: bool = True) -> None:
+        import ipywidgets as widgets
+
         self.model = model or RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
         n = self.model.relevance.size
         relevant = self.model.relevant

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_scalar, check_square_matrix
@@ -15,6 +14,9 @@ from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import precision_recall_curve, roc_auc, roc_curve, youden_index
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
 
 
 def _check_share_of_positives(value: Any) -> float:
@@ -317,6 +319,8 @@ class ROCExplorer(_Explorer):
     """
 
     def __init__(self, model: Any = None, *, plot: bool = True) -> None:
+
+        import ipywidgets as widgets
 
         self.model = model or ROCModel(cost_matrix=[[0, 1], [10, 0]])
         style = {"description_width": "170px"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import ipywidgets as widgets
 import numpy as np
 
 from .._validation import check_option, check_scalar
@@ -140,6 +139,8 @@ class TestSetExplorer(_Explorer):
     __test__ = False  # not a pytest test class, despite its name
 
     def __init__(self, model: TestSetModel | None = None, *, plot: bool = True) -> None:
+        import ipywidgets as widgets
+
         self.model = model or TestSetModel()
         sizes = sorted(set(TEST_SET_SIZES) | {self.model.n_test})
         style = {"description_width": "140px"}
