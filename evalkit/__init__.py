@@ -131,7 +131,3 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
-
-_MODULES = (agreement, classification, correlation, costs, curves, datasets, exceptions,
-            probabilistic, ranking,
-            stats, trec)

@@ -9,7 +9,6 @@ negative cost (a benefit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,8 +17,6 @@ import pandas as pd
 from ._validation import (
     check_1d,
     check_consistent_length,
-    check_finite_scores,
-    check_labels,
     check_square_matrix,
 )
 from .curves import confusion_at_thresholds
@@ -30,7 +27,7 @@ __all__ = [
     "cost_optimal_threshold",
     "costs_by_threshold",
     "ThresholdCost",
-    "CostThresholdModel",
+    "normalized_expected_cost",
 ]
 
 
@@ -263,202 +260,83 @@ def cost_optimal_threshold(
     return ThresholdCost(float(table["threshold"].iat[best]), float(table["cost"].iat[best]))
 
 
-# --------------------------------------------------------------------------------------------
-# A model for the cost explorer
-# --------------------------------------------------------------------------------------------
-
-#: The four costs of :class:`CostThresholdModel`, in the order of ``cost_matrix.ravel()``.
-COST_NAMES = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
-
-
-def _check_cost(value: Any, name: str) -> float:
-    """Return a cost as a float; it may be negative (a benefit) but must be a finite number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a finite number (negative for a benefit); got {value!r}")
-    number = float(value)
-    if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number (negative for a benefit); got {value!r}")
-    return number
+def _rates(values: Any, name: str) -> np.ndarray:
+    rates = check_1d(values, name)
+    if rates.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold rates between 0 and 1; got dtype {rates.dtype}")
+    rates = rates.astype(np.float64)
+    if not np.isfinite(rates).all() or (rates < 0).any() or (rates > 1).any():
+        raise ValueError(f"{name} must hold rates between 0 and 1")
+    return rates
 
 
-def _check_threshold(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"threshold must be a number (inf: never positive); got {value!r}")
-    number = float(value)
-    if np.isnan(number):
-        raise ValueError("threshold must be a number (inf: never positive); got nan")
-    return number
+def normalized_expected_cost(fpr: Any, tpr: Any, probability_cost: Any) -> np.ndarray:
+    r"""Drummond & Holte's normalised expected cost of operating points under given conditions.
 
-
-@dataclass(eq=False)
-class CostThresholdModel:
-    r"""A scorer, a 2x2 cost matrix and a decision threshold: what the decisions cost.
-
-    A sample is predicted positive when its score is at least ``threshold``. The model gives
-    the confusion matrix at that threshold, its total and expected cost and its accuracy, the
-    cheapest threshold on these data (:func:`costs_by_threshold`, recomputed only when a cost
-    changes, so moving the threshold is a table look-up) and, for calibrated probabilities,
-    the theoretical threshold of Elkan (2001):
+    A condition (class prior :math:`\pi` of the positives and the costs) is folded into one
+    number between 0 and 1, the *probability cost* of the positive class,
 
     .. math::
 
-        \mathrm{cost}(t) = TN(t)\,C_{TN} + FP(t)\,C_{FP} + FN(t)\,C_{FN} + TP(t)\,C_{TP},
-        \qquad
-        p^* = \frac{C_{FP} - C_{TN}}{C_{FP} - C_{TN} + C_{FN} - C_{TP}}
+        PC(+) = \frac{\pi\,(C_{FN} - C_{TP})}{\pi\,(C_{FN} - C_{TP}) + (1 - \pi)\,(C_{FP} -
+        C_{TN})},
 
-    Predicting positive is cheaper in expectation exactly when
-    :math:`P(+ \mid x) \ge p^*`. This is the state behind
-    :class:`evalkit.widgets.CostExplorer`.
+    and an operating point (one threshold, with its FPR and TPR) costs, normalised to [0, 1],
+
+    .. math::
+
+        NEC(PC) = (1 - TPR)\,PC + FPR\,(1 - PC),
+
+    a straight line in :math:`PC` from :math:`FPR` (at 0) to :math:`1 - TPR` (at 1). The
+    lower envelope of every operating point's line, ``.min(axis=0)`` of the result, is the
+    classifier's cost curve: the cost of its best threshold under each condition. The trivial
+    classifiers are "always negative" (:math:`NEC = PC`) and "always positive"
+    (:math:`NEC = 1 - PC`). Multiply NEC by :math:`\pi\,(C_{FN} - C_{TP}) + (1 - \pi)\,
+    (C_{FP} - C_{TN})` and add :math:`\pi\,C_{TP} + (1 - \pi)\,C_{TN}` to get the
+    expected cost per case.
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels; ``pos_label`` against all other labels. Both must occur.
-    y_score : array-like of shape (n_samples,)
-        Scores, higher meaning more likely positive (probabilities or decision values).
-    pos_label : int or str, default 1
-        The positive class.
-    cost_tn, cost_fp, cost_fn, cost_tp : float
-        The cost matrix in the order (negative, positive):
-        ``[[cost_tn, cost_fp], [cost_fn, cost_tp]]``. Negative costs are benefits. Default:
-        0 for a right decision, 1 for an error (the cost is then the error count).
-    threshold : float, default 0.5
-        Predict positive when ``y_score >= threshold``; ``inf`` means never.
+    fpr, tpr : array-like of shape (n_points,)
+        Operating points, e.g. from :func:`evalkit.roc_curve`: rates between 0 and 1.
+    probability_cost : float or array-like of shape (n_conditions,)
+        Conditions :math:`PC(+)`, each between 0 and 1.
 
-    Attributes
-    ----------
-    table : DataFrame
-        :func:`costs_by_threshold` for the current costs: one row per distinct threshold.
+    Returns
+    -------
+    ndarray of shape (n_points, n_conditions), or (n_points,) for a single condition
+        ``result[i, j]``: the normalised expected cost of operating point *i* under
+        condition *j*.
 
     References
     ----------
-    Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI 2001, 973–978.
+    Drummond, C. and Holte, R. C. (2006). Cost curves: an improved method for visualizing
+    classifier performance. Machine Learning 65(1), 95–130.
 
     Examples
     --------
-    >>> model = CostThresholdModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5)
-    >>> model.confusion()  # rows true (neg, pos), columns predicted (neg, pos)
-    array([[2, 0],
-           [1, 1]])
-    >>> model.total_cost(), model.accuracy()
-    (5.0, 0.75)
-    >>> model.optimum()
-    ThresholdCost(threshold=0.35, cost=1.0)
-    >>> round(model.theoretical_threshold(), 4)  # (1 - 0) / (1 - 0 + 5 - 0)
-    0.1667
-    >>> model.set(threshold=0.35).total_cost()
-    1.0
+    >>> fpr, tpr = [0.0, 0.1, 1.0], [0.0, 0.7, 1.0]  # always negative, a threshold, always positive
+    >>> normalized_expected_cost(fpr, tpr, 0.5)  # 0.3 * 0.5 + 0.1 * 0.5 = 0.2 in the middle
+    array([0.5, 0.2, 0.5])
+    >>> curve = normalized_expected_cost(fpr, tpr, [0.0, 0.2, 1.0])
+    >>> curve.round(2)
+    array([[0.  , 0.2 , 1.  ],
+           [0.1 , 0.14, 0.3 ],
+           [1.  , 0.8 , 0.  ]])
+    >>> curve.min(axis=0).round(2)  # the cost curve: the best threshold under each condition
+    array([0.  , 0.14, 0.  ])
     """
-
-    y_true: Any = field(repr=False)
-    y_score: Any = field(repr=False)
-    pos_label: Any = 1
-    cost_tn: float = 0.0
-    cost_fp: float = 1.0
-    cost_fn: float = 1.0
-    cost_tp: float = 0.0
-    threshold: float = 0.5
-    table: pd.DataFrame = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        y_true = check_labels(self.y_true, "y_true")
-        y_score = check_finite_scores(self.y_score, "y_score")
-        check_consistent_length(y_true=y_true, y_score=y_score)
-        self.y_true, self.y_score = y_true, y_score
-        for name in COST_NAMES:
-            setattr(self, name, _check_cost(getattr(self, name), name))
-        self.threshold = _check_threshold(self.threshold)
-        self._recompute()  # also checks pos_label against y_true
-        first = self.table.iloc[0]  # threshold +inf: every sample predicted negative
-        self.n_positive, self.n_negative = int(first["fn"]), int(first["tn"])
-        if self.n_positive == 0 or self.n_negative == 0:
-            missing = "positive" if self.n_positive == 0 else "negative"
-            raise ValueError(
-                f"y_true must contain both classes; it has no {missing} sample "
-                f"(pos_label={self.pos_label!r})"
-            )
-
-    def _recompute(self) -> None:
-        """The sweep and its costs: once per cost change, never per threshold move."""
-        self.table = costs_by_threshold(self.y_true, self.y_score, self.cost_matrix,
-                                        pos_label=self.pos_label)
-        costs = self.table["cost"].to_numpy()
-        # The first minimum is the highest cheapest threshold, as in cost_optimal_threshold.
-        best = int(np.argmin(costs))
-        self._optimum = ThresholdCost(float(self.table["threshold"].iat[best]),
-                                      float(costs[best]))
-        # Finite thresholds, decreasing: the look-up table for confusion().
-        self._descending = self.table["threshold"].to_numpy()[1:]
-
-    def set(self, **values: Any) -> CostThresholdModel:
-        """Change the threshold and/or some of the four costs (validated); return the model."""
-        unknown = set(values) - set(COST_NAMES) - {"threshold"}
-        if unknown:
-            raise ValueError(
-                f"unknown setting(s) {sorted(unknown)}; expected threshold or one of "
-                f"{', '.join(COST_NAMES)}"
-            )
-        costs = {name: _check_cost(values[name], name) for name in COST_NAMES if name in values}
-        threshold = _check_threshold(values["threshold"]) if "threshold" in values else None
-        changed = any(getattr(self, name) != value for name, value in costs.items())
-        for name, value in costs.items():
-            setattr(self, name, value)
-        if threshold is not None:
-            self.threshold = threshold
-        if changed:
-            self._recompute()
-        return self
-
-    @property
-    def cost_matrix(self) -> np.ndarray:
-        """``[[cost_tn, cost_fp], [cost_fn, cost_tp]]``: rows true, columns predicted."""
-        return np.array([[self.cost_tn, self.cost_fp], [self.cost_fn, self.cost_tp]])
-
-    @property
-    def n_samples(self) -> int:
-        return self.n_positive + self.n_negative
-
-    def confusion(self, threshold: float | None = None) -> np.ndarray:
-        """``[[TN, FP], [FN, TP]]`` at ``threshold`` (default: the model's), as
-        :func:`evalkit.confusion_matrix` lays out 0/1 labels."""
-        t = self.threshold if threshold is None else _check_threshold(threshold)
-        # Scores >= t are those >= the smallest distinct score that is >= t: row k of the
-        # sweep, k = the number of distinct scores >= t (row 0 is +inf, nothing positive).
-        k = int(np.searchsorted(-self._descending, -t, side="right"))
-        row = self.table.iloc[k]
-        return np.array([[row["tn"], row["fp"]], [row["fn"], row["tp"]]], dtype=np.int64)
-
-    def total_cost(self) -> float:
-        """The summed cost of every decision at the current threshold."""
-        return total_cost(self.confusion(), self.cost_matrix)
-
-    def expected_cost(self) -> float:
-        """The average cost per sample at the current threshold."""
-        return expected_cost(self.confusion(), self.cost_matrix)
-
-    def accuracy(self) -> float:
-        """The share of right decisions at the current threshold."""
-        confusion = self.confusion()
-        return float(np.trace(confusion) / self.n_samples)
-
-    def optimum(self) -> ThresholdCost:
-        """The cheapest threshold on these data and its total cost (the highest of ties)."""
-        return self._optimum
-
-    def theoretical_threshold_issue(self) -> str | None:
-        """Why :math:`p^*` does not apply here, or None when it does."""
-        if self.y_score.min() < 0 or self.y_score.max() > 1:
-            return "the scores are not probabilities (some lie outside [0, 1])"
-        if not (self.cost_fp > self.cost_tn and self.cost_fn > self.cost_tp):
-            return ("an error must cost more than the right decision "
-                    "(cost_fp > cost_tn and cost_fn > cost_tp)")
-        return None
-
-    def theoretical_threshold(self) -> float | None:
-        """:math:`p^*`, the cost-optimal threshold for calibrated probabilities; None when
-        it does not apply (see :meth:`theoretical_threshold_issue`)."""
-        if self.theoretical_threshold_issue() is not None:
-            return None
-        false_positive_regret = self.cost_fp - self.cost_tn
-        false_negative_regret = self.cost_fn - self.cost_tp
-        return false_positive_regret / (false_positive_regret + false_negative_regret)
+    fpr, tpr = _rates(fpr, "fpr"), _rates(tpr, "tpr")
+    check_consistent_length(fpr=fpr, tpr=tpr)
+    try:
+        conditions = np.asarray(probability_cost, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}") from None
+    if (conditions.ndim > 1 or isinstance(probability_cost, bool)
+            or not np.isfinite(conditions).all() or (conditions < 0).any()
+            or (conditions > 1).any()):
+        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}")
+    # One row per operating point, one column per condition: every line at once.
+    return ((1.0 - tpr)[:, None] * conditions.reshape(1, -1)
+            + fpr[:, None] * (1.0 - conditions.reshape(1, -1))).reshape(
+                (len(fpr),) + conditions.shape)

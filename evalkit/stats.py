@@ -3,13 +3,12 @@ r"""Uncertainty of a measured score: confidence intervals for a proportion, and 
 Accuracy measured on a test set of :math:`n` independent items is a binomial proportion: the
 number correct is :math:`\mathrm{Binomial}(n, p)` for the classifier's true accuracy
 :math:`p`. This module gives the usual confidence intervals for such a proportion, vectorised
-over many test sets at once, and :class:`AccuracySamplingModel`, the state behind the
-test-set-size explorer of ``notebooks/00-how-we-evaluate.ipynb``.
+over many test sets at once; :class:`evalkit.widgets.TestSetModel`, the state behind the
+test-set-size explorer of ``notebooks/00-how-we-evaluate.ipynb``, simulates with them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ from scipy import special, stats
 from ._results import make_result
 from ._validation import check_option, check_scalar
 
-__all__ = ["proportion_ci", "ProportionInterval", "AccuracySamplingModel", "CI_METHODS"]
+__all__ = ["proportion_ci", "ProportionInterval", "CI_METHODS"]
 
 #: The interval methods :func:`proportion_ci` knows.
 CI_METHODS = ("wilson", "normal", "exact")
@@ -132,101 +131,3 @@ def proportion_ci(
     if np.ndim(low) == 0:
         low, high, p_hat = float(low), float(high), float(p_hat)
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
-
-
-#: Test-set sizes offered by the explorer, from tiny to large.
-TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
-
-
-@dataclass
-class AccuracySamplingModel:
-    """Simulate measuring one classifier's accuracy on many independent test sets.
-
-    The classifier's true accuracy is ``true_accuracy``. Each simulated test set has
-    ``n_test`` items, each answered correctly with that probability, so the measured accuracy
-    varies from test set to test set. :meth:`summary` reports that spread and how often the
-    confidence interval computed from a single test set contains the true accuracy.
-
-    This is the state behind :class:`evalkit.widgets.TestSetExplorer`.
-
-    Examples
-    --------
-    >>> model = AccuracySamplingModel(n_test=100, true_accuracy=0.8, seed=0)
-    >>> summary = model.summary()
-    >>> round(summary["sd (theory)"], 3)
-    0.04
-    >>> 0.93 < summary["coverage"] < 0.97
-    True
-    """
-
-    n_test: int = 100
-    true_accuracy: float = 0.8
-    confidence: float = 0.95
-    method: str = "wilson"
-    n_repeats: int = 5000
-    seed: int = 0
-    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self.set()
-
-    def set(self, **values: Any) -> AccuracySamplingModel:
-        """Change any of the fields (validated) and return the model."""
-        unknown = set(values) - {"n_test", "true_accuracy", "confidence", "method",
-                                 "n_repeats", "seed"}
-        if unknown:
-            raise ValueError(f"unknown setting(s) {sorted(unknown)}; expected n_test, "
-                             "true_accuracy, confidence, method, n_repeats or seed")
-        for name, value in values.items():
-            setattr(self, name, value)
-        for name in ("n_test", "n_repeats"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a whole number >= 1; got {value!r}")
-        if not isinstance(self.true_accuracy, (int, float)) or not 0 <= self.true_accuracy <= 1:
-            raise ValueError(f"true_accuracy must be between 0 and 1; got {self.true_accuracy!r}")
-        check_scalar(self.confidence, "confidence", low=0, high=1, low_inclusive=False,
-                     high_inclusive=False)
-        check_option(self.method, "method", CI_METHODS)
-        return self
-
-    def simulate(self) -> np.ndarray:
-        """Measured accuracy on each of ``n_repeats`` simulated test sets."""
-        return self._correct() / self.n_test
-
-    def _correct(self) -> np.ndarray:
-        key = (self.n_test, self.true_accuracy, self.n_repeats, self.seed)
-        if self._cache.get("key") != key:
-            rng = np.random.default_rng(self.seed)
-            self._cache = {"key": key,
-                           "correct": rng.binomial(self.n_test, self.true_accuracy, self.n_repeats)}
-        return self._cache["correct"]
-
-    def summary(self) -> dict[str, float]:
-        """The numbers the explorer shows.
-
-        ``middle low``/``middle high`` bound the middle ``confidence`` share of the measured
-        accuracies; ``CI low``/``CI high`` is the interval computed from the first simulated
-        test set alone (what a real experiment sees); ``coverage`` is the share of test sets
-        whose interval contains the true accuracy.
-        """
-        correct = self._correct()
-        measured = correct / self.n_test
-        tail = (1.0 - self.confidence) / 2.0
-        low, high = proportion_ci(correct, self.n_test, confidence=self.confidence,
-                                  method=self.method)
-        covered = (low <= self.true_accuracy) & (self.true_accuracy <= high)
-        p = self.true_accuracy
-        return {
-            "true accuracy": float(p),
-            "test-set size": int(self.n_test),
-            "mean measured": float(measured.mean()),
-            "sd measured": float(measured.std(ddof=1)) if len(measured) > 1 else 0.0,
-            "sd (theory)": float(np.sqrt(p * (1.0 - p) / self.n_test)),
-            "middle low": float(np.quantile(measured, tail)),
-            "middle high": float(np.quantile(measured, 1.0 - tail)),
-            "one test set": float(measured[0]),
-            "CI low": float(low[0]),
-            "CI high": float(high[0]),
-            "coverage": float(covered.mean()),
-        }

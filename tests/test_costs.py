@@ -152,3 +152,61 @@ def test_bad_threshold_input():
         ek.cost_optimal_threshold([0, 1, 1], [0.1, 0.9], [[0, 1], [1, 0]])
     with pytest.raises(ValueError, match="pos_label=1 is not one of the labels"):
         ek.cost_optimal_threshold(["a", "b"], [0.1, 0.9], [[0, 1], [1, 0]])
+
+
+# ---------------------------------------------------------------------------------------------
+# normalized_expected_cost: Drummond & Holte's cost lines
+# ---------------------------------------------------------------------------------------------
+
+
+def test_normalized_expected_cost_by_hand():
+    from evalkit.costs import normalized_expected_cost
+
+    # Three operating points: always negative (0, 0), a threshold (0.1, 0.7), always positive.
+    fpr, tpr = [0.0, 0.1, 1.0], [0.0, 0.7, 1.0]
+    # NEC(PC) = (1 - TPR) PC + FPR (1 - PC), written out for PC = 0, 0.25, 0.5, 1:
+    expected = np.array([
+        [0.0, 0.25, 0.5, 1.0],                                  # NEC = PC
+        [0.1, 0.3 * 0.25 + 0.1 * 0.75, 0.3 * 0.5 + 0.1 * 0.5, 0.3],  # 0.1, 0.15, 0.2, 0.3
+        [1.0, 0.75, 0.5, 0.0],                                  # NEC = 1 - PC
+    ])
+    got = normalized_expected_cost(fpr, tpr, [0.0, 0.25, 0.5, 1.0])
+    np.testing.assert_allclose(got, expected)
+    np.testing.assert_allclose(got.min(axis=0), [0.0, 0.15, 0.2, 0.0])
+    # One condition gives one cost per operating point.
+    np.testing.assert_allclose(normalized_expected_cost(fpr, tpr, 0.5), [0.5, 0.2, 0.5])
+
+
+def test_normalized_expected_cost_times_the_normaliser_is_the_expected_cost(rng):
+    from evalkit.costs import normalized_expected_cost
+
+    # Drummond & Holte: E[cost] = NEC * (pi (C_FN - C_TP) + (1 - pi) (C_FP - C_TN))
+    #                             + pi C_TP + (1 - pi) C_TN, checked against expected_cost.
+    y_true = rng.integers(0, 2, 300)
+    y_score = rng.random(300) + 0.4 * y_true
+    fpr, tpr, thresholds = ek.roc_curve(y_true, y_score)
+    cost_matrix = np.array([[0.5, 2.0], [7.0, -1.0]])  # [[C_TN, C_FP], [C_FN, C_TP]]
+    (c_tn, c_fp), (c_fn, c_tp) = cost_matrix
+    prior = 0.3
+    scale = prior * (c_fn - c_tp) + (1 - prior) * (c_fp - c_tn)
+    pc = prior * (c_fn - c_tp) / scale
+    nec = normalized_expected_cost(fpr, tpr, pc)
+    for i, threshold in enumerate(thresholds):
+        predicted = (y_score >= threshold).astype(int)
+        confusion = ek.confusion_matrix(y_true, predicted, labels=[0, 1])
+        expected = ek.expected_cost(confusion, cost_matrix, priors=[1 - prior, prior])
+        assert nec[i] * scale + prior * c_tp + (1 - prior) * c_tn == pytest.approx(expected)
+
+
+def test_normalized_expected_cost_bad_input():
+    from evalkit.costs import normalized_expected_cost
+
+    with pytest.raises(ValueError, match="fpr and tpr have different lengths"):
+        normalized_expected_cost([0, 1], [0, 0.5, 1], 0.5)
+    with pytest.raises(ValueError, match="tpr must hold rates between 0 and 1"):
+        normalized_expected_cost([0, 1], [0, 1.5], 0.5)
+    with pytest.raises(ValueError, match="fpr must hold rates"):
+        normalized_expected_cost([np.nan, 1], [0, 1], 0.5)
+    for bad in (1.2, -0.1, np.nan, [0.5, 2.0], "half", True):
+        with pytest.raises(ValueError, match="probability_cost must lie in"):
+            normalized_expected_cost([0, 1], [0, 1], bad)

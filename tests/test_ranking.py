@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import evalkit as ek
 from evalkit.exceptions import UndefinedMetricWarning
-from evalkit.ranking import RankedListModel
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
@@ -195,31 +194,3 @@ def test_interpolated_precision_never_increases_with_recall(relevance):
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
-
-
-# ---------------------------------------------------------------------------------------------
-# The explorers' model
-# ---------------------------------------------------------------------------------------------
-
-
-def test_ranked_list_model_toggle_and_move():
-    model = RankedListModel(FIRST, k=5)
-    assert model.measures()["AP"] == pytest.approx(0.6)
-    model.toggle(2)
-    assert model.n_relevant == 5
-    assert model.measures()["R-prec"] == pytest.approx(3 / 5)
-    model.move(9, 1)  # the relevant document at rank 9 moves to the top
-    assert model.relevance[:3].tolist() == [1, 1, 1]
-    assert model.doc_ids[0] == "d9"
-    table = model.dcg_table(5)
-    assert list(table.index) == ["trec", "exponential", "jarvelin"]
-    with pytest.raises(ValueError, match="rank must be between 1 and 10"):
-        model.toggle(11)
-
-
-def test_ranked_list_model_with_fixed_judgements():
-    model = RankedListModel([1, 0, 0], n_relevant=4, ideal=[3, 1, 1, 1])
-    assert model.measures()["R@5"] == pytest.approx(1 / 4)
-    model.set_grade(2, 3)
-    assert model.measures()["nDCG"] == pytest.approx(
-        ek.ndcg([1, 3, 0], ideal=[3, 1, 1, 1]))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 from statsmodels.stats.proportion import proportion_confint
 
-from evalkit.stats import AccuracySamplingModel, proportion_ci
+from evalkit.stats import proportion_ci
 
 
 @st.composite
@@ -83,44 +83,3 @@ def test_vectorised_equals_scalar(rng):
 def test_bad_input(kwargs, error, message):
     with pytest.raises(error, match=message):
         proportion_ci(**kwargs)
-
-
-def test_sampling_model_spread_matches_theory():
-    model = AccuracySamplingModel(n_test=400, true_accuracy=0.9, n_repeats=20000, seed=1)
-    summary = model.summary()
-    assert summary["sd (theory)"] == pytest.approx(0.015)
-    assert summary["sd measured"] == pytest.approx(0.015, rel=0.03)
-    assert summary["mean measured"] == pytest.approx(0.9, abs=0.001)
-    assert summary["middle low"] < 0.9 < summary["middle high"]
-    # Wilson intervals cover the truth about 95% of the time.
-    assert summary["coverage"] == pytest.approx(0.95, abs=0.01)
-
-
-def test_wald_undercovers_for_small_test_sets():
-    wald = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="normal", seed=2)
-    wilson = AccuracySamplingModel(n_test=20, true_accuracy=0.95, method="wilson", seed=2)
-    assert wald.summary()["coverage"] < 0.75 < wilson.summary()["coverage"]
-
-
-def test_sampling_model_is_reproducible_and_cached():
-    a = AccuracySamplingModel(seed=5).simulate()
-    b = AccuracySamplingModel(seed=5).simulate()
-    np.testing.assert_array_equal(a, b)
-    model = AccuracySamplingModel(seed=5)
-    first = model.simulate()
-    model.set(confidence=0.99)  # does not change the simulated test sets
-    np.testing.assert_array_equal(first, model.simulate())
-    model.set(n_test=50)
-    assert set(np.unique(model.simulate() * 50)) <= set(range(51))
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    ({"n_test": 0}, "n_test must be a whole number >= 1"),
-    ({"true_accuracy": 1.2}, "true_accuracy must be between 0 and 1"),
-    ({"confidence": 1.0}, r"confidence must be a real number in \(0, 1\)"),
-    ({"method": "bayes"}, "method must be one of"),
-    ({"size": 3}, "unknown setting"),
-])
-def test_sampling_model_rejects_bad_settings(kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        AccuracySamplingModel().set(**kwargs)

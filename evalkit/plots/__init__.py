@@ -1,0 +1,35 @@
+"""Plots for the notebooks. Each function takes data and an optional ``ax`` and returns the Axes.
+
+One file per topic (as scikit-learn's ``_plot/``): ``retrieval``, ``stats``, ``ranking``,
+``classification``, ``curves``, ``costs`` and ``correlation``; ``_common`` holds what several
+of them share. matplotlib is imported inside each function, so ``import evalkit`` stays light
+and the maths modules never depend on it.
+"""
+
+from .classification import (
+    plot_averages,
+    plot_class_weights,
+    plot_confusion_matrix,
+)
+from .correlation import plot_rank_crossings
+from .costs import plot_cost_curve, plot_normalized_cost_curve
+from .curves import plot_pr_curve, plot_roc_curve
+from .ranking import plot_dcg_gains, plot_precision_recall
+from .retrieval import plot_f_beta, plot_retrieval_sets
+from .stats import plot_accuracy_spread
+
+__all__ = [
+    "plot_retrieval_sets",
+    "plot_accuracy_spread",
+    "plot_f_beta",
+    "plot_dcg_gains",
+    "plot_precision_recall",
+    "plot_class_weights",
+    "plot_averages",
+    "plot_confusion_matrix",
+    "plot_roc_curve",
+    "plot_pr_curve",
+    "plot_cost_curve",
+    "plot_normalized_cost_curve",
+    "plot_rank_crossings",
+]

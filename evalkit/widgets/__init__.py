@@ -1,0 +1,43 @@
+"""Interactive explorers for the notebooks.
+
+One file per explorer holds its model (plain Python: the state, validation and what is shown)
+and its thin ipywidgets view side by side; ``_base`` holds the views' shared plumbing. A test
+can set a control's ``value`` and read :attr:`summary` ``.value`` without a browser; the
+notebooks display the explorer by leaving it as the last expression of a cell.
+
+Callbacks run inside ``with self.output:`` so that an error in one shows up in the notebook
+(and in tests) instead of vanishing. The models import nothing from ipywidgets, and a view
+imports it only when it is built, so ``from evalkit.widgets import KappaModel`` works without
+loading a front end.
+"""
+
+from .averaging import AveragingExplorer, AveragingModel
+from .contingency import ContingencyExplorer, ContingencyModel
+from .cost import CostExplorer, CostModel
+from .dcg import DCGExplorer, DCGModel
+from .kappa import KappaExplorer, KappaModel
+from .ranking import RankingExplorer, RankingModel
+from .relevance import RelevanceExplorer, RelevanceModel
+from .roc import ROCExplorer, ROCModel
+from .testset import TestSetExplorer, TestSetModel
+
+__all__ = [
+    "TestSetExplorer",
+    "ContingencyExplorer",
+    "DCGExplorer",
+    "RelevanceExplorer",
+    "AveragingExplorer",
+    "CostExplorer",
+    "ROCExplorer",
+    "KappaExplorer",
+    "RankingExplorer",
+    "TestSetModel",
+    "ContingencyModel",
+    "DCGModel",
+    "RelevanceModel",
+    "AveragingModel",
+    "CostModel",
+    "ROCModel",
+    "KappaModel",
+    "RankingModel",
+]

@@ -1,0 +1,97 @@
+"""Shared plumbing of the explorers' views: the refresh cycle and the HTML tables."""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
+    import ipywidgets as widgets
+
+
+def _format(value: float, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "undefined"
+    return f"{value:.{digits}f}"
+
+
+def _table(rows: list[tuple[str, str]], caption: str = "") -> str:
+    body = "".join(
+        f"<tr><td style='padding:1px 10px 1px 0'>{html.escape(name)}</td>"
+        f"<td style='text-align:right;font-family:monospace'>{html.escape(value)}</td></tr>"
+        for name, value in rows
+    )
+    heading = ""
+    if caption:
+        heading = f"<caption style='text-align:left'><b>{html.escape(caption)}</b></caption>"
+    return f"<table class='evalkit-summary'>{heading}{body}</table>"
+
+
+def _grid(header: list[str], rows: list[list[str]], caption: str = "",
+          bold_row: int | None = None, shaded_column: int | None = None) -> str:
+    """An HTML table with a header row; ``bold_row`` and ``shaded_column`` are 0-based."""
+    def shade(column: int) -> str:
+        return "background:#fde2d7;" if column == shaded_column else ""
+
+    head = "".join(f"<th style='padding:1px 8px;text-align:right;{shade(j)}'>"
+                   f"{html.escape(h)}</th>" for j, h in enumerate(header))
+    body = ""
+    for index, row in enumerate(rows):
+        weight = "font-weight:bold;" if index == bold_row else ""
+        body += "<tr>" + "".join(
+            f"<td style='padding:1px 8px;text-align:right;font-family:monospace;{weight}"
+            f"{shade(j)}'>{html.escape(cell)}</td>" for j, cell in enumerate(row)) + "</tr>"
+    heading = ""
+    if caption:
+        heading = f"<caption style='text-align:left'><b>{html.escape(caption)}</b></caption>"
+    return f"<table class='evalkit-grid'>{heading}<tr>{head}</tr>{body}</table>"
+
+
+class _Explorer:
+    """Shared plumbing: a summary (HTML), a plot (Output) and controls that refresh both."""
+
+    def __init__(self, controls: dict[str, widgets.Widget], *, plot: bool = True) -> None:
+        import ipywidgets as widgets
+
+        self.controls = controls
+        self.summary = widgets.HTML()
+        self.output = widgets.Output()
+        self.plot = plot
+        for control in controls.values():
+            control.observe(self._on_change, names="value")
+        self.widget = widgets.VBox(
+            [widgets.VBox(list(controls.values())), widgets.HBox([self.summary, self.output])]
+        )
+        self.refresh()
+
+    def _on_change(self, change: dict[str, Any]) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        from IPython.display import display
+
+        """Read the controls into the model, then redraw the summary and the plot."""
+        with self.output:
+            self.update_model()
+            self.summary.value = self.render_summary()
+            if self.plot:
+                import matplotlib.pyplot as plt
+                from IPython.display import clear_output
+
+                clear_output(wait=True)
+                figure = self.draw()
+                display(figure)
+                plt.close(figure)
+
+    def update_model(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def render_summary(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def draw(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)

@@ -1,0 +1,79 @@
+"""What every explorer shares: it displays as its widget."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalkit.widgets import ContingencyExplorer, TestSetExplorer
+
+
+@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
+def test_explorers_display_as_their_widget(explorer_class):
+    explorer = explorer_class(plot=False)
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
+                      "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
+                      "KappaExplorer", "RankingExplorer"]
+
+
+@pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)
+def test_every_explorer_still_imports_from_evalkit_widgets(name):
+    import importlib
+
+    namespace: dict = {}
+    exec(f"from evalkit.widgets import {name}", namespace)  # the notebooks' own spelling
+    explorer_class = namespace[name]
+    model_class = getattr(importlib.import_module("evalkit.widgets"),
+                          name.replace("Explorer", "Model"))
+    # One file holds the explorer and its model, named with the same stem.
+    assert explorer_class.__module__ == model_class.__module__
+    assert explorer_class.__module__.startswith("evalkit.widgets.")
+
+
+def test_models_import_without_ipywidgets():
+    import subprocess
+    import sys
+
+    code = ("import sys; from evalkit.widgets import ContingencyModel, KappaModel, ROCModel; "
+            "ContingencyModel(); KappaModel().summary(); "
+            "print('ipywidgets' in sys.modules, 'matplotlib.pyplot' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_maths_modules_import_neither_widgets_nor_plots_nor_each_others_private_names():
+    import re
+    from pathlib import Path
+
+    import evalkit
+
+    package = Path(evalkit.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        source = path.read_text()
+        relative = path.relative_to(package)
+        if len(relative.parts) == 1 and path.stem not in ("__init__",):
+            assert not re.search(r"^\s*from \.(widgets|plots)\b|import evalkit\.(widgets|plots)",
+                                 source, re.M), relative
+        # A module uses another module's public names only (its own package's _-files are
+        # its private plumbing: widgets/_base, plots/_common, ...).
+        imports = re.findall(r"^\s*from (\.+)(\w*) import \(([^)]*)\)", source, re.M)
+        imports += re.findall(r"^\s*from (\.+)(\w*) import ([^(\n]+)$", source, re.M)
+        for dots, module, names in imports:
+            if module.startswith("_"):
+                continue
+            private = [n.strip() for n in names.split(",") if n.strip().startswith("_")]
+            assert not private, f"{relative} imports {private} from {dots}{module}"
+
+
+def test_costs_and_curves_do_not_import_each_other_both_ways():
+    from pathlib import Path
+
+    import evalkit
+
+    package = Path(evalkit.__file__).parent
+    curves = (package / "curves.py").read_text()
+    assert "from .costs" not in curves and "import costs" not in curves

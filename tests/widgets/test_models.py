@@ -1,0 +1,226 @@
+"""What every explorer model promises: a change is checked whole, errors name the setting."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evalkit.widgets import (
+    AveragingModel,
+    ContingencyModel,
+    CostModel,
+    DCGModel,
+    KappaModel,
+    RankingModel,
+    RelevanceModel,
+    ROCModel,
+    TestSetModel,
+)
+
+# One small instance of every model.
+MODELS = {
+    "TestSetModel": lambda: TestSetModel(n_repeats=200),
+    "ContingencyModel": lambda: ContingencyModel(),
+    "DCGModel": lambda: DCGModel([2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0]),
+    "RelevanceModel": lambda: RelevanceModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
+    "AveragingModel": lambda: AveragingModel(n_samples=200),
+    "CostModel": lambda: CostModel([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], cost_fn=5),
+    "ROCModel": lambda: ROCModel(n_pool=20, cost_matrix=[[0, 1], [10, 0]]),
+    "KappaModel": lambda: KappaModel(),
+    "RankingModel": lambda: RankingModel(),
+}
+
+# Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
+# refused: out of range, NaN, infinite or a fraction where a whole number is meant).
+NUMERIC = [
+    ("TestSetModel", "n_test", 50, 0),
+    ("TestSetModel", "true_accuracy", 0.9, 1.5),
+    ("TestSetModel", "confidence", 0.9, 1.0),
+    ("TestSetModel", "n_repeats", 100, 2.5),
+    ("TestSetModel", "seed", 1, -1),
+    ("ContingencyModel", "tp", 5, -1),
+    ("ContingencyModel", "fp", 5, 1.5),
+    ("ContingencyModel", "fn", 5, -3),
+    ("ContingencyModel", "tn", 5, float("nan")),
+    ("ContingencyModel", "beta", 2.0, -1.0),
+    ("DCGModel", "k", 3, 0),
+    ("DCGModel", "relevance_level", 2, float("nan")),
+    ("RelevanceModel", "k", 3, 1.5),
+    ("RelevanceModel", "relevance_level", 2, float("inf")),
+    ("AveragingModel", "n_classes", 4, 1),
+    ("AveragingModel", "skew", 2.0, 11.0),
+    ("AveragingModel", "rare_weakness", 1.0, -0.5),
+    ("AveragingModel", "top_recall", 0.5, 0.0),
+    ("AveragingModel", "n_samples", 300, 0),
+    ("AveragingModel", "seed", 1, -1),
+    ("CostModel", "cost_tn", -1.0, float("inf")),
+    ("CostModel", "cost_fp", 2.0, float("nan")),
+    ("CostModel", "cost_fn", 3.0, float("-inf")),
+    ("CostModel", "cost_tp", -2.0, float("nan")),
+    ("CostModel", "threshold", 0.3, float("nan")),
+    ("ROCModel", "prevalence", 0.2, 1.5),
+    ("ROCModel", "threshold", 0.5, float("inf")),
+    ("ROCModel", "separation", 2.0, float("nan")),
+    ("ROCModel", "n_pool", 30, 0),
+    ("ROCModel", "seed", 1, -1),
+    ("KappaModel", "both_yes", 5, -1),
+    ("KappaModel", "a_yes_b_no", 5, 0.5),
+    ("KappaModel", "a_no_b_yes", 5, -2),
+    ("KappaModel", "both_no", 5, float("nan")),
+]
+
+# A change that every model accepts (the first half of the mixed changes below).
+GOOD = {
+    "TestSetModel": {"n_test": 200, "confidence": 0.99},
+    "ContingencyModel": {"tp": 12, "beta": 0.5},
+    "DCGModel": {"k": 2, "relevance_level": 2},
+    "RelevanceModel": {"k": 2, "relevance_level": 2},
+    "AveragingModel": {"skew": 2.0, "top_recall": 0.7},
+    "CostModel": {"threshold": 0.35, "cost_fp": 3.0},
+    "ROCModel": {"prevalence": 0.1, "separation": 0.5},
+    "KappaModel": {"both_no": 3, "both_yes": 7},
+    "RankingModel": {"order": ["5", "4", "3", "2", "1"]},
+}
+
+
+def _same(a, b) -> bool:
+    """Deep equality for model state: arrays, frames, dicts, lists, NaN equal to NaN."""
+    if isinstance(a, pd.DataFrame | pd.Series):
+        return isinstance(b, type(a)) and a.equals(b)
+    if isinstance(a, np.ndarray):
+        return (isinstance(b, np.ndarray) and a.shape == b.shape
+                and np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            _same(a[key], b[key]) for key in a)
+    if isinstance(a, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def _state(model) -> dict:
+    return copy.deepcopy(vars(model))
+
+
+def _assert_unchanged(model, before: dict) -> None:
+    after = vars(model)
+    assert after.keys() == before.keys()
+    for name in before:
+        assert _same(before[name], after[name]), f"{name} changed"
+
+
+@pytest.mark.parametrize("model_name, setting, good, bad", NUMERIC,
+                         ids=[f"{m}.{s}" for m, s, _, _ in NUMERIC])
+def test_a_refused_change_leaves_the_model_exactly_as_it_was(model_name, setting, good, bad):
+    model = MODELS[model_name]()
+    model.set(**{setting: good})  # accepted on its own
+    before = _state(model)
+    # A good value of another setting alongside the bad one: neither may be applied.
+    other = next((name, value) for name, value in GOOD[model_name].items() if name != setting)
+    with pytest.raises(ValueError, match=rf"^{setting} must be"):
+        model.set(**{other[0]: other[1], setting: bad})
+    _assert_unchanged(model, before)
+    with pytest.raises(TypeError, match=rf"^{setting} must be"):
+        model.set(**{other[0]: other[1], setting: "x"})
+    _assert_unchanged(model, before)
+
+
+@pytest.mark.parametrize("model_name, setting, good, bad", NUMERIC,
+                         ids=[f"{m}.{s}" for m, s, _, _ in NUMERIC])
+@pytest.mark.parametrize("wrong", [True, "x", None, [1]], ids=repr)
+def test_the_wrong_kind_of_value_is_a_type_error_naming_the_setting(model_name, setting, good,
+                                                                   bad, wrong):
+    model = MODELS[model_name]()
+    with pytest.raises(TypeError, match=rf"^{setting} must be"):
+        model.set(**{setting: wrong})
+
+
+@pytest.mark.parametrize("model_name", MODELS)
+def test_an_unknown_setting_lists_the_known_ones_and_changes_nothing(model_name):
+    model = MODELS[model_name]()
+    before = _state(model)
+    with pytest.raises(ValueError, match="unknown setting 'colour'; the settings are ") as error:
+        model.set(**GOOD[model_name], colour="red")
+    for name in GOOD[model_name]:
+        assert name in str(error.value)
+    _assert_unchanged(model, before)
+
+
+@pytest.mark.parametrize("model_name", MODELS)
+def test_a_good_change_is_applied_and_returns_the_model(model_name):
+    model = MODELS[model_name]()
+    assert model.set(**GOOD[model_name]) is model
+    for name, value in GOOD[model_name].items():
+        assert _same(getattr(model, name), value)
+
+
+def test_the_test_set_model_does_not_apply_half_a_change():
+    # The case of issue 11: n_test used to stay at 200 although the change was refused.
+    model = TestSetModel()
+    with pytest.raises(TypeError, match="true_accuracy"):
+        model.set(n_test=200, true_accuracy="x")
+    assert model.n_test == 100
+
+
+def test_the_contingency_model_refuses_a_bool_beta_as_f_score_does():
+    import evalkit as ek
+
+    with pytest.raises((TypeError, ValueError), match="beta"):
+        ek.f_score([1, 0], [1, 1], beta=True)
+    model = ContingencyModel()
+    with pytest.raises(TypeError, match="beta must be a real number >= 0; got True"):
+        model.set(tp=5, beta=True)
+    assert model.tp == 30 and model.beta == 1.0
+
+
+def test_cross_setting_rules_are_checked_before_anything_is_applied():
+    contingency = ContingencyModel(tp=1, fp=0, fn=0, tn=0)
+    with pytest.raises(ValueError, match="collection is empty"):
+        contingency.set(tp=0, beta=2.0)
+    assert (contingency.tp, contingency.beta) == (1, 1.0)
+    averaging = AveragingModel(n_classes=4, n_samples=200)
+    with pytest.raises(ValueError, match="n_samples must be at least n_classes"):
+        averaging.set(n_classes=10, n_samples=8, skew=0.0)
+    assert (averaging.n_classes, averaging.n_samples, averaging.skew) == (4, 200, 1.0)
+    kappa = KappaModel(1, 0, 0, 0)
+    with pytest.raises(ValueError, match="the table is empty"):
+        kappa.set(both_yes=0)
+    assert kappa.both_yes == 1
+    ranking = RankingModel()
+    with pytest.raises(ValueError, match="order must list every item"):
+        ranking.set(order=["1", "1", "2", "3", "4"])
+    assert ranking.order == ["1", "2", "3", "4", "5"]
+
+
+@pytest.mark.parametrize("model_name", MODELS)
+def test_summary_keys_are_snake_case(model_name):
+    import re
+
+    summary = MODELS[model_name]().summary()
+    assert isinstance(summary, dict) and summary
+    for key in summary:
+        assert re.fullmatch("[a-z][a-z0-9_]*", key), f"{model_name}.summary() key {key!r}"
+
+
+def test_summaries_keep_what_the_views_show():
+    assert TestSetModel().summary().keys() >= {
+        "true_accuracy", "n_test", "mean_measured", "sd_measured", "sd_theory", "middle_low",
+        "middle_high", "one_test_set", "ci_low", "ci_high", "coverage"}
+    assert ContingencyModel().summary().keys() >= {
+        "accuracy", "error_rate", "precision", "recall", "specificity", "f1", "f_beta"}
+    assert RelevanceModel([1, 0, 1]).summary().keys() >= {
+        "n_relevant", "precision_at_k", "recall_at_k", "r_precision", "average_precision",
+        "reciprocal_rank"}
+    assert {"dcg_trec", "idcg_exponential", "ndcg_jarvelin"} <= DCGModel([2, 1]).summary().keys()
+    assert {"accuracy", "f1_micro", "f1_macro", "f1_gap", "entropy_breaks_d1"} <= (
+        AveragingModel(n_samples=100).summary().keys())
+    assert {"total_cost", "cheapest_threshold", "p_star", "p_star_issue"} <= (
+        CostModel([0, 1], [0.2, 0.7]).summary().keys())
+    assert {"observed_agreement", "chance_pooled", "kappa_separate", "landis_koch_pooled",
+            "carletta_separate"} <= KappaModel().summary().keys()
