@@ -426,3 +426,24 @@ def test_cost_curve_plot_marks_the_cheapest_threshold():
     np.testing.assert_array_equal(star.get_xydata(), [[0.35, 1.0]])
     assert chosen.get_xdata()[0] == 0.4
     assert "cheapest: t = 0.35, cost 1" in star.get_label()
+
+
+def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
+    import evalkit as ek
+
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.5, 1.0, 500)
+    y = (rng.uniform(size=500) < p).astype(int)
+    proba = np.column_stack([1 - p, p])
+    ax = ek.plots.plot_reliability_diagram(y, proba, 5, n_bootstrap=100, seed=3)
+    curve = ek.reliability_curve(y, proba, 5)
+    line = [drawn for drawn in ax.lines if drawn.get_marker() == "o"][0]
+    np.testing.assert_allclose(line.get_xdata(), curve["confidence"])
+    np.testing.assert_allclose(line.get_ydata(), curve["accuracy"])
+    assert f"ECE {ek.expected_calibration_error(y, proba, 5):.3f}" in line.get_label()
+    band = ek.probabilistic.consistency_band(y, proba, 5, n_resamples=100, seed=3)
+    polygon = ax.collections[0].get_paths()[0].vertices
+    np.testing.assert_allclose(polygon[:, 1].min(), band["low"].min())
+    np.testing.assert_allclose(polygon[:, 1].max(), band["high"].max())
+    heights = [patch.get_height() for patch in ax.patches]
+    np.testing.assert_allclose(heights, curve["count"] / curve["count"].sum() * 0.25)

@@ -1,11 +1,12 @@
 """Plots for the notebooks. Each function takes data and an optional ``ax`` and returns the Axes.
 
 One file per topic (as scikit-learn's ``_plot/``): ``retrieval``, ``stats``, ``ranking``,
-``classification``, ``curves``, ``costs`` and ``correlation``; ``_common`` holds what several
-of them share. matplotlib is imported inside each function, so ``import evalkit`` stays light
-and the maths modules never depend on it.
+``classification``, ``curves``, ``costs``, ``correlation`` and ``calibration``; ``_common``
+holds what several of them share. matplotlib is imported inside each function, so
+``import evalkit`` stays light and the maths modules never depend on it.
 """
 
+from .calibration import plot_reliability_diagram
 from .classification import (
     plot_averages,
     plot_class_weights,
@@ -32,4 +33,5 @@ __all__ = [
     "plot_cost_curve",
     "plot_normalized_cost_curve",
     "plot_rank_crossings",
+    "plot_reliability_diagram",
 ]

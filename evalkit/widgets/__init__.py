@@ -19,6 +19,7 @@ from .kappa import KappaExplorer, KappaModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
+from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "ROCExplorer",
     "KappaExplorer",
     "RankingExplorer",
+    "TemperatureExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -40,4 +42,5 @@ __all__ = [
     "ROCModel",
     "KappaModel",
     "RankingModel",
+    "TemperatureModel",
 ]

@@ -69,9 +69,9 @@ class _Explorer:
         self.refresh()
 
     def refresh(self) -> None:
+        """Read the controls into the model, then redraw the summary and the plot."""
         from IPython.display import display
 
-        """Read the controls into the model, then redraw the summary and the plot."""
         with self.output:
             self.update_model()
             self.summary.value = self.render_summary()

@@ -18,6 +18,7 @@ from evalkit.widgets import (
     RankingModel,
     RelevanceModel,
     ROCModel,
+    TemperatureModel,
     TestSetModel,
 )
 
@@ -32,6 +33,10 @@ MODELS = {
     "ROCModel": lambda: ROCModel(n_pool=20, cost_matrix=[[0, 1], [10, 0]]),
     "KappaModel": lambda: KappaModel(),
     "RankingModel": lambda: RankingModel(),
+    "TemperatureModel": lambda: TemperatureModel([0, 1, 2, 1], [[0.7, 0.2, 0.1],
+                                                                 [0.2, 0.5, 0.3],
+                                                                 [0.1, 0.3, 0.6],
+                                                                 [0.4, 0.4, 0.2]]),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -71,6 +76,8 @@ NUMERIC = [
     ("KappaModel", "a_yes_b_no", 5, 0.5),
     ("KappaModel", "a_no_b_yes", 5, -2),
     ("KappaModel", "both_no", 5, float("nan")),
+    ("TemperatureModel", "temperature", 2.0, 0.0),
+    ("TemperatureModel", "n_bins", 5, 0),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -84,6 +91,7 @@ GOOD = {
     "ROCModel": {"prevalence": 0.1, "separation": 0.5},
     "KappaModel": {"both_no": 3, "both_yes": 7},
     "RankingModel": {"order": ["5", "4", "3", "2", "1"]},
+    "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
 }
 
 
