@@ -245,13 +245,13 @@ def plot_dcg_gains(
     """
     from matplotlib.colors import to_rgba
 
-    from ._validation import check_option
-    from .ranking import DCG_VARIANTS, _cutoff, _grades, dcg
+    from ._validation import check_grades, check_option, check_scalar
+    from .ranking import DCG_VARIANTS, dcg
 
-    grades = np.maximum(_grades(gains, "gains"), 0.0)  # negative grades carry no gain
+    grades = np.maximum(check_grades(gains, "gains"), 0.0)  # negative grades carry no gain
     check_option(variant, "variant", DCG_VARIANTS)
     n = grades.size
-    k = n if k is None else min(_cutoff(k), n)
+    k = n if k is None else min(check_scalar(k, "k", kind="int", low=1), n)
     ranks = np.arange(1, n + 1, dtype=np.float64)
     if variant == "jarvelin":
         gain, discount = grades, np.maximum(np.log2(ranks), 1.0)
@@ -276,7 +276,7 @@ def plot_dcg_gains(
     if k < n:
         ax.axvline(k + 0.5, color="#e63946", linestyle="--", linewidth=1.5, label=f"cutoff k = {k}")
     if highlight is not None:
-        rank = _cutoff(highlight, "highlight")
+        rank = check_scalar(highlight, "highlight", kind="int", low=1)
         if rank > n:
             raise ValueError(f"highlight must be a rank between 1 and {n}; got {highlight}")
         top = max(float(gain[rank - 1]), 0.2)

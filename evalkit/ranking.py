@@ -16,13 +16,29 @@ The definitions follow trec_eval (``m_P.c``, ``m_map.c``, ``m_Rprec.c``, ``m_rec
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_1d, check_option, check_zero_division, safe_divide
+from ._docs import fill_doc
+from ._ranking_core import (
+    DCG_VARIANTS,
+    discounted_gain,
+    interpolate,
+    is_relevant,
+    precision_at_relevant,
+    relevant_needed,
+    within_cutoff,
+)
+from ._validation import (
+    check_1d,
+    check_grades,
+    check_option,
+    check_scalar,
+    check_zero_division,
+    safe_divide,
+)
 
 __all__ = [
     "precision_at_k",
@@ -37,7 +53,6 @@ __all__ = [
     "RankedListModel",
 ]
 
-DCG_VARIANTS = ("trec", "exponential", "jarvelin")
 AP_DENOMINATORS = ("n_relevant", "retrieved_relevant")
 ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 
@@ -47,52 +62,21 @@ ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 # ---------------------------------------------------------------------------------------------
 
 
-def _grades(values: Any, name: str = "relevance") -> np.ndarray:
-    """Relevance grades as a float array: 1-D, non-empty, numeric, no NaN."""
-    array = check_1d(values, name)
-    if array.dtype.kind == "O":
-        try:
-            array = array.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{name} must hold numeric relevance grades (0 = not relevant); "
-                f"got {array[:3].tolist()!r}..."
-            ) from None
-    if array.dtype.kind not in "biuf":
-        raise ValueError(
-            f"{name} must hold numeric relevance grades (0 = not relevant); got dtype {array.dtype}"
-        )
-    array = array.astype(np.float64)
-    bad = ~np.isfinite(array)
-    if bad.any():
-        position = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{name} contains {array[position]} at rank {position + 1}; "
-            "grades must be finite numbers"
-        )
-    return array
-
-
 def _level(relevance_level: Any) -> float:
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Real):
-        raise ValueError(f"relevance_level must be a number; got {relevance_level!r}")
-    if not np.isfinite(relevance_level):
-        raise ValueError(f"relevance_level must be finite; got {relevance_level!r}")
-    return float(relevance_level)
+    return check_scalar(relevance_level, "relevance_level", kind="real")
 
 
 def _cutoff(k: Any, name: str = "k") -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral | float | np.floating):
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    if isinstance(k, float | np.floating) and not float(k).is_integer():
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    if k < 1:
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    return int(k)
+    return check_scalar(k, name, kind="int", low=1)
 
 
-def _is_relevant(grades: np.ndarray, level: float) -> np.ndarray:
-    return (grades >= level) & (grades >= 0)
+def _relevant(relevance: Any, relevance_level: Any) -> np.ndarray:
+    """The boolean relevance of each rank, from validated grades and level."""
+    return is_relevant(check_grades(relevance), _level(relevance_level))
+
+
+def _ranks(size: int) -> np.ndarray:
+    return np.arange(1, size + 1)
 
 
 def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
@@ -100,16 +84,13 @@ def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
     found = int(relevant.sum())
     if n_relevant is None:
         return found
-    if isinstance(n_relevant, bool) or not isinstance(
-        n_relevant, numbers.Integral | float | np.floating
-    ) or (isinstance(n_relevant, float | np.floating) and not float(n_relevant).is_integer()):
-        raise ValueError(f"n_relevant must be a whole number >= 0; got {n_relevant!r}")
-    if n_relevant < found:
+    total = check_scalar(n_relevant, "n_relevant", kind="int", low=0)
+    if total < found:
         raise ValueError(
-            f"n_relevant is {n_relevant}, but the ranking already holds {found} relevant "
+            f"n_relevant is {total}, but the ranking already holds {found} relevant "
             "documents; n_relevant counts every relevant document of the query"
         )
-    return int(n_relevant)
+    return total
 
 
 def _divide(numerator: float, denominator: float, zero_division: Any, metric: str) -> float:
@@ -166,9 +147,9 @@ def precision_at_k(relevance: Any, k: int, *, relevance_level: float = 1) -> flo
     >>> precision_at_k([1, 0, 0, 1, 0], k=10)  # padded with non-relevant documents
     0.2
     """
-    grades = _grades(relevance)
     k = _cutoff(k)
-    return float(_is_relevant(grades[:k], _level(relevance_level)).sum() / k)
+    relevant = _relevant(relevance, relevance_level)
+    return float(np.sum(relevant & within_cutoff(_ranks(relevant.size), k)) / k)
 
 
 def recall_at_k(
@@ -212,12 +193,12 @@ def recall_at_k(
     >>> recall_at_k([1, 0, 0, 1, 0], k=3, n_relevant=4)
     0.25
     """
-    grades = _grades(relevance)
     k = _cutoff(k)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    return _divide(relevant[:k].sum(), total, zero_division, "recall_at_k")
+    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), k))
+    return _divide(found, total, zero_division, "recall_at_k")
 
 
 def r_precision(
@@ -262,11 +243,11 @@ def r_precision(
     >>> r_precision([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
     0.5
     """
-    grades = _grades(relevance)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    return _divide(relevant[:total].sum(), total, zero_division, "r_precision")
+    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), total))
+    return _divide(found, total, zero_division, "r_precision")
 
 
 def average_precision(
@@ -327,17 +308,15 @@ def average_precision(
     >>> round(average_precision([1, 0, 1, 0, 0, 1], denominator="retrieved_relevant"), 4)
     0.7222
     """
-    grades = _grades(relevance)
     check_option(denominator, "denominator", AP_DENOMINATORS)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    k = None if k is None else _cutoff(k)
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    if k is not None:
-        relevant = relevant[: _cutoff(k)]
-    hits = np.cumsum(relevant)
-    ranks = np.arange(1, relevant.size + 1)
-    summed = float(np.sum((hits / ranks)[relevant]))
-    divide_by = total if denominator == "n_relevant" else int(relevant.sum())
+    ranks = _ranks(relevant.size)[relevant]  # the ranks of the relevant documents
+    ranks = ranks[within_cutoff(ranks, k)]
+    summed = float(np.sum(precision_at_relevant(_ranks(ranks.size), ranks)))
+    divide_by = total if denominator == "n_relevant" else ranks.size
     return _divide(summed, divide_by, zero_division, "average_precision")
 
 
@@ -376,12 +355,11 @@ def reciprocal_rank(relevance: Any, k: int | None = None, *, relevance_level: fl
     >>> reciprocal_rank([0, 0, 1, 0, 1], k=2)
     0.0
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
-    if k is not None:
-        relevant = relevant[: _cutoff(k)]
-    hits = np.flatnonzero(relevant)
-    return float(1.0 / (hits[0] + 1)) if hits.size else 0.0
+    k = None if k is None else _cutoff(k)
+    relevant = _relevant(relevance, relevance_level)
+    ranks = _ranks(relevant.size)[relevant]
+    ranks = ranks[within_cutoff(ranks, k)]
+    return float(1.0 / ranks[0]) if ranks.size else 0.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,8 +405,7 @@ def precision_recall_points(
     1     2     False      0.500    0.25
     2     3      True      0.667    0.50
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     hits = np.cumsum(relevant)
     ranks = np.arange(1, relevant.size + 1)
@@ -486,8 +463,7 @@ def interpolated_precision(
     >>> interpolated_precision([1, 0, 1, 0, 0, 1], recall_levels=[0.0, 0.5, 1.0], n_relevant=4)
     array([1.        , 0.66666667, 0.        ])
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     if recall_levels is None:
         levels = ELEVEN_POINTS.copy()
@@ -497,18 +473,8 @@ def interpolated_precision(
             raise ValueError(f"recall_levels must lie in [0, 1]; got {levels.tolist()}")
     if total == 0:
         return np.zeros(levels.size)
-    return _interpolate(np.flatnonzero(relevant) + 1, total, levels)
-
-
-def _interpolate(relevant_ranks: np.ndarray, total: int, levels: np.ndarray) -> np.ndarray:
-    """trec_eval's interpolation for one query, from the ranks of its relevant documents."""
-    found = np.arange(1, relevant_ranks.size + 1)
-    best_from_here = np.maximum.accumulate((found / relevant_ranks)[::-1])[::-1]
-    # trec_eval 9 (the version pytrec_eval bundles) reaches level r at the
-    # (long)(r * R + 0.9)-th relevant document: C truncation, in double precision.
-    needed = (levels * total + 0.9).astype(np.int64)
-    padded = np.append(best_from_here, 0.0)  # a level never reached scores 0
-    return padded[np.where(needed > found.size, found.size, np.maximum(needed, 1) - 1)]
+    needed = relevant_needed(levels, total, "trec_eval")
+    return interpolate(_ranks(relevant.size)[relevant], needed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -517,14 +483,7 @@ def _interpolate(relevant_ranks: np.ndarray, total: int, levels: np.ndarray) -> 
 
 
 def _discounted(gains: np.ndarray, variant: str) -> float:
-    gains = np.maximum(gains, 0.0)  # negative grades carry no gain, as in trec_eval
-    ranks = np.arange(1, gains.size + 1, dtype=np.float64)
-    if variant == "exponential":
-        return float(np.sum((2.0**gains - 1.0) / np.log2(ranks + 1)))
-    if variant == "jarvelin":
-        # Järvelin & Kekäläinen with log base 2: ranks 1 and 2 are not discounted.
-        return float(np.sum(gains / np.log2(np.maximum(ranks, 2.0))))
-    return float(np.sum(gains / np.log2(ranks + 1)))
+    return float(np.sum(discounted_gain(gains, _ranks(gains.size), variant)))
 
 
 _DCG_FORMULAS = r"""
@@ -543,9 +502,11 @@ _DCG_FORMULAS = r"""
     and 2. Negative grades carry no gain, as in trec_eval."""
 
 
+@fill_doc(formulas=_DCG_FORMULAS)
 def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
     r"""Discounted cumulative gain of a ranked list of graded relevance values.
-    <<formulas>>
+
+    {{formulas}}
 
     Parameters
     ----------
@@ -574,13 +535,14 @@ def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
     >>> round(dcg([2, 1, 0, 2, 0]), 2)  # trec_eval and scikit-learn
     3.49
     """
-    grades = _grades(gains, "gains")
+    grades = check_grades(gains, "gains")
     check_option(variant, "variant", DCG_VARIANTS)
     if k is not None:
-        grades = grades[: _cutoff(k)]
+        grades = grades[within_cutoff(_ranks(grades.size), _cutoff(k))]
     return _discounted(grades, variant)
 
 
+@fill_doc(formulas=_DCG_FORMULAS)
 def ndcg(
     gains: Any,
     k: int | None = None,
@@ -590,7 +552,8 @@ def ndcg(
     zero_division: Any = "warn",
 ) -> float:
     r"""Normalised DCG: DCG divided by the DCG of the best possible ranking (IDCG).
-    <<formulas>>
+
+    {{formulas}}
 
     .. math::
 
@@ -630,14 +593,15 @@ def ndcg(
     >>> round(ndcg([2, 1, 0, 2, 0], ideal=[2, 2, 1, 3, 0, 0]), 3)  # a grade-3 document missed
     0.613
     """
-    grades = _grades(gains, "gains")
+    grades = check_grades(gains, "gains")
     check_option(variant, "variant", DCG_VARIANTS)
     zero_division = check_zero_division(zero_division)
-    best = grades if ideal is None else _grades(ideal, "ideal")
+    best = grades if ideal is None else check_grades(ideal, "ideal")
     best = np.sort(best)[::-1]
     if k is not None:
         k = _cutoff(k)
-        grades, best = grades[:k], best[:k]
+        grades = grades[within_cutoff(_ranks(grades.size), k)]
+        best = best[within_cutoff(_ranks(best.size), k)]
     return float(
         safe_divide(
             np.float64(_discounted(grades, variant)),
@@ -649,8 +613,6 @@ def ndcg(
     )
 
 
-dcg.__doc__ = dcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)
-ndcg.__doc__ = ndcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -700,12 +662,12 @@ class RankedListModel:
         k: int = 5,
         doc_ids: Any = None,
     ) -> None:
-        self.relevance = _grades(relevance)
+        self.relevance = check_grades(relevance)
         self.relevance_level = _level(relevance_level)
         self.k = _cutoff(k)
-        relevant = _is_relevant(self.relevance, self.relevance_level)
+        relevant = is_relevant(self.relevance, self.relevance_level)
         self._fixed_n_relevant = None if n_relevant is None else _n_relevant(n_relevant, relevant)
-        self.ideal = None if ideal is None else _grades(ideal, "ideal")
+        self.ideal = None if ideal is None else check_grades(ideal, "ideal")
         if doc_ids is None:
             doc_ids = [f"d{i}" for i in range(1, self.relevance.size + 1)]
         self.doc_ids = [str(d) for d in doc_ids]
@@ -718,7 +680,7 @@ class RankedListModel:
     @property
     def relevant(self) -> np.ndarray:
         """Boolean mask of the relevant ranks."""
-        return _is_relevant(self.relevance, self.relevance_level)
+        return is_relevant(self.relevance, self.relevance_level)
 
     @property
     def n_relevant(self) -> int:
@@ -744,7 +706,7 @@ class RankedListModel:
         """Give the document at ``rank`` a new grade."""
         index = self._rank_index(rank)
         self.relevance = self.relevance.copy()
-        self.relevance[index] = _grades([grade], "grade")[0]
+        self.relevance[index] = check_grades([grade], "grade")[0]
 
     def move(self, from_rank: int, to_rank: int) -> None:
         """Move the document at ``from_rank`` to ``to_rank``; the others shift up or down."""

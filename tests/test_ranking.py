@@ -182,19 +182,43 @@ def test_interpolated_precision_never_increases_with_recall(relevance):
         (lambda: ek.precision_at_k([[1, 0], [0, 1]], 3), "relevance must be 1-D"),
         (lambda: ek.precision_at_k([1, np.nan], 3), "relevance contains nan at rank 2"),
         (lambda: ek.precision_at_k(["a", "b"], 1), "numeric relevance grades"),
-        (lambda: ek.precision_at_k([1, 0], 0), "k must be a whole number >= 1"),
-        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be a whole number >= 1"),
+        (lambda: ek.precision_at_k([1, 0], 0), "k must be an integer >= 1; got 0"),
+        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be an integer >= 1; got 2.5"),
+        (lambda: ek.recall_at_k([1, 0], 1, n_relevant=-1), "n_relevant must be an integer >= 0"),
+        (lambda: ek.average_precision([1], k=0), "k must be an integer >= 1"),
+        (lambda: ek.r_precision([1], relevance_level=np.nan), "relevance_level must be a real"),
         (lambda: ek.recall_at_k([1, 1], 1, n_relevant=1), "n_relevant is 1, but the ranking"),
         (lambda: ek.average_precision([1], denominator="all"), "denominator must be one of"),
         (lambda: ek.dcg([1, 0], variant="log"), "variant must be one of"),
         (lambda: ek.ndcg([1, 0], ideal=[]), "ideal is empty"),
         (lambda: ek.interpolated_precision([1], [0.5, 2.0]), r"recall_levels must lie in \[0, 1\]"),
-        (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a number"),
     ],
 )
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ek.precision_at_k([1, 0], True), "k must be an integer >= 1; got True"),
+        (lambda: ek.precision_at_k([1, 0], "3"), "k must be an integer >= 1; got the string"),
+        (lambda: ek.precision_at_k([1, 0], None), "k must be an integer >= 1"),
+        (lambda: ek.recall_at_k([1], 1, n_relevant="2"), "n_relevant must be an integer >= 0"),
+        (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a real"),
+        (lambda: ek.ndcg([1, 0], k=True), "k must be an integer >= 1; got True"),
+        (lambda: RankedListModel([1, 0], relevance_level=None), "relevance_level must be a real"),
+    ],
+)
+def test_the_wrong_kind_of_option_is_a_type_error(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_a_real_relevance_level_and_whole_float_options_are_accepted():
+    assert ek.precision_at_k([2, 1, 0], 3.0, relevance_level=1.5) == pytest.approx(1 / 3)
+    assert ek.average_precision([2, 1, 0], n_relevant=2.0, relevance_level=0.5) == 1.0
 
 
 # ---------------------------------------------------------------------------------------------
