@@ -279,8 +279,22 @@ def test_bad_tables():
         ek.evaluate({"1": {"a": 1}}, run, ["AP"])
     with pytest.raises(ValueError, match="missing_queries must be one of"):
         ek.evaluate(QRELS, run, ["AP"], missing_queries="skip")
-    with pytest.raises(ValueError, match="relevance_level must be a whole number"):
-        ek.evaluate(QRELS, run, ["AP"], relevance_level=1.5)
+    with pytest.raises(ValueError, match="relevance_level must be a real number"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=np.nan)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got True"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=True)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got the string"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level="2")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_real_relevance_level_acts_as_the_next_whole_grade(seed):
+    qrels, run = random_collection(seed + 3000)
+    labels = ["AP", "P@5", "RR", "Rprec", "Bpref", "NumRel", "nDCG@10", "IPrec@0.3"]
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=1.5),
+                                  ek.evaluate(qrels, run, labels, relevance_level=2))
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=0.25),
+                                  ek.evaluate(qrels, run, labels, relevance_level=1.0))
 
 
 def test_duplicate_documents_are_reported_not_double_counted():
@@ -373,3 +387,13 @@ def test_write_refuses_fields_with_spaces():
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a b"], "relevance": [1]})
     with pytest.raises(ValueError, match=r"qrels\['doc_id'\] row 0 is 'a b'"):
         ek.write_qrels(qrels, io.StringIO())
+
+
+def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
+    from evalkit._trec_measures import MEASURES
+
+    assert ek.trec.METRICS == {name: measure.cutoff for name, measure in MEASURES.items()}
+    checked = {label.split("@")[0] for label in ORACLE}
+    assert checked == set(MEASURES)
+    for name, measure in MEASURES.items():
+        assert "trec_eval" in measure.function.__doc__, name
