@@ -24,6 +24,7 @@ import pandas as pd
 from ._docs import fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,
+    INTERPOLATION_CONVENTIONS,
     discounted_gain,
     interpolate,
     is_relevant,
@@ -421,6 +422,7 @@ def interpolated_precision(
     n_relevant: int | None = None,
     *,
     relevance_level: float = 1,
+    convention: str = "textbook",
 ) -> np.ndarray:
     r"""Interpolated precision: the best precision at any recall at or above each level.
 
@@ -432,11 +434,21 @@ def interpolated_precision(
     classic 11-point curve (trec_eval's ``iprec_at_recall``); their mean is 11-point average
     precision.
 
-    To agree with trec_eval 9 (the version bundled in pytrec_eval), level r counts as reached
-    at the :math:`\lfloor rR + 0.9 \rfloor`-th relevant document, computed in floating point.
-    That is the textbook "recall >= r" except where :math:`rR` is a whole number plus at most
-    0.1: for R = 3 and r = 0.7, 0.7 × 3 = 2.0999… in floating point, so trec_eval counts level
-    0.7 as reached at the second relevant document (recall 0.67).
+    Recall only moves in steps of 1/R, so each level is in effect turned into a number c of
+    relevant documents: the value is the best precision at or below the rank of the c-th
+    relevant document. Tools turn levels into counts differently:
+
+    - ``"textbook"`` (default): the smallest c with recall :math:`c / R \ge r`, the formula
+      above (Manning et al. 2008, section 8.4);
+    - ``"trec_eval"``: trec_eval 9, the version pytrec_eval bundles and what
+      :func:`evalkit.trec.evaluate` reports as ``IPrec@r``:
+      :math:`c = (\mathrm{long})(rR + 0.9)`, truncated in floating point. For R = 3 and
+      r = 0.7, 0.7 × 3 + 0.9 = 2.9999…, so c = 2 (recall 0.67 < 0.7);
+    - ``"trec_eval_10"``: trec_eval 10 rounds to the nearest count, :math:`c =
+      \mathrm{lround}(rR)`; for R = 3 and r = 0.4 that is c = 1 (recall 0.33 < 0.4).
+
+    A count of 0 (level 0, or a small level that rounds to 0) means the first relevant
+    document.
 
     Parameters
     ----------
@@ -448,6 +460,8 @@ def interpolated_precision(
         R, the query's relevant documents in the collection; default: those in the list.
     relevance_level : number, default 1
         Grades at or above this count as relevant.
+    convention : {"textbook", "trec_eval", "trec_eval_10"}, default "textbook"
+        How a recall level becomes a count of relevant documents (see above).
 
     Returns
     -------
@@ -457,12 +471,23 @@ def interpolated_precision(
     ----------
     Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
     section 8.4. Cambridge University Press.
+    NIST. trec_eval, ``m_iprec_at_recall.c`` (versions 9 and 10).
+    https://github.com/usnistgov/trec_eval
 
     Examples
     --------
-    >>> interpolated_precision([1, 0, 1, 0, 0, 1], recall_levels=[0.0, 0.5, 1.0], n_relevant=4)
-    array([1.        , 0.66666667, 0.        ])
+    Relevant documents at ranks 1, 3 and 7 (R = 3): precision 1, 2/3 and 3/7 there.
+
+    >>> ranking = [1, 0, 1, 0, 0, 0, 1]
+    >>> levels = [0.3, 0.4, 0.7, 0.8]
+    >>> interpolated_precision(ranking, levels).round(4)
+    array([1.    , 0.6667, 0.4286, 0.4286])
+    >>> interpolated_precision(ranking, levels, convention="trec_eval").round(4)
+    array([1.    , 0.6667, 0.6667, 0.4286])
+    >>> interpolated_precision(ranking, levels, convention="trec_eval_10").round(4)
+    array([1.    , 1.    , 0.6667, 0.6667])
     """
+    check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
     relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     if recall_levels is None:
@@ -473,7 +498,7 @@ def interpolated_precision(
             raise ValueError(f"recall_levels must lie in [0, 1]; got {levels.tolist()}")
     if total == 0:
         return np.zeros(levels.size)
-    needed = relevant_needed(levels, total, "trec_eval")
+    needed = relevant_needed(levels, total, convention)
     return interpolate(_ranks(relevant.size)[relevant], needed)
 
 
