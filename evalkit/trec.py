@@ -528,18 +528,22 @@ def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
 def _check_pair_duplicates(
     code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
     keys: np.ndarray | None = None,
-) -> None:
-    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast."""
+) -> bool:
+    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast.
+
+    Returns whether the keys themselves are unique (False only after a hash collision).
+    """
     keys = _pair_keys(code, doc) if keys is None else keys
-    # Sorting random 64-bit keys is about twice as fast as a hash table of them.
+    # Sorting random 64-bit keys is several times faster than a hash table of them.
     ordered = np.sort(keys)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if repeated.size == 0:
-        return
+        return True
     suspects = np.flatnonzero(np.isin(keys, repeated))
     dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -615,9 +619,13 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     starts = np.flatnonzero(np.r_[True, ~same_query])
     grouped = np.unique(query_code[starts]).size == starts.size
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
-        order = np.arange(n)  # already ranked, as most run files are
+        # Already ranked, as most run files are: only ties may need reordering.
+        tie_next = same_query & (score[1:] == score[:-1])
+        order = np.arange(n)
+        return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
     else:
-        order = np.argsort(-score, kind="stable")
+        # Equal scores are ordered by doc_id below, so the score sort need not be stable.
+        order = np.argsort(-score)
         codes = query_code[order]
         if codes.max(initial=0) < 2**16:
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
@@ -625,19 +633,37 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     ranked_score, ranked_code = score[order], query_code[order]
     tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
     if tie_next.any():
-        # Only tied rows need their doc_ids compared (trec_eval: strcmp, descending).
-        # Code point order of str equals byte order of UTF-8, so this is strcmp's order.
-        tied = np.r_[tie_next, False] | np.r_[False, tie_next]
-        positions = np.flatnonzero(tied)
-        group = np.cumsum(np.r_[True, ~tie_next])[positions]
-        names = doc_id[order[positions]]
+        order = _break_ties(order, tie_next, doc_id)
+    return order
+
+
+def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
+
+    Only tied rows are touched. Python compares str by code point, which is the byte order of
+    UTF-8, so this is strcmp's order. Most ties are pairs: one comparison each decides them.
+    """
+    tied_to_previous = np.r_[False, tie_next]
+    positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
+    first = np.flatnonzero(~tied_to_previous[positions])  # each block's first tied row
+    size = np.diff(np.r_[first, positions.size])
+    names = doc_id[order[positions]]
+    inner = np.arange(positions.size)
+    pair = first[size == 2]
+    swap = pair[names[pair] < names[pair + 1]]
+    inner[swap], inner[swap + 1] = swap + 1, swap
+    if (size > 2).any():
+        rows = np.flatnonzero(np.repeat(size > 2, size))
+        long_names = names[rows]
         try:
-            names = names.astype(bytes)  # ASCII ids: byte strings sort fastest
+            long_names = long_names.astype(bytes)  # ASCII ids: byte strings sort fastest
         except UnicodeEncodeError:
-            names = names.astype(str)
-        _, name_rank = np.unique(names, return_inverse=True)
-        inner = np.lexsort((-name_rank.ravel(), group))
-        order[positions] = order[positions][inner]
+            long_names = long_names.astype(str)
+        _, name_rank = np.unique(long_names, return_inverse=True)
+        block = np.repeat(np.arange(first.size), size)[rows]
+        inner[rows] = rows[np.lexsort((-name_rank.ravel(), block))]
+    order = order.copy()
+    order[positions] = order[positions[inner]]
     return order
 
 
@@ -652,17 +678,25 @@ def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
 
 def _lookup(
     run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
-    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
+    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray, unique_keys: bool,
 ) -> np.ndarray:
     """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
-    index = pd.Index(qrels_keys)
-    if index.is_unique:
-        found = index.get_indexer(run_keys)
-        hit = np.flatnonzero(found >= 0)
+    found = np.full(run_keys.size, -1, dtype=np.int64)
+    if unique_keys and qrels_keys.size:
+        # Most retrieved documents are unjudged: a bitmap of the qrels' keys (about 1 bit in
+        # 16 set) rules most of them out with one look-up each, before any search.
+        bits = int(min(max(np.ceil(np.log2(qrels_keys.size * 16)), 16), 30))
+        shift = np.uint64(64 - bits)
+        bitmap = np.zeros(1 << bits, dtype=bool)
+        bitmap[qrels_keys >> shift] = True
+        candidates = np.flatnonzero(bitmap[run_keys >> shift])
+        match = pd.Index(qrels_keys).get_indexer(run_keys[candidates])
+        rows, match = candidates[match >= 0], match[match >= 0]
         # Hashes can collide: confirm every match on the ids themselves.
-        if np.array_equal(qrels_code[found[hit]], run_code[hit]) and np.array_equal(
-            qrels_doc[found[hit]], run_doc[hit]
+        if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
+            qrels_doc[match], run_doc[rows]
         ):
+            found[rows] = match
             return found
     # Exact (slower) path: number the documents, then join on integer pairs.
     doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
@@ -781,19 +815,20 @@ def evaluate(
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
     q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
-    _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
+    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
+    # the retrieved-and-judged rows are touched.
+    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
     order = _trec_order(r_code, r_score, r_doc)
-    r_code, r_doc, r_keys = r_code[order], r_doc[order], r_keys[order]
-    rank = group_positions(r_code)
-
-    # One join; from here on only the retrieved-and-judged rows are touched.
-    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys)
-    judged = qrels_row >= 0
+    ranked_code = r_code[order]
+    judged = qrels_row[order] >= 0
+    judged_rows = order[judged]
     ranked = JudgedRun(
         n_queries, level, q_code, q_grade, np.bincount(r_code, minlength=n_queries),
-        r_code[judged], rank[judged], q_grade[qrels_row[judged]],
+        ranked_code[judged], group_positions(ranked_code)[judged],
+        q_grade[qrels_row[judged_rows]],
     )
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
