@@ -1,46 +1,57 @@
-"""evalkit.evaluate against ranx, pytrec_eval and ir_measures on one synthetic run, in one process.
+"""evalkit.evaluate against ranx, pytrec_eval and ir_measures on synthetic runs, side by side.
 
-The data: 10,000 queries x 1,000 retrieved documents (10 million run rows), about 100 judged
-documents per query (70 of them retrieved), graded 0-3, scores float32-representable (so
-pytrec_eval, which stores float32, ranks exactly as the others). Every tool computes the same
-six measures: AP, nDCG@10, RR, P@10, Rprec and R@100.
+The data: 5,000 and 10,000 queries x 1,000 retrieved documents (5 and 10 million run rows),
+about 100 judged documents per query (70 of them retrieved), graded 0-3, scores
+float32-representable (so pytrec_eval, which stores float32, ranks exactly as the others) and
+rounded to 1/4096, so about a fifth of the rows tie with a neighbour. The run is written ranked,
+as systems write it. Every tool computes the same six measures: AP, nDCG@10, RR, P@10, Rprec
+and R@100, starting from the same pandas DataFrames.
 
-Rows, each timed as the best of a few runs:
+Rows, each timed in one process as the best of a few runs:
 
 - evalkit, from the qrels and run DataFrames (everything included);
-- ranx: Qrels/Run built from the DataFrames, then `evaluate`; and `evaluate` alone on the
-  prebuilt Qrels/Run with numba's compilation excluded (a warm-up call first). Its first
-  call in a fresh process also compiles, unless numba's on-disk cache already holds it;
+- ranx: `evaluate` alone on prebuilt Qrels/Run with numba's compilation excluded (a warm-up
+  call first), and Qrels/Run built from the DataFrames plus `evaluate`;
 - pytrec_eval: building its dict-of-dicts input from the DataFrames plus `evaluate`, and
   `evaluate` alone;
-- ir_measures: `calc_aggregate` on the DataFrames.
+- ir_measures: `calc_aggregate` on the DataFrames (skipped at 10,000 queries: slow).
 
-The ratio column is the tool's time / evalkit's time (2.0x: evalkit twice as fast). Peak
-memory is the peak of Python-tracked allocations (numpy and pandas buffers included; memory
-that C/C++ extensions allocate themselves, as pytrec_eval does, is not seen by tracemalloc).
+"speed-up" is the tool's time / evalkit's time (2.0x: evalkit twice as fast). Memory, two ways:
+
+- "peak MB, tracemalloc": the peak of Python-tracked allocations during one call, in process
+  (numpy and pandas buffers included; memory that C/C++ extensions or numba allocate
+  themselves, as pytrec_eval and ranx do, is not seen);
+- "peak MB, RSS": each tool runs once in a fresh subprocess that first builds the same data;
+  the peak resident set size is reset (``/proc/self/clear_refs``) just before the call, and
+  the column shows the peak during the call minus the resident size before it (Linux only).
 
 Run with `make bench` or `python benchmarks/bench_ranking.py`; EVALKIT_BENCH_QUICK=1 runs
-1,000 queries instead.
+1,000 queries instead; `--sizes 5000` picks sizes.
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
+import json
 import os
+import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+# Measure the evalkit of this checkout, not whichever one is installed.
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 from _timing import best_time, print_table  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
-N_QUERIES = 1_000 if QUICK else 10_000
+SIZES = (1_000,) if QUICK else (5_000, 10_000)
 RETRIEVED = 1_000
 JUDGED_RETRIEVED, JUDGED_ELSEWHERE = 70, 30
 METRICS = ["AP", "nDCG@10", "RR", "P@10", "Rprec", "R@100"]
@@ -48,18 +59,20 @@ RANX = {"AP": "map", "nDCG@10": "ndcg@10", "RR": "mrr", "P@10": "precision@10",
         "Rprec": "r-precision", "R@100": "recall@100"}
 TREC = {"AP": "map", "nDCG@10": "ndcg_cut_10", "RR": "recip_rank", "P@10": "P_10",
         "Rprec": "Rprec", "R@100": "recall_100"}
+# ranx insists on object columns; pandas 3 makes string columns `str`.
+AS_OBJECT = {"query_id": object, "doc_id": object}
 
 
-def make_data(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def make_data(n_queries: int, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A run ranked as a system writes it, and qrels that judge ~100 documents per query."""
     rng = np.random.default_rng(seed)
-    queries = np.array([f"q{i}" for i in range(N_QUERIES)], dtype=object)
+    queries = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
     # Document numbers unique within each query: a random start and a fixed stride.
-    start = rng.integers(0, 10_000_000, size=(N_QUERIES, 1))
+    start = rng.integers(0, 10_000_000, size=(n_queries, 1))
     numbers = start + 13 * np.arange(RETRIEVED + JUDGED_ELSEWHERE)[None, :]
     doc_names = np.char.add("doc", numbers.astype(str)).astype(object)
 
-    scores = np.sort(rng.random((N_QUERIES, RETRIEVED)).astype(np.float32), axis=1)[:, ::-1]
+    scores = np.sort(rng.random((n_queries, RETRIEVED)).astype(np.float32), axis=1)[:, ::-1]
     scores = np.round(scores * 4096) / 4096  # some ties, as real systems produce
     run = pd.DataFrame({
         "query_id": np.repeat(queries, RETRIEVED),
@@ -69,9 +82,9 @@ def make_data(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     })
 
     # Judged: 70 retrieved documents (more relevant near the top) and 30 never retrieved.
-    ranks = np.sort(rng.choice(RETRIEVED, size=(N_QUERIES, JUDGED_RETRIEVED)) , axis=1)
+    ranks = np.sort(rng.choice(RETRIEVED, size=(n_queries, JUDGED_RETRIEVED)), axis=1)
     picked = np.concatenate(
-        [ranks, RETRIEVED + np.arange(JUDGED_ELSEWHERE)[None, :].repeat(N_QUERIES, 0)], axis=1)
+        [ranks, RETRIEVED + np.arange(JUDGED_ELSEWHERE)[None, :].repeat(n_queries, 0)], axis=1)
     top = np.clip(1.0 - picked / RETRIEVED, 0.05, 1.0)
     grade = (rng.random(picked.shape) < 0.6 * top).astype(int) * rng.integers(1, 4, picked.shape)
     qrels = pd.DataFrame({
@@ -83,6 +96,7 @@ def make_data(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def peak_memory_mb(function, *args) -> float:
+    gc.collect()
     tracemalloc.start()
     try:
         function(*args)
@@ -101,99 +115,177 @@ def to_pytrec_dicts(qrels: pd.DataFrame, run: pd.DataFrame):
     return qrels_dict, run_dict
 
 
-def main() -> None:
-    print(f"generating {N_QUERIES:,} queries x {RETRIEVED:,} documents ...", flush=True)
-    qrels, run = make_data()
+def ranx_objects(qrels: pd.DataFrame, run: pd.DataFrame):
+    import ranx
+
+    ranx_qrels = ranx.Qrels.from_df(qrels.astype(AS_OBJECT), q_id_col="query_id",
+                                    doc_id_col="doc_id", score_col="relevance")
+    ranx_run = ranx.Run.from_df(run.astype(AS_OBJECT), q_id_col="query_id",
+                                doc_id_col="doc_id", score_col="score")
+    return ranx_qrels, ranx_run
+
+
+def ranx_evaluate(ranx_qrels, ranx_run):
+    import ranx
+
+    return ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()), make_comparable=True)
+
+
+def pytrec_from_frames(qrels: pd.DataFrame, run: pd.DataFrame):
+    import pytrec_eval
+
+    qrels_dict, run_dict = to_pytrec_dicts(qrels, run)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
+    return evaluator.evaluate(run_dict)
+
+
+# ---------------------------------------------------------------------------------------------
+# Peak resident memory, one tool per fresh process
+# ---------------------------------------------------------------------------------------------
+
+
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def measure_rss(tool: str, n_queries: int) -> dict[str, float]:
+    """Run one tool once, in this (fresh) process; its peak RSS above the RSS before the call."""
+    qrels, run = make_data(n_queries)
+    prebuilt = None
+    if tool == "ranx alone":
+        prebuilt = ranx_objects(qrels, run)
+        ranx_evaluate(*ranx_objects(qrels.iloc[:200], run.iloc[:2000]))  # compile or load
+    elif tool.startswith("ranx"):
+        ranx_evaluate(*ranx_objects(qrels.iloc[:200], run.iloc[:2000]))
+    calls = {
+        "evalkit": lambda: ek.evaluate(qrels, run, METRICS),
+        "ranx alone": lambda: ranx_evaluate(*prebuilt),
+        "ranx from frames": lambda: ranx_evaluate(*ranx_objects(qrels, run)),
+        "pytrec_eval from frames": lambda: pytrec_from_frames(qrels, run),
+    }
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5")  # reset the peak (VmHWM) to the current RSS
+    before = _status_kb("VmRSS")
+    calls[tool]()
+    return {"peak_mb": (_status_kb("VmHWM") - before) / 1024}
+
+
+def rss_in_subprocess(tool: str, n_queries: int) -> float:
+    if not Path("/proc/self/clear_refs").exists():
+        return float("nan")
+    out = subprocess.run(
+        [sys.executable, __file__, "--rss", tool, "--sizes", str(n_queries)],
+        capture_output=True, text=True, check=False,
+    )
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])["peak_mb"]
+    except (ValueError, IndexError, KeyError):
+        print(f"  ({tool}: memory not measured: {out.stderr.strip()[-300:]})")
+        return float("nan")
+
+
+# ---------------------------------------------------------------------------------------------
+# Side by side at one size
+# ---------------------------------------------------------------------------------------------
+
+
+def compare(n_queries: int) -> list[list[str]]:
+    print(f"\n== {n_queries:,} queries x {RETRIEVED:,} documents ==", flush=True)
+    qrels, run = make_data(n_queries)
     print(f"run: {len(run):,} rows; qrels: {len(qrels):,} judgements "
-          f"({(qrels.relevance > 0).sum():,} relevant)\n", flush=True)
+          f"({(qrels.relevance > 0).sum():,} relevant)", flush=True)
 
     rows = []
-    evalkit_time = best_time(ek.evaluate, qrels, run, METRICS, repeats=3, budget=60)
+    evalkit_time = best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30)
     ours = ek.evaluate(qrels, run, METRICS).mean()
     rows.append(("evalkit.evaluate, from DataFrames", evalkit_time,
-                 peak_memory_mb(ek.evaluate, qrels, run, METRICS), 0.0))
+                 peak_memory_mb(ek.evaluate, qrels, run, METRICS),
+                 rss_in_subprocess("evalkit", n_queries), 0.0))
 
-    def add(name, seconds, memory, scores):
+    def add(name, seconds, memory, rss, scores):
         diff = max(abs(float(scores[m]) - float(ours[m])) for m in METRICS)
-        rows.append((name, seconds, memory, diff))
-
-    try:
-        import pytrec_eval
-
-        def pytrec_from_frames():
-            qrels_dict, run_dict = to_pytrec_dicts(qrels, run)
-            evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
-            return evaluator.evaluate(run_dict)
-
-        qrels_dict, run_dict = to_pytrec_dicts(qrels, run)
-        evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
-        result = pd.DataFrame(evaluator.evaluate(run_dict)).T.mean()
-        scores = {m: result[TREC[m]] for m in METRICS}
-        add("pytrec_eval, incl. dicts from DataFrames",
-            best_time(pytrec_from_frames, repeats=2, budget=120),
-            peak_memory_mb(pytrec_from_frames), scores)
-        add("pytrec_eval, evaluate alone", best_time(evaluator.evaluate, run_dict, repeats=2,
-            budget=60), float("nan"), scores)
-        del qrels_dict, run_dict, evaluator
-    except ImportError:
-        print("pytrec_eval not installed: skipped (pip install pytrec-eval-terrier)")
+        rows.append((name, seconds, memory, rss, diff))
 
     try:
         import ranx
 
-        # ranx insists on object columns; pandas 3 makes string columns `str`.
-        as_object = {"query_id": object, "doc_id": object}
-
-        def ranx_from_frames():
-            ranx_qrels = ranx.Qrels.from_df(qrels.astype(as_object), q_id_col="query_id",
-                                            doc_id_col="doc_id", score_col="relevance")
-            ranx_run = ranx.Run.from_df(run.astype(as_object), q_id_col="query_id",
-                                        doc_id_col="doc_id", score_col="score")
-            return ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()), make_comparable=True)
-
-        start = time.perf_counter()
-        first = ranx_from_frames()  # may compile (unless numba's disk cache has it)
-        first_call = time.perf_counter() - start
-        ranx_qrels = ranx.Qrels.from_df(qrels.astype(as_object), q_id_col="query_id",
-                                        doc_id_col="doc_id", score_col="relevance")
-        ranx_run = ranx.Run.from_df(run.astype(as_object), q_id_col="query_id",
-                                    doc_id_col="doc_id", score_col="score")
-        scores = {m: first[RANX[m]] for m in METRICS}
-        add("ranx, first call from DataFrames (may compile)", first_call, float("nan"), scores)
-        add("ranx, Qrels/Run from DataFrames + evaluate",
-            best_time(ranx_from_frames, repeats=2, budget=120),
-            peak_memory_mb(ranx_from_frames), scores)
+        ranx_qrels, ranx_run = ranx_objects(qrels, run)
+        result = ranx_evaluate(ranx_qrels, ranx_run)  # may compile (numba caches on disk)
+        scores = {m: result[RANX[m]] for m in METRICS}
         add("ranx, evaluate alone (compiled, prebuilt)",
-            best_time(lambda: ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()),
-                                            make_comparable=True), repeats=3, budget=60),
-            float("nan"), scores)
+            best_time(ranx_evaluate, ranx_qrels, ranx_run, repeats=5, budget=30),
+            float("nan"), rss_in_subprocess("ranx alone", n_queries), scores)
+        del ranx_qrels, ranx_run
+        add("ranx, Qrels/Run from DataFrames + evaluate",
+            best_time(lambda: ranx_evaluate(*ranx_objects(qrels, run)), repeats=2, budget=60),
+            peak_memory_mb(lambda: ranx_evaluate(*ranx_objects(qrels, run))),
+            rss_in_subprocess("ranx from frames", n_queries), scores)
+        print(f"  ranx {getattr(ranx, '__version__', '')} done", flush=True)
     except ImportError:
         print("ranx not installed: skipped (make bench installs it)")
 
     try:
-        import ir_measures
+        import pytrec_eval
 
-        measures = [ir_measures.parse_measure(m) for m in METRICS]
-        ir_qrels = qrels.astype({"relevance": int})
-
-        def ir_measures_call():
-            return ir_measures.calc_aggregate(measures, ir_qrels, run)
-
-        result = ir_measures_call()
-        scores = {m: result[ir_measures.parse_measure(m)] for m in METRICS}
-        add("ir_measures.calc_aggregate, DataFrames", best_time(ir_measures_call, repeats=2,
-            budget=120), float("nan"), scores)
+        result = pd.DataFrame(pytrec_from_frames(qrels, run)).T.mean()
+        scores = {m: result[TREC[m]] for m in METRICS}
+        add("pytrec_eval, incl. dicts from DataFrames",
+            best_time(pytrec_from_frames, qrels, run, repeats=2, budget=60),
+            peak_memory_mb(pytrec_from_frames, qrels, run),
+            rss_in_subprocess("pytrec_eval from frames", n_queries), scores)
+        qrels_dict, run_dict = to_pytrec_dicts(qrels, run)
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
+        add("pytrec_eval, evaluate alone", best_time(evaluator.evaluate, run_dict, repeats=2,
+            budget=30), float("nan"), float("nan"), scores)
+        del qrels_dict, run_dict, evaluator
+        print("  pytrec_eval done", flush=True)
     except ImportError:
-        print("ir_measures not installed: skipped (make bench installs it)")
+        print("pytrec_eval not installed: skipped (pip install pytrec-eval-terrier)")
 
-    header = ["tool", "seconds", "ratio to evalkit", "peak MB (tracemalloc)",
-              "max |mean diff| vs evalkit"]
-    print_table(header, [
-        [name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
-         "-" if np.isnan(memory) else f"{memory:,.0f}", f"{diff:.1e}"]
-        for name, seconds, memory, diff in rows
-    ])
-    print("\nevalkit's means:", ours.round(4).to_dict())
+    if n_queries <= 5_000:
+        try:
+            import ir_measures
+
+            measures = [ir_measures.parse_measure(m) for m in METRICS]
+            ir_qrels = qrels.astype({"relevance": int})
+
+            def ir_measures_call():
+                return ir_measures.calc_aggregate(measures, ir_qrels, run)
+
+            result = ir_measures_call()
+            scores = {m: result[ir_measures.parse_measure(m)] for m in METRICS}
+            add("ir_measures.calc_aggregate, DataFrames", best_time(ir_measures_call, repeats=1,
+                budget=60), float("nan"), float("nan"), scores)
+        except ImportError:
+            print("ir_measures not installed: skipped (make bench installs it)")
+
+    print(f"evalkit's means: {ours.round(4).to_dict()}")
+    return [
+        [f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
+         "-" if np.isnan(memory) else f"{memory:,.0f}",
+         "-" if np.isnan(rss) else f"{max(rss, 0.0):,.0f}", f"{diff:.1e}"]
+        for name, seconds, memory, rss, diff in rows
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--rss", help=argparse.SUPPRESS)  # internal: one tool, one process
+    args = parser.parse_args()
+    if args.rss:
+        print(json.dumps(measure_rss(args.rss, args.sizes[0])))
+        return
+    print(f"evalkit from {Path(ek.__file__).parent}; {os.cpu_count()} CPUs; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    rows = [row for n_queries in args.sizes for row in compare(n_queries)]
+    header = ["queries", "tool", "seconds", "speed-up (tool / evalkit)", "peak MB, tracemalloc",
+              "peak MB, RSS", "max |mean diff| vs evalkit"]
+    print()
+    print_table(header, rows)
 
 
 if __name__ == "__main__":

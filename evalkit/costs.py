@@ -17,6 +17,7 @@ import pandas as pd
 from ._validation import (
     check_1d,
     check_consistent_length,
+    check_finite_scores,
     check_square_matrix,
 )
 from .curves import confusion_at_thresholds
@@ -261,12 +262,12 @@ def cost_optimal_threshold(
 
 
 def _rates(values: Any, name: str) -> np.ndarray:
-    rates = check_1d(values, name)
-    if rates.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold rates between 0 and 1; got dtype {rates.dtype}")
-    rates = rates.astype(np.float64)
-    if not np.isfinite(rates).all() or (rates < 0).any() or (rates > 1).any():
-        raise ValueError(f"{name} must hold rates between 0 and 1")
+    rates = check_finite_scores(values, name)  # NaN and infinity are named with their position
+    outside = (rates < 0) | (rates > 1)
+    if outside.any():
+        position = int(np.flatnonzero(outside)[0])
+        raise ValueError(f"{name} must hold rates between 0 and 1; {name}[{position}] is "
+                         f"{float(rates[position])!r}")
     return rates
 
 

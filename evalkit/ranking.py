@@ -16,13 +16,30 @@ The definitions follow trec_eval (``m_P.c``, ``m_map.c``, ``m_Rprec.c``, ``m_rec
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_1d, check_option, check_zero_division, safe_divide
+from ._docs import fill_doc
+from ._ranking_core import (
+    DCG_VARIANTS,
+    INTERPOLATION_CONVENTIONS,
+    discounted_gain,
+    interpolate,
+    is_relevant,
+    precision_at_relevant,
+    relevant_needed,
+    within_cutoff,
+)
+from ._validation import (
+    check_1d,
+    check_grades,
+    check_option,
+    check_scalar,
+    check_zero_division,
+    safe_divide,
+)
 
 __all__ = [
     "precision_at_k",
@@ -36,7 +53,6 @@ __all__ = [
     "ndcg",
 ]
 
-DCG_VARIANTS = ("trec", "exponential", "jarvelin")
 AP_DENOMINATORS = ("n_relevant", "retrieved_relevant")
 ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 
@@ -46,52 +62,21 @@ ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 # ---------------------------------------------------------------------------------------------
 
 
-def _grades(values: Any, name: str = "relevance") -> np.ndarray:
-    """Relevance grades as a float array: 1-D, non-empty, numeric, no NaN."""
-    array = check_1d(values, name)
-    if array.dtype.kind == "O":
-        try:
-            array = array.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{name} must hold numeric relevance grades (0 = not relevant); "
-                f"got {array[:3].tolist()!r}..."
-            ) from None
-    if array.dtype.kind not in "biuf":
-        raise ValueError(
-            f"{name} must hold numeric relevance grades (0 = not relevant); got dtype {array.dtype}"
-        )
-    array = array.astype(np.float64)
-    bad = ~np.isfinite(array)
-    if bad.any():
-        position = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{name} contains {array[position]} at rank {position + 1}; "
-            "grades must be finite numbers"
-        )
-    return array
-
-
 def _level(relevance_level: Any) -> float:
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Real):
-        raise ValueError(f"relevance_level must be a number; got {relevance_level!r}")
-    if not np.isfinite(relevance_level):
-        raise ValueError(f"relevance_level must be finite; got {relevance_level!r}")
-    return float(relevance_level)
+    return check_scalar(relevance_level, "relevance_level", kind="real")
 
 
 def _cutoff(k: Any, name: str = "k") -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral | float | np.floating):
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    if isinstance(k, float | np.floating) and not float(k).is_integer():
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    if k < 1:
-        raise ValueError(f"{name} must be a whole number >= 1; got {k!r}")
-    return int(k)
+    return check_scalar(k, name, kind="int", low=1)
 
 
-def _is_relevant(grades: np.ndarray, level: float) -> np.ndarray:
-    return (grades >= level) & (grades >= 0)
+def _relevant(relevance: Any, relevance_level: Any) -> np.ndarray:
+    """The boolean relevance of each rank, from validated grades and level."""
+    return is_relevant(check_grades(relevance), _level(relevance_level))
+
+
+def _ranks(size: int) -> np.ndarray:
+    return np.arange(1, size + 1)
 
 
 def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
@@ -99,16 +84,13 @@ def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
     found = int(relevant.sum())
     if n_relevant is None:
         return found
-    if isinstance(n_relevant, bool) or not isinstance(
-        n_relevant, numbers.Integral | float | np.floating
-    ) or (isinstance(n_relevant, float | np.floating) and not float(n_relevant).is_integer()):
-        raise ValueError(f"n_relevant must be a whole number >= 0; got {n_relevant!r}")
-    if n_relevant < found:
+    total = check_scalar(n_relevant, "n_relevant", kind="int", low=0)
+    if total < found:
         raise ValueError(
-            f"n_relevant is {n_relevant}, but the ranking already holds {found} relevant "
+            f"n_relevant is {total}, but the ranking already holds {found} relevant "
             "documents; n_relevant counts every relevant document of the query"
         )
-    return int(n_relevant)
+    return total
 
 
 def _divide(numerator: float, denominator: float, zero_division: Any, metric: str) -> float:
@@ -165,9 +147,9 @@ def precision_at_k(relevance: Any, k: int, *, relevance_level: float = 1) -> flo
     >>> precision_at_k([1, 0, 0, 1, 0], k=10)  # padded with non-relevant documents
     0.2
     """
-    grades = _grades(relevance)
     k = _cutoff(k)
-    return float(_is_relevant(grades[:k], _level(relevance_level)).sum() / k)
+    relevant = _relevant(relevance, relevance_level)
+    return float(np.sum(relevant & within_cutoff(_ranks(relevant.size), k)) / k)
 
 
 def recall_at_k(
@@ -211,12 +193,12 @@ def recall_at_k(
     >>> recall_at_k([1, 0, 0, 1, 0], k=3, n_relevant=4)
     0.25
     """
-    grades = _grades(relevance)
     k = _cutoff(k)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    return _divide(relevant[:k].sum(), total, zero_division, "recall_at_k")
+    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), k))
+    return _divide(found, total, zero_division, "recall_at_k")
 
 
 def r_precision(
@@ -261,11 +243,11 @@ def r_precision(
     >>> r_precision([1, 0, 1, 0, 0, 0, 0, 0, 1, 1])
     0.5
     """
-    grades = _grades(relevance)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    return _divide(relevant[:total].sum(), total, zero_division, "r_precision")
+    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), total))
+    return _divide(found, total, zero_division, "r_precision")
 
 
 def average_precision(
@@ -326,17 +308,15 @@ def average_precision(
     >>> round(average_precision([1, 0, 1, 0, 0, 1], denominator="retrieved_relevant"), 4)
     0.7222
     """
-    grades = _grades(relevance)
     check_option(denominator, "denominator", AP_DENOMINATORS)
     zero_division = check_zero_division(zero_division)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    k = None if k is None else _cutoff(k)
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
-    if k is not None:
-        relevant = relevant[: _cutoff(k)]
-    hits = np.cumsum(relevant)
-    ranks = np.arange(1, relevant.size + 1)
-    summed = float(np.sum((hits / ranks)[relevant]))
-    divide_by = total if denominator == "n_relevant" else int(relevant.sum())
+    ranks = _ranks(relevant.size)[relevant]  # the ranks of the relevant documents
+    ranks = ranks[within_cutoff(ranks, k)]
+    summed = float(np.sum(precision_at_relevant(_ranks(ranks.size), ranks)))
+    divide_by = total if denominator == "n_relevant" else ranks.size
     return _divide(summed, divide_by, zero_division, "average_precision")
 
 
@@ -375,12 +355,11 @@ def reciprocal_rank(relevance: Any, k: int | None = None, *, relevance_level: fl
     >>> reciprocal_rank([0, 0, 1, 0, 1], k=2)
     0.0
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
-    if k is not None:
-        relevant = relevant[: _cutoff(k)]
-    hits = np.flatnonzero(relevant)
-    return float(1.0 / (hits[0] + 1)) if hits.size else 0.0
+    k = None if k is None else _cutoff(k)
+    relevant = _relevant(relevance, relevance_level)
+    ranks = _ranks(relevant.size)[relevant]
+    ranks = ranks[within_cutoff(ranks, k)]
+    return float(1.0 / ranks[0]) if ranks.size else 0.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -426,8 +405,7 @@ def precision_recall_points(
     1     2     False      0.500    0.25
     2     3      True      0.667    0.50
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     hits = np.cumsum(relevant)
     ranks = np.arange(1, relevant.size + 1)
@@ -443,6 +421,7 @@ def interpolated_precision(
     n_relevant: int | None = None,
     *,
     relevance_level: float = 1,
+    convention: str = "textbook",
 ) -> np.ndarray:
     r"""Interpolated precision: the best precision at any recall at or above each level.
 
@@ -454,11 +433,21 @@ def interpolated_precision(
     classic 11-point curve (trec_eval's ``iprec_at_recall``); their mean is 11-point average
     precision.
 
-    To agree with trec_eval 9 (the version bundled in pytrec_eval), level r counts as reached
-    at the :math:`\lfloor rR + 0.9 \rfloor`-th relevant document, computed in floating point.
-    That is the textbook "recall >= r" except where :math:`rR` is a whole number plus at most
-    0.1: for R = 3 and r = 0.7, 0.7 × 3 = 2.0999… in floating point, so trec_eval counts level
-    0.7 as reached at the second relevant document (recall 0.67).
+    Recall only moves in steps of 1/R, so each level is in effect turned into a number c of
+    relevant documents: the value is the best precision at or below the rank of the c-th
+    relevant document. Tools turn levels into counts differently:
+
+    - ``"textbook"`` (default): the smallest c with recall :math:`c / R \ge r`, the formula
+      above (Manning et al. 2008, section 8.4);
+    - ``"trec_eval"``: trec_eval 9, the version pytrec_eval bundles and what
+      :func:`evalkit.trec.evaluate` reports as ``IPrec@r``:
+      :math:`c = (\mathrm{long})(rR + 0.9)`, truncated in floating point. For R = 3 and
+      r = 0.7, 0.7 × 3 + 0.9 = 2.9999…, so c = 2 (recall 0.67 < 0.7);
+    - ``"trec_eval_10"``: trec_eval 10 rounds to the nearest count, :math:`c =
+      \mathrm{lround}(rR)`; for R = 3 and r = 0.4 that is c = 1 (recall 0.33 < 0.4).
+
+    A count of 0 (level 0, or a small level that rounds to 0) means the first relevant
+    document.
 
     Parameters
     ----------
@@ -470,6 +459,8 @@ def interpolated_precision(
         R, the query's relevant documents in the collection; default: those in the list.
     relevance_level : number, default 1
         Grades at or above this count as relevant.
+    convention : {"textbook", "trec_eval", "trec_eval_10"}, default "textbook"
+        How a recall level becomes a count of relevant documents (see above).
 
     Returns
     -------
@@ -479,14 +470,24 @@ def interpolated_precision(
     ----------
     Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
     section 8.4. Cambridge University Press.
+    NIST. trec_eval, ``m_iprec_at_recall.c`` (versions 9 and 10).
+    https://github.com/usnistgov/trec_eval
 
     Examples
     --------
-    >>> interpolated_precision([1, 0, 1, 0, 0, 1], recall_levels=[0.0, 0.5, 1.0], n_relevant=4)
-    array([1.        , 0.66666667, 0.        ])
+    Relevant documents at ranks 1, 3 and 7 (R = 3): precision 1, 2/3 and 3/7 there.
+
+    >>> ranking = [1, 0, 1, 0, 0, 0, 1]
+    >>> levels = [0.3, 0.4, 0.7, 0.8]
+    >>> interpolated_precision(ranking, levels).round(4)
+    array([1.    , 0.6667, 0.4286, 0.4286])
+    >>> interpolated_precision(ranking, levels, convention="trec_eval").round(4)
+    array([1.    , 0.6667, 0.6667, 0.4286])
+    >>> interpolated_precision(ranking, levels, convention="trec_eval_10").round(4)
+    array([1.    , 1.    , 0.6667, 0.6667])
     """
-    grades = _grades(relevance)
-    relevant = _is_relevant(grades, _level(relevance_level))
+    check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
+    relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     if recall_levels is None:
         levels = ELEVEN_POINTS.copy()
@@ -496,18 +497,8 @@ def interpolated_precision(
             raise ValueError(f"recall_levels must lie in [0, 1]; got {levels.tolist()}")
     if total == 0:
         return np.zeros(levels.size)
-    return _interpolate(np.flatnonzero(relevant) + 1, total, levels)
-
-
-def _interpolate(relevant_ranks: np.ndarray, total: int, levels: np.ndarray) -> np.ndarray:
-    """trec_eval's interpolation for one query, from the ranks of its relevant documents."""
-    found = np.arange(1, relevant_ranks.size + 1)
-    best_from_here = np.maximum.accumulate((found / relevant_ranks)[::-1])[::-1]
-    # trec_eval 9 (the version pytrec_eval bundles) reaches level r at the
-    # (long)(r * R + 0.9)-th relevant document: C truncation, in double precision.
-    needed = (levels * total + 0.9).astype(np.int64)
-    padded = np.append(best_from_here, 0.0)  # a level never reached scores 0
-    return padded[np.where(needed > found.size, found.size, np.maximum(needed, 1) - 1)]
+    needed = relevant_needed(levels, total, convention)
+    return interpolate(_ranks(relevant.size)[relevant], needed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -516,14 +507,7 @@ def _interpolate(relevant_ranks: np.ndarray, total: int, levels: np.ndarray) -> 
 
 
 def _discounted(gains: np.ndarray, variant: str) -> float:
-    gains = np.maximum(gains, 0.0)  # negative grades carry no gain, as in trec_eval
-    ranks = np.arange(1, gains.size + 1, dtype=np.float64)
-    if variant == "exponential":
-        return float(np.sum((2.0**gains - 1.0) / np.log2(ranks + 1)))
-    if variant == "jarvelin":
-        # Järvelin & Kekäläinen with log base 2: ranks 1 and 2 are not discounted.
-        return float(np.sum(gains / np.log2(np.maximum(ranks, 2.0))))
-    return float(np.sum(gains / np.log2(ranks + 1)))
+    return float(np.sum(discounted_gain(gains, _ranks(gains.size), variant)))
 
 
 _DCG_FORMULAS = r"""
@@ -542,9 +526,11 @@ _DCG_FORMULAS = r"""
     and 2. Negative grades carry no gain, as in trec_eval."""
 
 
+@fill_doc(formulas=_DCG_FORMULAS)
 def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
     r"""Discounted cumulative gain of a ranked list of graded relevance values.
-    <<formulas>>
+
+    {{formulas}}
 
     Parameters
     ----------
@@ -573,13 +559,14 @@ def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
     >>> round(dcg([2, 1, 0, 2, 0]), 2)  # trec_eval and scikit-learn
     3.49
     """
-    grades = _grades(gains, "gains")
+    grades = check_grades(gains, "gains")
     check_option(variant, "variant", DCG_VARIANTS)
     if k is not None:
-        grades = grades[: _cutoff(k)]
+        grades = grades[within_cutoff(_ranks(grades.size), _cutoff(k))]
     return _discounted(grades, variant)
 
 
+@fill_doc(formulas=_DCG_FORMULAS)
 def ndcg(
     gains: Any,
     k: int | None = None,
@@ -589,7 +576,8 @@ def ndcg(
     zero_division: Any = "warn",
 ) -> float:
     r"""Normalised DCG: DCG divided by the DCG of the best possible ranking (IDCG).
-    <<formulas>>
+
+    {{formulas}}
 
     .. math::
 
@@ -629,14 +617,15 @@ def ndcg(
     >>> round(ndcg([2, 1, 0, 2, 0], ideal=[2, 2, 1, 3, 0, 0]), 3)  # a grade-3 document missed
     0.613
     """
-    grades = _grades(gains, "gains")
+    grades = check_grades(gains, "gains")
     check_option(variant, "variant", DCG_VARIANTS)
     zero_division = check_zero_division(zero_division)
-    best = grades if ideal is None else _grades(ideal, "ideal")
+    best = grades if ideal is None else check_grades(ideal, "ideal")
     best = np.sort(best)[::-1]
     if k is not None:
         k = _cutoff(k)
-        grades, best = grades[:k], best[:k]
+        grades = grades[within_cutoff(_ranks(grades.size), k)]
+        best = best[within_cutoff(_ranks(best.size), k)]
     return float(
         safe_divide(
             np.float64(_discounted(grades, variant)),
@@ -646,7 +635,3 @@ def ndcg(
             reason="the ideal DCG is 0 (no document with a positive grade)",
         )
     )
-
-
-dcg.__doc__ = dcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)
-ndcg.__doc__ = ndcg.__doc__.replace("    <<formulas>>", _DCG_FORMULAS)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import numbers
 import os
 import re
 import warnings
@@ -37,24 +36,14 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_option
+from ._trec_measures import MEASURES, JudgedRun, group_positions
+from ._validation import check_option, check_scalar
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "METRICS"]
 
-#: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k``.
-METRICS = {
-    "AP": "optional",
-    "P": "required",
-    "R": "required",
-    "RR": "optional",
-    "nDCG": "optional",
-    "Rprec": "none",
-    "Bpref": "none",
-    "NumRet": "none",
-    "NumRel": "none",
-    "NumRelRet": "none",
-    "IPrec": "required",
-}
+#: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k`` ("optional",
+#: "required" or "none"). Each is one small function in the registry ``_trec_measures``.
+METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
 _METRIC_PATTERN = re.compile(r"(?P<name>[A-Za-z]+)(?:@(?P<cutoff>[^@]+))?")
 MISSING_QUERIES = ("ignore", "zero")
 
@@ -422,7 +411,7 @@ def write_run(run: pd.DataFrame, path_or_buffer: Any, run_id: str | None = None)
     _check_pair_duplicates(query_code, doc_id, np.asarray(queries, dtype=object), "run",
                            "retrieved twice")
     order = _trec_order(query_code, score, doc_id)
-    rank = _group_positions(query_code[order])
+    rank = group_positions(query_code[order])
     lines = (
         _check_field(query_id[order], "query_id", "run")
         + " Q0 "
@@ -539,18 +528,22 @@ def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
 def _check_pair_duplicates(
     code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
     keys: np.ndarray | None = None,
-) -> None:
-    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast."""
+) -> bool:
+    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast.
+
+    Returns whether the keys themselves are unique (False only after a hash collision).
+    """
     keys = _pair_keys(code, doc) if keys is None else keys
-    # Sorting random 64-bit keys is about twice as fast as a hash table of them.
+    # Sorting random 64-bit keys is several times faster than a hash table of them.
     ordered = np.sort(keys)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if repeated.size == 0:
-        return
+        return True
     suspects = np.flatnonzero(np.isin(keys, repeated))
     dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,15 +610,6 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _group_positions(code: np.ndarray) -> np.ndarray:
-    """1-based position of each row within its block of equal codes (rows grouped by code)."""
-    n = code.size
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
-    return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
-
-
 def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
     """Row order: grouped by query, then score descending, then doc_id descending."""
     n = score.size
@@ -635,9 +619,13 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     starts = np.flatnonzero(np.r_[True, ~same_query])
     grouped = np.unique(query_code[starts]).size == starts.size
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
-        order = np.arange(n)  # already ranked, as most run files are
+        # Already ranked, as most run files are: only ties may need reordering.
+        tie_next = same_query & (score[1:] == score[:-1])
+        order = np.arange(n)
+        return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
     else:
-        order = np.argsort(-score, kind="stable")
+        # Equal scores are ordered by doc_id below, so the score sort need not be stable.
+        order = np.argsort(-score)
         codes = query_code[order]
         if codes.max(initial=0) < 2**16:
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
@@ -645,19 +633,37 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     ranked_score, ranked_code = score[order], query_code[order]
     tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
     if tie_next.any():
-        # Only tied rows need their doc_ids compared (trec_eval: strcmp, descending).
-        # Code point order of str equals byte order of UTF-8, so this is strcmp's order.
-        tied = np.r_[tie_next, False] | np.r_[False, tie_next]
-        positions = np.flatnonzero(tied)
-        group = np.cumsum(np.r_[True, ~tie_next])[positions]
-        names = doc_id[order[positions]]
+        order = _break_ties(order, tie_next, doc_id)
+    return order
+
+
+def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
+
+    Only tied rows are touched. Python compares str by code point, which is the byte order of
+    UTF-8, so this is strcmp's order. Most ties are pairs: one comparison each decides them.
+    """
+    tied_to_previous = np.r_[False, tie_next]
+    positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
+    first = np.flatnonzero(~tied_to_previous[positions])  # each block's first tied row
+    size = np.diff(np.r_[first, positions.size])
+    names = doc_id[order[positions]]
+    inner = np.arange(positions.size)
+    pair = first[size == 2]
+    swap = pair[names[pair] < names[pair + 1]]
+    inner[swap], inner[swap + 1] = swap + 1, swap
+    if (size > 2).any():
+        rows = np.flatnonzero(np.repeat(size > 2, size))
+        long_names = names[rows]
         try:
-            names = names.astype(bytes)  # ASCII ids: byte strings sort fastest
+            long_names = long_names.astype(bytes)  # ASCII ids: byte strings sort fastest
         except UnicodeEncodeError:
-            names = names.astype(str)
-        _, name_rank = np.unique(names, return_inverse=True)
-        inner = np.lexsort((-name_rank.ravel(), group))
-        order[positions] = order[positions][inner]
+            long_names = long_names.astype(str)
+        _, name_rank = np.unique(long_names, return_inverse=True)
+        block = np.repeat(np.arange(first.size), size)[rows]
+        inner[rows] = rows[np.lexsort((-name_rank.ravel(), block))]
+    order = order.copy()
+    order[positions] = order[positions[inner]]
     return order
 
 
@@ -672,17 +678,25 @@ def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
 
 def _lookup(
     run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
-    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
+    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray, unique_keys: bool,
 ) -> np.ndarray:
     """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
-    index = pd.Index(qrels_keys)
-    if index.is_unique:
-        found = index.get_indexer(run_keys)
-        hit = np.flatnonzero(found >= 0)
+    found = np.full(run_keys.size, -1, dtype=np.int64)
+    if unique_keys and qrels_keys.size:
+        # Most retrieved documents are unjudged: a bitmap of the qrels' keys (about 1 bit in
+        # 16 set) rules most of them out with one look-up each, before any search.
+        bits = int(min(max(np.ceil(np.log2(qrels_keys.size * 16)), 16), 30))
+        shift = np.uint64(64 - bits)
+        bitmap = np.zeros(1 << bits, dtype=bool)
+        bitmap[qrels_keys >> shift] = True
+        candidates = np.flatnonzero(bitmap[run_keys >> shift])
+        match = pd.Index(qrels_keys).get_indexer(run_keys[candidates])
+        rows, match = candidates[match >= 0], match[match >= 0]
         # Hashes can collide: confirm every match on the ids themselves.
-        if np.array_equal(qrels_code[found[hit]], run_code[hit]) and np.array_equal(
-            qrels_doc[found[hit]], run_doc[hit]
+        if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
+            qrels_doc[match], run_doc[rows]
         ):
+            found[rows] = match
             return found
     # Exact (slower) path: number the documents, then join on integer pairs.
     doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
@@ -702,60 +716,12 @@ def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
 
-def _ideal_gains(q_code: np.ndarray, q_grade: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray]:
-    """Per positive judged grade: its query, its weight in the ideal DCG, its ideal rank."""
-    positive = q_grade > 0
-    codes, grades = q_code[positive], q_grade[positive].astype(np.float64)
-    order = np.lexsort((-grades, codes))
-    codes, grades = codes[order], grades[order]
-    ideal_rank = _group_positions(codes)
-    return codes, grades / np.log2(ideal_rank + 1.0), ideal_rank
-
-
-def _bpref_sums(
-    j_code: np.ndarray, j_grade: np.ndarray, level: int, n_rel: np.ndarray,
-    n_nonrel: np.ndarray, n_queries: int,
-) -> np.ndarray:
-    """Sum over retrieved relevant documents of 1 - min(nonrel above, R) / min(N, R)."""
-    judged = j_grade >= 0  # negative grades: in the pool but unjudged, skipped
-    codes, grades = j_code[judged], j_grade[judged]
-    if codes.size == 0:
-        return np.zeros(n_queries)
-    nonrel = (grades < level).astype(np.int64)
-    running = np.cumsum(nonrel)
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    before = np.repeat(running[starts] - nonrel[starts], np.diff(np.r_[starts, codes.size]))
-    above = (running - before)[nonrel == 0]  # judged non-relevant ranked above each relevant
-    codes = codes[nonrel == 0]
-    r = n_rel[codes]
-    smaller = np.minimum(n_nonrel[codes], r)
-    penalty = np.divide(np.minimum(above, r), smaller, out=np.zeros(codes.size),
-                        where=smaller > 0)
-    return np.bincount(codes, weights=np.where(above > 0, 1.0 - penalty, 1.0),
-                       minlength=n_queries)
-
-
-def _iprec(
-    rel_code: np.ndarray, rel_rank: np.ndarray, rel_found: np.ndarray, n_rel: np.ndarray,
-    level: float, n_queries: int,
-) -> np.ndarray:
-    """Interpolated precision at one recall level for every query (trec_eval 9's rule)."""
-    value = np.zeros(n_queries)
-    # Level r is reached at the (long)(r R + 0.9)-th relevant document; the interpolated
-    # precision is the best precision from there down.
-    needed = np.maximum((level * n_rel + 0.9).astype(np.int64), 1)
-    after = rel_found >= needed[rel_code]
-    np.maximum.at(value, rel_code[after], (rel_found / rel_rank)[after])
-    return value
-
-
 def evaluate(
     qrels: Any,
     run: Any,
     metrics: Any,
     *,
-    relevance_level: int = 1,
+    relevance_level: float = 1,
     missing_queries: str = "ignore",
 ) -> pd.DataFrame:
     r"""Score a run against the qrels, query by query, exactly as trec_eval does.
@@ -788,8 +754,9 @@ def evaluate(
         ignored. A path is read with :func:`read_run`.
     metrics : list of str
         The measures, e.g. ``["AP", "nDCG@10", "P@10"]``; the columns come in this order.
-    relevance_level : int, default 1
-        Grades at or above this are relevant for the binary measures (trec_eval ``-l``).
+    relevance_level : float, default 1
+        Grades at or above this are relevant for the binary measures (trec_eval ``-l``). Any
+        real number; on whole-number grades a level of 1.5 acts as 2.
     missing_queries : {"ignore", "zero"}, default "ignore"
         "zero" adds the judged queries that the run lacks, with every measure 0 and
         NumRel = R (trec_eval ``-c``). Use it to compare systems: a system should not gain
@@ -832,9 +799,7 @@ def evaluate(
     """
     parsed = _parse_metrics(metrics)
     check_option(missing_queries, "missing_queries", MISSING_QUERIES)
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
-        raise ValueError(f"relevance_level must be a whole number; got {relevance_level!r}")
-    level = int(relevance_level)
+    level = check_scalar(relevance_level, "relevance_level", kind="real")
     qrels = _as_table(qrels, "qrels", read_qrels)
     run = _as_table(run, "run", read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
@@ -850,72 +815,23 @@ def evaluate(
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
     q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
-    _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
+    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
+    # the retrieved-and-judged rows are touched.
+    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
     order = _trec_order(r_code, r_score, r_doc)
-    r_code, r_doc, r_keys = r_code[order], r_doc[order], r_keys[order]
-    rank = _group_positions(r_code)
-
-    # One join; from here on only the retrieved-and-judged rows are touched.
-    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys)
-    judged = qrels_row >= 0
-    j_code, j_rank, j_grade = r_code[judged], rank[judged], q_grade[qrels_row[judged]]
-
-    relevant_judgement = (q_grade >= level) & (q_grade >= 0)
-    n_rel = np.bincount(q_code[relevant_judgement], minlength=n_queries)
-    n_nonrel = np.bincount(q_code[(q_grade >= 0) & (q_grade < level)], minlength=n_queries)
-    n_ret = np.bincount(r_code, minlength=n_queries)
-
-    is_rel = (j_grade >= level) & (j_grade >= 0)
-    rel_code, rel_rank = j_code[is_rel], j_rank[is_rel]
-    rel_found = _group_positions(rel_code)  # 1, 2, ... down each query's ranking
-
-    def per_query(codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        return np.bincount(codes, weights=weights, minlength=n_queries).astype(np.float64)
-
-    def over_r(values: np.ndarray) -> np.ndarray:
-        return np.divide(values, n_rel, out=np.zeros(n_queries), where=n_rel > 0)
-
-    ideal = None
-    columns: dict[str, np.ndarray] = {}
-    for metric in parsed:
-        name, k = metric.name, metric.cutoff
-        if name == "P":
-            value = per_query(rel_code[rel_rank <= k]) / k
-        elif name == "R":
-            value = over_r(per_query(rel_code[rel_rank <= k]))
-        elif name == "AP":
-            top = rel_rank <= (k if k is not None else np.inf)
-            value = over_r(per_query(rel_code[top], (rel_found / rel_rank)[top]))
-        elif name == "RR":
-            first = (rel_found == 1) & (rel_rank <= (k if k is not None else np.inf))
-            value = per_query(rel_code[first], 1.0 / rel_rank[first])
-        elif name == "Rprec":
-            value = over_r(per_query(rel_code[rel_rank <= n_rel[rel_code]]))
-        elif name == "nDCG":
-            if ideal is None:
-                ideal = _ideal_gains(q_code, q_grade)
-            limit = k if k is not None else np.inf
-            top = j_rank <= limit
-            gains = np.where(j_grade > 0, j_grade, 0) / np.log2(j_rank + 1.0)
-            dcg = per_query(j_code[top], gains[top])
-            ideal_top = ideal[2] <= limit
-            best = per_query(ideal[0][ideal_top], ideal[1][ideal_top])
-            value = np.divide(dcg, best, out=np.zeros(n_queries), where=best > 0)
-        elif name == "Bpref":
-            value = over_r(_bpref_sums(j_code, j_grade, level, n_rel, n_nonrel, n_queries))
-        elif name == "IPrec":
-            value = _iprec(rel_code, rel_rank, rel_found, n_rel, float(k), n_queries)
-        elif name == "NumRet":
-            value = n_ret
-        elif name == "NumRel":
-            value = n_rel
-        else:  # NumRelRet
-            value = np.bincount(rel_code, minlength=n_queries)
-        columns[metric.label] = value
-
+    ranked_code = r_code[order]
+    judged = qrels_row[order] >= 0
+    judged_rows = order[judged]
+    ranked = JudgedRun(
+        n_queries, level, q_code, q_grade, np.bincount(r_code, minlength=n_queries),
+        ranked_code[judged], group_positions(ranked_code)[judged],
+        q_grade[qrels_row[judged_rows]],
+    )
+    columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
     if missing_queries == "zero":
         return result
-    return result[n_ret > 0]
+    return result[ranked.n_retrieved > 0]

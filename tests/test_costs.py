@@ -205,7 +205,7 @@ def test_normalized_expected_cost_bad_input():
         normalized_expected_cost([0, 1], [0, 0.5, 1], 0.5)
     with pytest.raises(ValueError, match="tpr must hold rates between 0 and 1"):
         normalized_expected_cost([0, 1], [0, 1.5], 0.5)
-    with pytest.raises(ValueError, match="fpr must hold rates"):
+    with pytest.raises(ValueError, match="fpr contains NaN at position 0"):
         normalized_expected_cost([np.nan, 1], [0, 1], 0.5)
     for bad in (1.2, -0.1, np.nan, [0.5, 2.0], "half", True):
         with pytest.raises(ValueError, match="probability_cost must lie in"):

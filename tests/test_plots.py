@@ -294,7 +294,7 @@ def test_normalized_cost_curve_bad_input():
         plot_normalized_cost_curve([0, 1], [0, 0.5, 1])
     with pytest.raises(ValueError, match="tpr must hold rates between 0 and 1"):
         plot_normalized_cost_curve([0, 1], [0, 1.5])
-    with pytest.raises(ValueError, match="fpr must hold rates"):
+    with pytest.raises(ValueError, match="fpr contains NaN at position 0"):
         plot_normalized_cost_curve([np.nan, 1], [0, 1])
     with pytest.raises(ValueError, match="probability_cost must lie in"):
         plot_normalized_cost_curve([0, 1], [0, 1], probability_cost=1.2)

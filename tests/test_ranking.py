@@ -85,14 +85,135 @@ def test_ndcg_ideal_from_the_judgements():
     assert ek.ndcg(gains, k=1, ideal=[3, 2, 1]) == pytest.approx(2 / 3)
 
 
-def test_interpolated_precision_follows_trec_eval():
+def test_interpolated_precision_conventions_by_hand():
     # Precision 1 at recall 1/3, 2/3 at 2/3, 3/7 at 1.
-    curve = ek.interpolated_precision([1, 0, 1, 0, 0, 0, 1])
-    # Level 0.7: 0.7 * 3 = 2.0999... in floating point, so trec_eval 9 stops at the 2nd hit.
-    expected = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 3 / 7, 3 / 7, 3 / 7]
-    np.testing.assert_allclose(curve, expected)
+    ranking = [1, 0, 1, 0, 0, 0, 1]
+    textbook = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 3 / 7, 3 / 7, 3 / 7, 3 / 7]
+    np.testing.assert_allclose(ek.interpolated_precision(ranking), textbook)
+    # Level 0.7: 0.7 * 3 + 0.9 = 2.999... in floating point, so trec_eval 9 stops at the 2nd hit.
+    trec_eval_9 = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 3 / 7, 3 / 7, 3 / 7]
     np.testing.assert_allclose(
-        ek.interpolated_precision([1, 0, 0, 1, 1], [0.0, 0.5, 1.0], n_relevant=4), [1, 0.6, 0])
+        ek.interpolated_precision(ranking, convention="trec_eval"), trec_eval_9)
+    # trec_eval 10: lround(0.4 * 3) = 1, lround(0.8 * 3) = 2.
+    trec_eval_10 = [1, 1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 3 / 7, 3 / 7]
+    np.testing.assert_allclose(
+        ek.interpolated_precision(ranking, convention="trec_eval_10"), trec_eval_10)
+    for convention in ("textbook", "trec_eval", "trec_eval_10"):
+        np.testing.assert_allclose(
+            ek.interpolated_precision([1, 0, 0, 1, 1], [0.0, 0.5, 1.0], n_relevant=4,
+                                      convention=convention), [1, 0.6, 0])
+
+
+def _textbook_by_brute_force(relevance, levels, n_relevant):
+    relevant = np.asarray(relevance) >= 1
+    hits = np.cumsum(relevant)
+    precision = hits / np.arange(1, relevant.size + 1)
+    recall = hits / n_relevant
+    return [precision[recall >= r].max() if (recall >= r).any() else 0.0 for r in levels]
+
+
+def _trec_eval_loop(relevance, levels, n_relevant, count):
+    """trec_eval's te_calc_iprec_at_recall, line by line; ``count`` turns a level into a
+    number of relevant documents (the part that changed between versions 9 and 10)."""
+    rel = [g >= 1 for g in relevance]
+    num_ret, num_rel_ret = len(rel), sum(rel)
+    cutoffs = [count(level, n_relevant) for level in levels]
+    values = [0.0] * len(levels)
+    current = len(levels) - 1
+    while current >= 0 and cutoffs[current] > num_rel_ret:
+        current -= 1
+    int_precis = num_rel_ret / num_ret
+    rel_so_far = num_rel_ret
+    i = num_ret
+    while i > 0 and rel_so_far > 0:
+        int_precis = max(int_precis, rel_so_far / i)
+        if rel[i - 1]:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                values[current] = int_precis
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = int_precis
+        current -= 1
+    return values
+
+
+def _lround(x):
+    """C's lround for x >= 0: nearest integer, halves away from zero (Python's round() rounds
+    halves to even)."""
+    nearest = round(x)
+    return nearest + 1 if x - int(x) == 0.5 and nearest == int(x) else nearest
+
+
+LEVEL_SETS = [list(np.round(np.linspace(0, 1, 11), 1)), [0.05, 0.25, 0.33, 0.5, 0.67, 0.75, 0.99]]
+
+
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=40), st.integers(0, 6),
+       st.sampled_from(LEVEL_SETS))
+def test_interpolated_precision_textbook_is_the_brute_force_maximum(relevance, missed, levels):
+    n_relevant = sum(g >= 1 for g in relevance) + missed
+    if n_relevant == 0:
+        return
+    np.testing.assert_allclose(
+        ek.interpolated_precision(relevance, levels, n_relevant),
+        _textbook_by_brute_force(relevance, levels, n_relevant))
+
+
+@given(st.lists(st.integers(0, 1), min_size=1, max_size=40), st.integers(0, 6),
+       st.lists(st.floats(0, 1), min_size=1, max_size=8))
+def test_interpolated_precision_textbook_at_any_level(relevance, missed, levels):
+    n_relevant = sum(relevance) + missed
+    if n_relevant == 0:
+        return
+    np.testing.assert_allclose(
+        ek.interpolated_precision(relevance, levels, n_relevant),
+        _textbook_by_brute_force(relevance, levels, n_relevant))
+
+
+@given(st.lists(st.integers(0, 1), min_size=1, max_size=40), st.integers(0, 6),
+       st.sampled_from(LEVEL_SETS))
+def test_interpolated_precision_trec_eval_10_is_lround(relevance, missed, levels):
+    n_relevant = sum(relevance) + missed
+    if n_relevant == 0:
+        return
+    expected = _trec_eval_loop(relevance, levels, n_relevant,
+                               lambda level, total: _lround(level * total))
+    np.testing.assert_allclose(
+        ek.interpolated_precision(relevance, levels, n_relevant, convention="trec_eval_10"),
+        expected)
+    assert _lround(0.5) == 1 and _lround(1.5) == 2 and _lround(2.5) == 3 and _lround(2.4) == 2
+
+
+def test_interpolated_precision_trec_eval_matches_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(11)
+    lists, qrels, run = {}, {}, {}
+    for q in range(400):
+        length = int(rng.integers(1, 30))
+        relevance = (rng.random(length) < rng.uniform(0.05, 0.6)).astype(int)
+        missed = int(rng.integers(0, 5))
+        n_relevant = int(relevance.sum()) + missed
+        if n_relevant == 0:
+            continue
+        query = f"q{q}"
+        lists[query] = (relevance, n_relevant)
+        qrels[query] = {f"d{i}": int(g) for i, g in enumerate(relevance)}
+        qrels[query].update({f"missed{i}": 1 for i in range(missed)})
+        run[query] = {f"d{i}": float(length - i) for i in range(length)}
+    result = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall"}).evaluate(run)
+    levels = np.round(np.linspace(0, 1, 11), 1)
+    keys = [f"iprec_at_recall_{level:.2f}" for level in levels]
+    for query, (relevance, n_relevant) in lists.items():
+        expected = [result[query][key] for key in keys]
+        np.testing.assert_allclose(
+            ek.interpolated_precision(relevance, n_relevant=n_relevant, convention="trec_eval"),
+            expected, atol=1e-12)
+        # The transcription of trec_eval's loop agrees too, with version 9's count.
+        np.testing.assert_allclose(
+            _trec_eval_loop(list(relevance), levels, n_relevant,
+                            lambda level, total: max(int(level * total + 0.9), 0)),
+            expected, atol=1e-12)
 
 
 def test_precision_recall_points():
@@ -181,16 +302,41 @@ def test_interpolated_precision_never_increases_with_recall(relevance):
         (lambda: ek.precision_at_k([[1, 0], [0, 1]], 3), "relevance must be 1-D"),
         (lambda: ek.precision_at_k([1, np.nan], 3), "relevance contains nan at rank 2"),
         (lambda: ek.precision_at_k(["a", "b"], 1), "numeric relevance grades"),
-        (lambda: ek.precision_at_k([1, 0], 0), "k must be a whole number >= 1"),
-        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be a whole number >= 1"),
+        (lambda: ek.precision_at_k([1, 0], 0), "k must be a whole number >= 1; got 0"),
+        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be a whole number >= 1; got 2.5"),
+        (lambda: ek.recall_at_k([1, 0], 1, n_relevant=-1),
+         "n_relevant must be a whole number >= 0"),
+        (lambda: ek.average_precision([1], k=0), "k must be a whole number >= 1"),
+        (lambda: ek.r_precision([1], relevance_level=np.nan), "relevance_level must be a real"),
         (lambda: ek.recall_at_k([1, 1], 1, n_relevant=1), "n_relevant is 1, but the ranking"),
         (lambda: ek.average_precision([1], denominator="all"), "denominator must be one of"),
         (lambda: ek.dcg([1, 0], variant="log"), "variant must be one of"),
         (lambda: ek.ndcg([1, 0], ideal=[]), "ideal is empty"),
         (lambda: ek.interpolated_precision([1], [0.5, 2.0]), r"recall_levels must lie in \[0, 1\]"),
-        (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a number"),
+        (lambda: ek.interpolated_precision([1], convention="trec"), "convention must be one of"),
     ],
 )
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ek.precision_at_k([1, 0], True), "k must be a whole number >= 1; got True"),
+        (lambda: ek.precision_at_k([1, 0], "3"), "k must be a whole number >= 1; got the string"),
+        (lambda: ek.precision_at_k([1, 0], None), "k must be a whole number >= 1"),
+        (lambda: ek.recall_at_k([1], 1, n_relevant="2"), "n_relevant must be a whole number >= 0"),
+        (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a real"),
+        (lambda: ek.ndcg([1, 0], k=True), "k must be a whole number >= 1; got True"),
+    ],
+)
+def test_the_wrong_kind_of_option_is_a_type_error(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_a_real_relevance_level_and_whole_float_options_are_accepted():
+    assert ek.precision_at_k([2, 1, 0], 3.0, relevance_level=1.5) == pytest.approx(1 / 3)
+    assert ek.average_precision([2, 1, 0], n_relevant=2.0, relevance_level=0.5) == 1.0

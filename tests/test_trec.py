@@ -279,8 +279,22 @@ def test_bad_tables():
         ek.evaluate({"1": {"a": 1}}, run, ["AP"])
     with pytest.raises(ValueError, match="missing_queries must be one of"):
         ek.evaluate(QRELS, run, ["AP"], missing_queries="skip")
-    with pytest.raises(ValueError, match="relevance_level must be a whole number"):
-        ek.evaluate(QRELS, run, ["AP"], relevance_level=1.5)
+    with pytest.raises(ValueError, match="relevance_level must be a real number"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=np.nan)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got True"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=True)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got the string"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level="2")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_real_relevance_level_acts_as_the_next_whole_grade(seed):
+    qrels, run = random_collection(seed + 3000)
+    labels = ["AP", "P@5", "RR", "Rprec", "Bpref", "NumRel", "nDCG@10", "IPrec@0.3"]
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=1.5),
+                                  ek.evaluate(qrels, run, labels, relevance_level=2))
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=0.25),
+                                  ek.evaluate(qrels, run, labels, relevance_level=1.0))
 
 
 def test_duplicate_documents_are_reported_not_double_counted():
@@ -373,3 +387,60 @@ def test_write_refuses_fields_with_spaces():
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a b"], "relevance": [1]})
     with pytest.raises(ValueError, match=r"qrels\['doc_id'\] row 0 is 'a b'"):
         ek.write_qrels(qrels, io.StringIO())
+
+
+def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
+    from evalkit._trec_measures import MEASURES
+
+    assert ek.trec.METRICS == {name: measure.cutoff for name, measure in MEASURES.items()}
+    checked = {label.split("@")[0] for label in ORACLE}
+    assert checked == set(MEASURES)
+    for name, measure in MEASURES.items():
+        assert "trec_eval" in measure.function.__doc__, name
+
+
+def tie_heavy_collection(seed: int, *, unicode: bool, presorted: bool):
+    """Long runs whose scores tie in pairs and in larger blocks, with doc_ids whose byte order
+    differs from their numeric order (and, with ``unicode``, non-ASCII doc_ids)."""
+    rng = np.random.default_rng(seed)
+    stems = ["d", "D", "doc-", "é", "dé", "ü-", "z"] if unicode else ["d", "D", "doc-", "z"]
+    qrels_rows, run_rows = [], []
+    for q in range(8):
+        n_docs = int(rng.integers(5, 120))
+        names = [f"{stems[i % len(stems)]}{int(rng.integers(0, 10_000))}-{i}"
+                 for i in range(n_docs)]
+        # Few distinct scores: ties in pairs when the grid is fine, in blocks when it is coarse.
+        grid = int(rng.choice([4, 16, 4096]))
+        scores = np.round(rng.random(n_docs) * grid) / grid
+        for name, score in zip(names, scores, strict=True):
+            run_rows.append((f"q{q}", name, float(score)))
+        judged = rng.choice(n_docs, size=max(1, n_docs // 2), replace=False)
+        qrels_rows += [(f"q{q}", names[d], int(rng.choice([0, 0, 1, 2, 3]))) for d in judged]
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    if presorted:  # ranked by score, but tied documents left in arbitrary order
+        run = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    else:
+        run = run.sample(frac=1.0, random_state=seed)
+    return qrels, run.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("unicode", [False, True])
+@pytest.mark.parametrize("presorted", [False, True])
+def test_tie_heavy_runs_match_pytrec_eval(seed, unicode, presorted):
+    qrels, run = tie_heavy_collection(seed, unicode=unicode, presorted=presorted)
+    labels = ["AP", "RR", "P@5", "nDCG@10", "Rprec", "Bpref", "IPrec@0.3"]
+    ours = ek.evaluate(qrels, run, labels)
+    expected = oracle(qrels, run, labels).loc[ours.index]
+    np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
+
+
+def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
+    docs = ["b", "a", "é", "c", "d9", "d10"]
+    qrels = pd.DataFrame({"query_id": "1", "doc_id": docs, "relevance": [0, 1, 0, 0, 0, 0]})
+    run = pd.DataFrame({"query_id": "1", "doc_id": docs, "score": 1.0})
+    # Descending code-point (UTF-8 byte) order: é, d9, d10, c, b, a.
+    assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
+    run2 = run.assign(score=[1.0, 1.0, 2.0, 1.0, 1.0, 1.0])  # é alone on top, then five tied
+    assert ek.evaluate(qrels, run2, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)

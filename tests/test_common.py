@@ -1,0 +1,384 @@
+"""One set of checks over every public function: the shared rules of the API contract.
+
+Each public function has one entry in ``SPECS``: a valid call, and which of its arguments are
+array-likes, which must have equal lengths, which hold scores (NaN is an error), which take
+one of a list of option names, and which are numeric options. The tests below then check,
+for every function at once, that
+
+- a list, an ndarray and a pandas Series (a DataFrame for tables) give the same result;
+- mismatched lengths, empty input and NaN scores raise ``ValueError`` naming the argument;
+- an unknown option name raises ``ValueError`` naming the option;
+- a numeric option given the wrong kind of object (``True``, ``"3"``) raises ``TypeError``,
+  and a number of the right kind but a wrong value (``1.5`` where a whole number is meant, a
+  negative) raises ``ValueError``, both naming the option;
+- the docstring has the formula, References and a runnable Examples block.
+
+A new public function is covered by adding one ``Spec`` to ``SPECS``;
+``test_every_public_function_has_a_spec`` fails until it is.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import math
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import evalkit as ek
+from evalkit import costs, curves, probabilistic, stats
+
+# A small binary problem with scores, graded relevance, two raters, two rankings.
+Y_TRUE = [0, 1, 1, 0, 1, 0, 1, 1, 0, 1]
+Y_PRED = [0, 1, 0, 0, 1, 1, 1, 1, 0, 0]
+Y_SCORE = [0.1, 0.8, 0.4, 0.3, 0.9, 0.6, 0.7, 0.65, 0.2, 0.45]
+RELEVANCE = [1, 0, 2, 0, 1, 0, 0, 1, 0, 3]
+RATER_A = ["yes", "no", "yes", "yes", "no", "no", "yes", "no"]
+RATER_B = ["yes", "no", "no", "yes", "no", "yes", "yes", "no"]
+X = [1.0, 2.5, 3.0, 0.5, 4.0, 2.0, 3.5]
+Y = [2.0, 1.0, 3.5, 0.0, 4.5, 2.5, 3.0]
+CONFUSION = [[50, 10], [5, 35]]
+COST_MATRIX = [[0, 1], [5, 0]]
+QRELS = pd.DataFrame({"query_id": ["1", "1", "1", "2", "2"],
+                      "doc_id": ["a", "b", "c", "a", "d"], "relevance": [2, 0, 1, 1, 0]})
+RUN = pd.DataFrame({"query_id": ["1", "1", "1", "2", "2"], "doc_id": ["b", "a", "x", "d", "a"],
+                    "score": [3.0, 2.0, 1.0, 5.0, 4.0]})
+
+UNKNOWN = "no-such-option"
+
+
+@dataclass
+class Spec:
+    """How to call one public function, and which shared rules apply to which argument."""
+
+    function: Callable[..., Any]
+    kwargs: dict[str, Any]
+    #: 1-D array-likes: a list, an ndarray and a Series must give the same result.
+    arrays: tuple[str, ...] = ()
+    #: 2-D tables: a nested list, an ndarray and a DataFrame must give the same result.
+    tables: tuple[str, ...] = ()
+    #: Arguments that must have equal lengths (the first two are compared).
+    paired: tuple[str, ...] = ()
+    #: Arrays that must not be empty.
+    nonempty: tuple[str, ...] = ()
+    #: Real-valued scores in which NaN is an error.
+    scores: tuple[str, ...] = ()
+    #: Arguments that take one of a list of names.
+    options: tuple[str, ...] = ()
+    #: Numeric options: name -> "int" or "real" (both reject True and "3"); "int" also
+    #: rejects 1.5; the value in ``negative`` (if any) must be rejected as out of range.
+    scalars: dict[str, str] = field(default_factory=dict)
+    negative: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.function.__name__
+
+
+def _binary(function: Callable[..., Any], **extra: Any) -> Spec:
+    return Spec(function, {"y_true": Y_TRUE, "y_pred": Y_PRED, **extra},
+                arrays=("y_true", "y_pred"), paired=("y_true", "y_pred"),
+                nonempty=("y_true",), options=tuple(o for o in ("average",) if o in extra))
+
+
+def _scored(function: Callable[..., Any], **extra: Any) -> Spec:
+    return Spec(function, {"y_true": Y_TRUE, "y_score": Y_SCORE, **extra},
+                arrays=("y_true", "y_score"), paired=("y_true", "y_score"),
+                nonempty=("y_true",), scores=("y_score",))
+
+
+def _ranked(function: Callable[..., Any], *, name: str = "relevance", cutoff: str | None = None,
+            n_relevant: bool = False, level: bool = True, **extra: Any) -> Spec:
+    kwargs: dict[str, Any] = {name: RELEVANCE, **extra}
+    scalars, negative = {}, {}
+    if cutoff:
+        kwargs[cutoff] = 5
+        scalars[cutoff], negative[cutoff] = "int", 0
+    if n_relevant:
+        kwargs["n_relevant"] = 6
+        scalars["n_relevant"], negative["n_relevant"] = "int", -1
+    if level:
+        scalars["relevance_level"] = "real"
+    return Spec(function, kwargs, arrays=(name,), nonempty=(name,), scores=(name,),
+                scalars=scalars, negative=negative,
+                options=tuple(o for o in ("variant", "denominator", "convention")
+                              if o in inspect.signature(function).parameters))
+
+
+SPECS = [
+    # classification
+    _binary(ek.accuracy),
+    _binary(ek.error_rate),
+    _binary(ek.confusion_matrix),
+    _binary(ek.precision, average="macro"),
+    _binary(ek.recall, average="weighted"),
+    _binary(ek.sensitivity, average="binary"),
+    _binary(ek.specificity, average="micro"),
+    _binary(ek.f1_score, average="entropy"),
+    Spec(ek.f_score, {"y_true": Y_TRUE, "y_pred": Y_PRED, "beta": 2.0, "average": "dodrans"},
+         arrays=("y_true", "y_pred"), paired=("y_true", "y_pred"), nonempty=("y_true",),
+         options=("average",), scalars={"beta": "real"}, negative={"beta": -1.0}),
+    Spec(ek.classification_report, {"y_true": Y_TRUE, "y_pred": Y_PRED, "beta": 0.5},
+         arrays=("y_true", "y_pred"), paired=("y_true", "y_pred"), nonempty=("y_true",),
+         scalars={"beta": "real"}, negative={"beta": -1.0}),
+    Spec(ek.class_weights, {"support": [50, 30, 5], "scheme": "dodrans"},
+         arrays=("support",), nonempty=("support",), options=("scheme",)),
+    # costs
+    Spec(ek.total_cost, {"confusion": CONFUSION, "cost_matrix": COST_MATRIX},
+         tables=("confusion", "cost_matrix")),
+    Spec(ek.expected_cost, {"confusion": CONFUSION, "cost_matrix": COST_MATRIX,
+                            "priors": [0.9, 0.1]},
+         arrays=("priors",), tables=("confusion", "cost_matrix")),
+    Spec(ek.cost_optimal_threshold, {"y_true": Y_TRUE, "y_score": Y_SCORE,
+                                     "cost_matrix": COST_MATRIX},
+         arrays=("y_true", "y_score"), tables=("cost_matrix",), paired=("y_true", "y_score"),
+         nonempty=("y_true",), scores=("y_score",)),
+    Spec(costs.costs_by_threshold, {"y_true": Y_TRUE, "y_score": Y_SCORE,
+                                    "cost_matrix": COST_MATRIX},
+         arrays=("y_true", "y_score"), tables=("cost_matrix",), paired=("y_true", "y_score"),
+         nonempty=("y_true",), scores=("y_score",)),
+    Spec(costs.normalized_expected_cost, {"fpr": [0.0, 0.1, 0.4, 1.0],
+                                          "tpr": [0.0, 0.6, 0.9, 1.0],
+                                          "probability_cost": [0.2, 0.5]},
+         arrays=("fpr", "tpr", "probability_cost"), paired=("fpr", "tpr"), nonempty=("fpr",),
+         scores=("fpr", "tpr")),
+    # curves
+    _scored(ek.roc_curve),
+    _scored(ek.precision_recall_curve),
+    Spec(ek.roc_auc, {"y_true": Y_TRUE, "y_score": Y_SCORE, "multi_class": None},
+         arrays=("y_true", "y_score"), paired=("y_true", "y_score"), nonempty=("y_true",),
+         scores=("y_score",), options=("multi_class",)),
+    _scored(curves.confusion_at_thresholds),
+    _scored(curves.youden_index),
+    # agreement and correlation
+    Spec(ek.cohen_kappa, {"rater_a": RATER_A, "rater_b": RATER_B, "weights": None,
+                          "marginals": "pooled"},
+         arrays=("rater_a", "rater_b"), paired=("rater_a", "rater_b"), nonempty=("rater_a",),
+         options=("weights", "marginals")),
+    Spec(ek.kappa_from_table, {"table": [[20, 5], [10, 15]], "weights": "linear",
+                               "marginals": "separate"},
+         tables=("table",), options=("weights", "marginals")),
+    Spec(ek.fleiss_kappa, {"counts": [[3, 0], [2, 1], [0, 3], [1, 2]]}, tables=("counts",)),
+    Spec(ek.interpret_kappa, {"kappa": 0.65, "scale": "landis-koch"}, options=("scale",),
+         scalars={"kappa": "real"}, negative={"kappa": 1.5}),
+    Spec(ek.kendall_tau, {"x": X, "y": Y, "variant": "b"}, arrays=("x", "y"),
+         paired=("x", "y"), nonempty=("x",), scores=("x", "y"), options=("variant",)),
+    Spec(ek.concordant_discordant, {"x": X, "y": Y}, arrays=("x", "y"), paired=("x", "y"),
+         nonempty=("x",), scores=("x", "y")),
+    Spec(ek.spearman_rho, {"x": X, "y": Y}, arrays=("x", "y"), paired=("x", "y"),
+         nonempty=("x",), scores=("x", "y")),
+    # ranking, one list
+    _ranked(ek.precision_at_k, cutoff="k"),
+    _ranked(ek.recall_at_k, cutoff="k", n_relevant=True),
+    _ranked(ek.r_precision, n_relevant=True),
+    _ranked(ek.average_precision, cutoff="k", n_relevant=True),
+    _ranked(ek.reciprocal_rank, cutoff="k"),
+    _ranked(ek.precision_recall_points, n_relevant=True),
+    _ranked(ek.interpolated_precision, n_relevant=True),
+    _ranked(ek.dcg, name="gains", cutoff="k", level=False),
+    _ranked(ek.ndcg, name="gains", cutoff="k", level=False),
+    # ranking, many queries (tables of a fixed shape: checked in tests/test_trec.py too)
+    Spec(ek.evaluate, {"qrels": QRELS, "run": RUN, "metrics": ["AP", "nDCG@2"]},
+         options=("missing_queries",), scalars={"relevance_level": "real"}),
+    Spec(ek.read_qrels, {"path_or_buffer": "1 0 a 1\n"}),
+    Spec(ek.read_run, {"path_or_buffer": "1 Q0 a 1 2.5 r\n"}),
+    Spec(ek.write_qrels, {"qrels": QRELS, "path_or_buffer": None}),
+    Spec(ek.write_run, {"run": RUN, "path_or_buffer": None}),
+    # probabilistic metrics and calibration
+    *[Spec(function, {"y_true": Y_TRUE, "y_proba": Y_SCORE, "average": "macro"},
+           arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+           scores=("y_proba",), options=("average",))
+      for function in (ek.c_precision, ek.c_recall, ek.c_f1)],
+    Spec(ek.probabilistic_confusion_matrix, {"y_true": Y_TRUE, "y_proba": Y_SCORE},
+         arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+         scores=("y_proba",)),
+    Spec(ek.brier_score, {"y_true": Y_TRUE, "y_proba": Y_SCORE}, arrays=("y_true", "y_proba"),
+         paired=("y_true", "y_proba"), nonempty=("y_true",), scores=("y_proba",)),
+    Spec(ek.brier_decomposition, {"y_true": Y_TRUE, "y_proba": Y_SCORE, "n_bins": 4},
+         arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+         scores=("y_proba",), scalars={"n_bins": "int"}, negative={"n_bins": 0}),
+    Spec(ek.expected_calibration_error, {"y_true": Y_TRUE, "y_proba": Y_SCORE, "n_bins": 4,
+                                         "strategy": "quantile", "norm": "l2"},
+         arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+         scores=("y_proba",), options=("strategy", "norm"), scalars={"n_bins": "int"},
+         negative={"n_bins": 0}),
+    Spec(ek.reliability_curve, {"y_true": Y_TRUE, "y_proba": Y_SCORE, "n_bins": 4},
+         arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+         scores=("y_proba",), options=("strategy",), scalars={"n_bins": "int"},
+         negative={"n_bins": 0}),
+    Spec(probabilistic.consistency_band, {"y_true": Y_TRUE, "y_proba": Y_SCORE, "n_bins": 3,
+                                          "n_resamples": 50, "confidence_level": 0.9,
+                                          "seed": 0},
+         arrays=("y_true", "y_proba"), paired=("y_true", "y_proba"), nonempty=("y_true",),
+         scores=("y_proba",), options=("strategy",),
+         scalars={"n_bins": "int", "n_resamples": "int", "confidence_level": "real"},
+         negative={"n_bins": 0, "n_resamples": 0, "confidence_level": 1.0}),
+    # statistics
+    Spec(stats.proportion_ci, {"successes": 80, "n": 100, "confidence": 0.9},
+         options=("method",), scalars={"confidence": "real"}, negative={"confidence": -0.5}),
+]
+SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
+
+#: Public functions that are not metrics: file locations and data sets.
+NOT_METRICS = {"data_dir", "data_path", "list_data", "load_collection"}
+
+
+def _public_functions() -> set[str]:
+    names = {name for name in ek.__all__ if inspect.isfunction(getattr(ek, name))}
+    for module in (ek.classification, ek.costs, ek.curves, ek.agreement, ek.correlation,
+                   ek.ranking, ek.trec, ek.stats, ek.datasets, ek.probabilistic):
+        names |= {name for name in getattr(module, "__all__", ())
+                  if inspect.isfunction(getattr(module, name))}
+    return names - NOT_METRICS
+
+
+def _call(spec: Spec, **changes: Any) -> Any:
+    kwargs = {**spec.kwargs, **changes}
+    for name in ("path_or_buffer",):
+        if name in kwargs:  # a fresh buffer per call: readers consume it, writers fill it
+            value = kwargs[name]
+            kwargs[name] = io.StringIO(value) if isinstance(value, str) else io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return spec.function(**kwargs)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, pd.DataFrame | pd.Series):
+        pd.testing.assert_frame_equal(pd.DataFrame(a), pd.DataFrame(b))
+        return True
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, str) or a is None:
+        return a == b
+    return np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+
+
+def _ids(specs: list[Spec]) -> list[str]:
+    return [spec.name for spec in specs]
+
+
+def _with(attribute: str) -> list[Spec]:
+    return [spec for spec in SPECS if getattr(spec, attribute)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage of the list itself
+# ---------------------------------------------------------------------------------------------
+
+
+def test_every_public_function_has_a_spec():
+    missing = _public_functions() - set(SPEC_BY_NAME)
+    assert not missing, f"add a Spec to tests/test_common.py for: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
+def test_the_valid_call_works(spec):
+    result = _call(spec)
+    if spec.function not in (ek.write_qrels, ek.write_run):
+        assert result is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Array-likes
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", _with("arrays") + [s for s in _with("tables")
+                                                     if not s.arrays],
+                         ids=_ids(_with("arrays") + [s for s in _with("tables") if not s.arrays]))
+@pytest.mark.parametrize("container", ["ndarray", "series"])
+def test_list_ndarray_and_series_agree(spec, container):
+    expected = _call(spec)
+    changes = {}
+    for name in spec.arrays:
+        values = spec.kwargs[name]
+        changes[name] = np.asarray(values) if container == "ndarray" else pd.Series(values)
+    for name in spec.tables:
+        values = spec.kwargs[name]
+        changes[name] = np.asarray(values) if container == "ndarray" else pd.DataFrame(values)
+    assert _same(expected, _call(spec, **changes))
+
+
+@pytest.mark.parametrize("spec", _with("paired"), ids=_ids(_with("paired")))
+def test_mismatched_lengths_are_named(spec):
+    first, second = spec.paired[:2]
+    shorter = list(spec.kwargs[second])[:-1]
+    with pytest.raises(ValueError, match=rf"{first} and {second} have different lengths "
+                                         rf"\(\d+ != \d+\)"):
+        _call(spec, **{second: shorter})
+
+
+@pytest.mark.parametrize("spec", _with("nonempty"), ids=_ids(_with("nonempty")))
+def test_empty_input_is_named(spec):
+    empty = {name: [] for name in spec.arrays}
+    with pytest.raises(ValueError, match=rf"({'|'.join(spec.arrays)}) is empty"):
+        _call(spec, **empty)
+
+
+@pytest.mark.parametrize("spec", _with("scores"), ids=_ids(_with("scores")))
+def test_nan_scores_are_named(spec):
+    for name in spec.scores:
+        values = np.asarray(spec.kwargs[name], dtype=np.float64).copy()
+        values[2] = np.nan
+        with pytest.raises(ValueError, match=rf"{name} contains (NaN|nan)"):
+            _call(spec, **{name: values})
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", _with("options"), ids=_ids(_with("options")))
+def test_unknown_option_names_the_option(spec):
+    for name in spec.options:
+        with pytest.raises(ValueError, match=rf"{name} must be one of .*; got '{UNKNOWN}'"):
+            _call(spec, **{name: UNKNOWN})
+
+
+SCALAR_CASES = [(spec, name) for spec in SPECS for name in spec.scalars]
+
+
+@pytest.mark.parametrize("spec, name", SCALAR_CASES,
+                         ids=[f"{spec.name}-{name}" for spec, name in SCALAR_CASES])
+def test_numeric_options_reject_the_wrong_kind_with_type_error(spec, name):
+    for wrong in (True, "3", [1]):
+        with pytest.raises(TypeError, match=rf"^{name} must be a"):
+            _call(spec, **{name: wrong})
+
+
+@pytest.mark.parametrize("spec, name", SCALAR_CASES,
+                         ids=[f"{spec.name}-{name}" for spec, name in SCALAR_CASES])
+def test_numeric_options_reject_bad_values_with_value_error(spec, name):
+    bad = [math.nan]
+    if spec.scalars[name] == "int":
+        bad.append(1.5)
+    if name in spec.negative:
+        bad.append(spec.negative[name])
+    for value in bad:
+        with pytest.raises(ValueError, match=rf"^{name} must be a .*; got"):
+            _call(spec, **{name: value})
+
+
+# ---------------------------------------------------------------------------------------------
+# Documentation
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
+def test_docstring_has_formula_references_and_examples(spec):
+    doc = inspect.getdoc(spec.function) or ""
+    assert ".. math::" in doc, f"{spec.name}: no formula (.. math::)"
+    for section in ("Parameters", "Returns", "References", "Examples"):
+        assert re.search(rf"^{section}\n-+$", doc, re.MULTILINE), f"{spec.name}: no {section}"
+    examples = doc.split("Examples\n--------", 1)[1]
+    assert ">>> " in examples, f"{spec.name}: the Examples block has no doctest"
+    assert "{{" not in doc and "<<" not in doc, f"{spec.name}: an unfilled template"
