@@ -28,7 +28,6 @@ __all__ = [
     "check_zero_division",
     "check_finite_scores",
     "check_grades",
-    "check_count",
     "check_scalar",
     "safe_divide",
     "nan_average",
@@ -303,25 +302,6 @@ def check_square_matrix(matrix: Any, name: str, *, counts: bool = False) -> np.n
     return array
 
 
-def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
-    """Return ``value`` as an int if it is a whole number >= ``minimum``.
-
-    >>> check_count(3, "tp")
-    3
-    >>> check_count(-1, "fp")
-    Traceback (most recent call last):
-    ...
-    ValueError: fp must be a whole number >= 0; got -1
-    """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, float, np.floating)):
-        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
-    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
-        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}")
-    return int(value)
-
-
 SCALAR_KINDS = ("int", "real")
 
 
@@ -387,7 +367,7 @@ def check_scalar(
     if allow_none:
         what += " (or None)"
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be {what}; got {value!r} (a bool)")
+        raise TypeError(f"{name} must be {what}; got {bool(value)!r} (a bool)")
     if not isinstance(value, numbers.Real):
         shown = f"the string {value!r}" if isinstance(value, str) else (
             f"{value!r} (a {type(value).__name__})")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -76,8 +78,45 @@ def test_nan_average():
     assert v.nan_average([1.0, 3.0], [0, 0], metric="m") == 2.0
 
 
-def test_check_count():
-    assert v.check_count(3.0, "tp") == 3
-    for bad in (-1, 2.5, "3", True, None):
-        with pytest.raises(ValueError, match="tp must be a whole number >= 0"):
-            v.check_count(bad, "tp")
+@pytest.mark.parametrize("value, kind, expected", [
+    (3, "int", 3), (3.0, "int", 3), (np.int16(7), "int", 7), (np.float32(2.0), "int", 2),
+    (2, "real", 2.0), (0.25, "real", 0.25), (np.float64(1e-3), "real", 1e-3),
+])
+def test_check_scalar_accepts_and_converts(value, kind, expected):
+    result = v.check_scalar(value, "x", kind=kind, low=0)
+    assert result == expected and type(result) is (int if kind == "int" else float)
+
+
+@pytest.mark.parametrize("value, shown", [
+    (True, "True (a bool)"), (np.True_, "True (a bool)"), ("3", "the string '3'"),
+    (None, "None (a NoneType)"), ([1], "[1] (a list)"), (1 + 2j, "(1+2j) (a complex)"),
+])
+def test_check_scalar_wrong_kind_is_a_type_error(value, shown):
+    expected = "k must be a whole number >= 1; got " + shown
+    with pytest.raises(TypeError, match=f"^{re.escape(expected)}$"):
+        v.check_scalar(value, "k", kind="int", low=1)
+
+
+@pytest.mark.parametrize("value, kwargs, message", [
+    (1.5, {"kind": "int", "low": 1}, "k must be a whole number >= 1; got 1.5"),
+    (0, {"kind": "int", "low": 1}, "k must be a whole number >= 1; got 0"),
+    (float("nan"), {}, "k must be a real number; got nan"),
+    (float("inf"), {}, r"k must be a real number \(finite\); got inf"),
+    (0.0, {"low": 0, "low_inclusive": False}, "k must be a real number > 0; got 0.0"),
+    (1.0, {"low": 0, "high": 1, "high_inclusive": False},
+     r"k must be a real number in \[0, 1\); got 1.0"),
+    (5, {"high": 2}, "k must be a real number <= 2; got 5"),
+])
+def test_check_scalar_bad_value_is_a_value_error(value, kwargs, message):
+    with pytest.raises(ValueError, match=rf"^{message}$"):
+        v.check_scalar(value, "k", **kwargs)
+
+
+def test_check_scalar_infinity_and_none_when_allowed():
+    assert v.check_scalar(float("inf"), "t", allow_inf=True) == float("inf")
+    assert v.check_scalar(None, "k", kind="int", allow_none=True) is None
+    with pytest.raises(TypeError, match=r"k must be a whole number \(or None\); got 'x'|"
+                                        r"k must be a whole number \(or None\); got the string"):
+        v.check_scalar("x", "k", kind="int", allow_none=True)
+    with pytest.raises(ValueError, match="kind must be one of 'int', 'real'"):
+        v.check_scalar(1, "k", kind="float")

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_count
+from .._validation import check_scalar
 from ._common import _axes, _curve_arrays, _operating_point
 
 __all__ = ["plot_cost_curve", "plot_normalized_cost_curve"]
@@ -156,7 +156,7 @@ def plot_normalized_cost_curve(
     """
     from ..costs import normalized_expected_cost
 
-    n_grid = check_count(n_grid, "n_grid", minimum=2)
+    n_grid = check_scalar(n_grid, "n_grid", kind="int", low=2)
     pc = np.linspace(0.0, 1.0, n_grid)
     lines = normalized_expected_cost(fpr, tpr, pc)  # validates fpr and tpr
     envelope = lines.min(axis=0)

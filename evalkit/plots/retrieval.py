@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_count
+from .._validation import check_1d, check_scalar
 from ._common import _axes
 
 __all__ = ["plot_retrieval_sets", "plot_f_beta"]
@@ -34,7 +34,7 @@ def plot_retrieval_sets(tp: int, fp: int, fn: int, tn: int, *, ax: Any = None) -
     """
     from matplotlib.patches import Rectangle
 
-    counts = {name: check_count(value, name.lower()) for name, value in
+    counts = {name: check_scalar(value, name.lower(), kind="int", low=0) for name, value in
               (("TP", tp), ("FP", fp), ("FN", fn), ("TN", tn))}
     total = sum(counts.values())
     if total == 0:
