@@ -442,7 +442,9 @@ def safe_divide(
         if zero_division == "warn":
             where = ""
             if labels is not None and np.ndim(undefined) > 0:
-                where = f" for label(s) {_describe(np.asarray(labels)[undefined].tolist())}"
+                # A stack of data sets (..., k): name each label undefined in any of them.
+                hit = undefined.reshape(-1, undefined.shape[-1]).any(axis=0)
+                where = f" for label(s) {_describe(np.asarray(labels)[hit].tolist())}"
             warnings.warn(
                 f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
                 "Use the zero_division argument to choose another value.",
@@ -452,30 +454,60 @@ def safe_divide(
     return result
 
 
-def nan_average(values: np.ndarray, weights: np.ndarray | None = None, *, metric: str) -> float:
-    """Weighted mean that skips NaN entries, warning when it does.
+def nan_average(
+    values: np.ndarray,
+    weights: np.ndarray | None = None,
+    *,
+    metric: str,
+    mask: np.ndarray | None = None,
+) -> Any:
+    """Weighted mean along the last axis that skips NaN entries, warning when it does.
 
     NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
     the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
     remaining entries are averaged without weights.
+
+    ``values`` is (k,) for one data set (the result is a float) or (..., k) for a stack of
+    them (the result is an array of shape ``...``); ``mask``, if given, marks the entries
+    that take part (the others are left out silently, NaN or not).
     """
     values = np.asarray(values, dtype=np.float64)
     keep = ~np.isnan(values)
-    if not keep.all():
+    if mask is not None:
+        n_nan = int((~keep & mask).sum())
+        keep &= mask
+    else:
+        n_nan = int((~keep).sum())
+    if n_nan:
         warnings.warn(
-            f"{metric}: {int((~keep).sum())} undefined (NaN) per-class value(s) were left out "
+            f"{metric}: {n_nan} undefined (NaN) per-class value(s) were left out "
             "of the average.",
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    if not keep.any():
-        return float("nan")
-    if weights is None:
-        return float(values[keep].mean())
-    weights = np.asarray(weights, dtype=np.float64)[keep]
-    total = weights.sum()
-    if total == 0:
-        # Every class with a defined score has zero weight: fall back to the plain mean, as
-        # scikit-learn's _nanaverage does.
-        return float(values[keep].mean())
-    return float(np.dot(values[keep], weights) / total)
+    if values.ndim == 1 and mask is None:
+        if not keep.any():
+            return float("nan")
+        if weights is None:
+            return float(values[keep].mean())
+        weights = np.asarray(weights, dtype=np.float64)[keep]
+        total = weights.sum()
+        if total == 0:
+            # Every class with a defined score has zero weight: fall back to the plain
+            # mean, as scikit-learn's _nanaverage does.
+            return float(values[keep].mean())
+        return float(np.dot(values[keep], weights) / total)
+    # A stack (or a masked set): the same rule, row by row, without a loop over rows.
+    count = keep.sum(axis=-1)
+    kept = np.where(keep, values, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = kept.sum(axis=-1) / count
+        if weights is None:
+            result = plain
+        else:
+            kept_weights = np.where(keep, np.asarray(weights, dtype=np.float64), 0.0)
+            total = kept_weights.sum(axis=-1)
+            result = np.where(total == 0, plain,
+                              np.einsum("...k,...k->...", kept, kept_weights) / total)
+    result = np.where(count == 0, np.nan, result)
+    return float(result) if result.ndim == 0 else result
