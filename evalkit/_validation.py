@@ -29,6 +29,7 @@ __all__ = [
     "check_finite_scores",
     "check_grades",
     "check_scalar",
+    "check_seed",
     "safe_divide",
     "nan_average",
 ]
@@ -391,6 +392,31 @@ def check_scalar(
     if too_low or too_high:
         raise ValueError(f"{name} must be {what}; got {value!r}")
     return number
+
+
+def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
+    """A numpy random Generator from ``seed``: None (fresh entropy), a whole number >= 0, or a
+    ``numpy.random.Generator`` (used as it is, so its stream continues), as
+    ``np.random.default_rng`` takes them.
+
+    >>> check_seed(7).integers(10) == np.random.default_rng(7).integers(10)
+    np.True_
+    >>> check_seed(True)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be None, a whole number >= 0 or a numpy.random.Generator; got True (a bool)
+    """
+    what = "None, a whole number >= 0 or a numpy.random.Generator"
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator,
+                                         np.random.SeedSequence)):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"{name} must be {what}; got {bool(seed)!r} (a bool)")
+    if not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{name} must be {what}; got {seed!r} (a {type(seed).__name__})")
+    if seed < 0:
+        raise ValueError(f"{name} must be {what}; got {seed!r}")
+    return np.random.default_rng(int(seed))
 
 
 _ZERO_DIVISION_HELP = "zero_division must be 'warn', 0.0, 1.0 or np.nan"
