@@ -48,7 +48,7 @@ from .classification import (
     specificity,
 )
 
-__all__ = ["StackedMetric", "resolve"]
+__all__ = ["StackedMetric", "stacked_metric"]
 
 
 def _accuracy(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
@@ -137,7 +137,7 @@ class StackedMetric:
         return np.asarray(values, dtype=np.float64)
 
 
-def resolve(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | None:
+def stacked_metric(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | None:
     """The stacked form of ``metric`` if it is one of evalkit's confusion-matrix metrics
     called as ``metric(y_true, y_pred)`` (a ``functools.partial`` may fix keywords, not
     positions); None for any other callable."""

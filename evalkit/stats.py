@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from . import _confusion_stack
+from ._confusion_stack import StackedMetric, stacked_metric
 from ._results import make_result
 from ._validation import (
     as_array,
@@ -226,8 +226,9 @@ def proportion_ci(
 # --------------------------------------------------------------------------------------------
 
 # Elements per block of resampled row indices (int64: 32 MB). Resamples are drawn in blocks
-# of whole resamples; while R x n fits in one block, one call draws them all, exactly as
-# scipy.stats.bootstrap does, so the same Generator gives scipy's very resamples.
+# of whole resamples; numpy draws each index from the stream in turn, so the blocks see the
+# indices one call would draw, as scipy.stats.bootstrap draws them: the same Generator gives
+# scipy's very resamples, whatever the block size.
 _INDEX_BLOCK = 1 << 22
 # Cells per block of resampled confusion matrices (R x k x k, int64: 8 MB).
 _STACK_BLOCK = 1 << 20
@@ -302,7 +303,7 @@ def _each_warning_once(prefix: str) -> Iterator[None]:
 
 
 def _multinomial_resamples(
-    stacked: _confusion_stack.StackedMetric, arrays: list[np.ndarray], n_resamples: int,
+    stacked: StackedMetric, arrays: list[np.ndarray], n_resamples: int,
     rng: np.random.Generator, jackknife: bool,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Bootstrap values (and jackknife values with their multiplicities) of a
@@ -448,8 +449,7 @@ def bootstrap_ci(
     The numbers are those of ``scipy.stats.bootstrap((*arrays,), statistic, paired=True,
     method=method, confidence_level=confidence)``: for any metric but evalkit's
     confusion-matrix metrics, the resampled rows are drawn as scipy draws them, so with the
-    same ``numpy.random.Generator`` (and R x n below four million) the interval is scipy's
-    to rounding.
+    same ``numpy.random.Generator`` the interval is scipy's to rounding.
 
     How the resamples are evaluated (``.resampling`` of the result):
 
@@ -559,7 +559,7 @@ def bootstrap_ci(
     if np.isnan(estimate):
         raise ValueError("metric returned NaN on the data (a ratio with a zero denominator "
                          "under zero_division=np.nan?); nothing to resample around")
-    stacked = _confusion_stack.resolve(metric, *checked) if len(checked) == 2 else None
+    stacked = stacked_metric(metric, *checked) if len(checked) == 2 else None
     weights = None
     with _each_warning_once("bootstrap resamples: "):
         if stacked is not None:
@@ -602,8 +602,9 @@ def _takes_axis(metric: Callable[..., Any]) -> bool:
 # Paired randomization (sign-flip) test
 # --------------------------------------------------------------------------------------------
 
-# Sign patterns per block (as float64, 8 MB): memory stays bounded whatever R and n are.
-_FLIP_BLOCK = 1 << 20
+# Bytes of sign patterns per block (with their table look-ups, about 4 MB, which stays in
+# the CPU cache): memory stays bounded whatever R and n are.
+_FLIP_BLOCK = 1 << 18
 # Null sums within this share of sum |d| of the observed one count as equal to it: flipped
 # sums that are equal in exact arithmetic (ties are common with scores such as P@10) differ
 # by rounding, which stays far below this; distinct sums of real data differ far above it.
@@ -624,30 +625,46 @@ def _check_at_least_two(values: np.ndarray, name: str) -> None:
                          "(one per query or run)")
 
 
-def _flipped_sums(difference: np.ndarray, patterns: np.ndarray) -> np.ndarray:
-    """sum_i s_i d_i for each row of 0/1 ``patterns`` (1 = flip the sign): total - 2 b.d"""
-    return difference.sum() - 2.0 * (patterns.astype(np.float64) @ difference)
+def _byte_sums(difference: np.ndarray) -> np.ndarray:
+    """Table of flipped partial sums: entry (g, m) is the sum of the differences of queries
+    8g .. 8g + 7 whose bit is set in the byte m (bit j = query 8g + j)."""
+    groups = -(-len(difference) // 8)
+    padded = np.zeros(groups * 8)
+    padded[: len(difference)] = difference
+    bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
+    return (padded.reshape(groups, 8) @ bits.T.astype(np.float64)).ravel()
 
 
 def _sign_flip_null(difference: np.ndarray, n_resamples: int, exact: bool,
                     rng: np.random.Generator) -> np.ndarray:
     """The null distribution of sum(d) under sign flips, block by block: every pattern
-    (exact) or ``n_resamples`` random ones."""
+    (exact) or ``n_resamples`` random ones.
+
+    A pattern is a string of bits, one per query (1: flip its sign), so its flipped sum is
+    sum(d) - 2 b.d. Rather than a product with an (R, n) matrix of bits, each byte of a
+    pattern looks up the partial sum of its 8 queries in a (n/8, 256) table: n/8 additions
+    per pattern, and random bytes need no unpacking.
+    """
     n = len(difference)
+    groups = -(-n // 8)
+    table = _byte_sums(difference)
+    offsets = (np.arange(groups) * 256).astype(np.int32)
     total = 2**n if exact else n_resamples
     sums = np.empty(total)
-    block = max(1, _FLIP_BLOCK // n)
-    bit = np.arange(n)
+    block = max(1, _FLIP_BLOCK // groups)
+    index = np.empty((min(block, total), groups), dtype=np.int32)
     for start in range(0, total, block):
         stop = min(start + block, total)
         if exact:
             # Pattern m flips query i when bit i of m is set: all 2^n patterns, once each.
-            patterns = (np.arange(start, stop)[:, None] >> bit) & 1
+            patterns = (np.arange(start, stop)[:, None] >> (8 * np.arange(groups))) & 255
         else:
-            random_bytes = rng.integers(0, 256, size=(stop - start, (n + 7) // 8),
-                                        dtype=np.uint8)
-            patterns = np.unpackbits(random_bytes, axis=1, count=n)
-        sums[start:stop] = _flipped_sums(difference, patterns)
+            # One 64-bit draw per 64 queries: a pattern uses the same draws whatever the
+            # block size, so the result depends on the seed only.
+            words = rng.integers(0, 2**64, size=(stop - start, -(-n // 64)), dtype=np.uint64)
+            patterns = words.view(np.uint8)[:, :groups]
+        looked_up = np.add(patterns, offsets, out=index[: stop - start], casting="unsafe")
+        sums[start:stop] = difference.sum() - 2.0 * table[looked_up].sum(axis=1)
     return sums
 
 
@@ -669,8 +686,9 @@ def paired_randomization_test(
     exactly, by enumerating all :math:`2^n` flips, when :math:`2^n \le` ``n_resamples``;
     otherwise from R random flips, :math:`p = (b + 1) / (R + 1)` with *b* the number of
     flips at least as extreme (Phipson & Smyth 2010), so a Monte-Carlo p-value is never 0.
-    Each block of flips is one matrix product :math:`S d` (:math:`S`: patterns x queries),
-    so memory stays bounded (about 10 MB) for any number of queries and resamples.
+    Flips are processed in blocks, each pattern's flipped sum assembled from a table of
+    partial sums of 8 queries (n/8 look-ups per pattern instead of n products), so memory
+    stays bounded (a few MB) for any number of queries and resamples.
 
     This is ``scipy.stats.permutation_test((scores_a, scores_b), statistic,
     permutation_type="samples")`` with ``statistic`` the mean difference: identical when
