@@ -776,10 +776,11 @@ def cohens_d(a: Any, b: Any, *, paired: bool = False) -> float:
     with sample standard deviations :math:`s` (ddof = 1). Unpaired, the denominator is the
     root of the *average* of the two variances (Harbecke et al. 2022, eq. 4), also when the
     samples differ in size (the pooled SD of Cohen 1988 weighs them by n - 1 instead; the
-    two agree for equal sizes). Paired (the same queries, test sets or seeds), :math:`d_z`
-    divides the mean per-pair difference by the SD of those differences (Lakens 2013, eq. 6);
-    it is the paired t statistic divided by :math:`\sqrt{n}`
-    (``scipy.stats.ttest_rel(a, b).statistic / sqrt(n)``).
+    two agree for equal sizes, where d is ``scipy.stats.ttest_ind(a, b).statistic *
+    sqrt(2 / n)``). Paired (the same queries, test sets or seeds), :math:`d_z` divides the
+    mean per-pair difference by the SD of those differences (Lakens 2013); it is the paired
+    t statistic divided by :math:`\sqrt{n}` (``scipy.stats.ttest_rel(a, b).statistic /
+    sqrt(n)``). scipy and statsmodels have no function for d itself.
 
     Parameters
     ----------
@@ -837,7 +838,8 @@ def effect_size_label(d: float) -> str:
 
     Only :math:`|d|` counts, so the label says how large a difference is, not which system
     is better. The thresholds are conventions for when nothing better is known; what
-    matters in a field (a 0.01 MAP gain on a mature collection) can differ.
+    matters in a field (a 0.01 MAP gain on a mature collection) can differ. (scipy and
+    statsmodels have no such labels.)
 
     Parameters
     ----------
