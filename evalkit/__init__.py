@@ -7,7 +7,7 @@ The public API is listed in ``shared/API.md``; everything it names is importable
 
 Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers such as
 ``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
-(confidence intervals for a measured score),
+(the result types and option lists of the intervals and tests),
 ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.plots`` and ``evalkit.widgets`` (the
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
@@ -62,6 +62,15 @@ from .ranking import (
     r_precision,
     recall_at_k,
     reciprocal_rank,
+)
+from .stats import (
+    bootstrap_ci,
+    cohens_d,
+    compare_runs,
+    compare_systems,
+    effect_size_label,
+    paired_randomization_test,
+    proportion_ci,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -125,6 +134,13 @@ __all__ = [
     "r_precision",
     "recall_at_k",
     "reciprocal_rank",
+    "proportion_ci",
+    "bootstrap_ci",
+    "paired_randomization_test",
+    "cohens_d",
+    "effect_size_label",
+    "compare_systems",
+    "compare_runs",
     "evaluate",
     "read_qrels",
     "read_run",

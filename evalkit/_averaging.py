@@ -16,7 +16,10 @@ Precision, recall, F and specificity of several classes are all computed in thre
    left out of the average).
 
 :mod:`evalkit.classification` and :mod:`evalkit.probabilistic` both call these functions,
-so every averaging scheme has one definition.
+so every averaging scheme has one definition. The counts may also carry a leading batch axis
+(a stack of confusion matrices, shape ``(..., k, k)``): every step then works along the last
+axis and returns one value per matrix. :func:`evalkit.bootstrap_ci` evaluates a metric on a
+thousand resampled confusion matrices that way, in one pass.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ __all__ = [
     "ClassCounts",
     "average_scores",
     "class_weights",
+    "weights_of",
     "counts_from_matrix",
     "locate",
     "select_labels",
@@ -109,6 +113,18 @@ def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) ->
     if support.dtype.kind not in "biuf" or np.any(support < 0):
         raise ValueError("support must hold non-negative counts")
     scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
+    return weights_of(support, scheme, n_samples=n_samples)
+
+
+def weights_of(
+    support: np.ndarray, scheme: str, *, n_samples: float | None = None,
+    present: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`class_weights` without the checks, along the last axis of ``support``.
+
+    ``support`` is (k,) or a stack (..., k); ``present`` (same shape) marks the classes that
+    take part (the others weigh 0).
+    """
     support = support.astype(np.float64)
     if scheme == "macro":
         raw = np.ones_like(support)
@@ -117,19 +133,21 @@ def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) ->
     elif scheme == "dodrans":
         raw = support**0.75
     else:
-        total = float(support.sum()) if n_samples is None else float(n_samples)
-        if total <= 0:
-            raw = np.zeros_like(support)
-        else:
+        total = (support.sum(axis=-1, keepdims=True) if n_samples is None
+                 else np.float64(n_samples))
+        with np.errstate(divide="ignore", invalid="ignore"):
             share = support / total
-            with np.errstate(divide="ignore", invalid="ignore"):
-                raw = np.where(support > 0, -support * np.log2(share), 0.0)
-    total_weight = raw.sum()
-    if total_weight == 0:
-        # No class has support (or, for entropy, one class holds every sample): fall back to
-        # equal weights, as scikit-learn does for "weighted".
-        return np.full_like(support, 1.0 / len(support))
-    return raw / total_weight
+            raw = np.where((support > 0) & (total > 0), -support * np.log2(share), 0.0)
+    if present is not None:
+        raw = np.where(present, raw, 0.0)
+    total_weight = raw.sum(axis=-1, keepdims=True)
+    # No class has support (or, for entropy, one class holds every sample): fall back to
+    # equal weights, as scikit-learn does for "weighted".
+    taking_part = np.ones_like(support) if present is None else present.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total_weight == 0,
+                        taking_part / taking_part.sum(axis=-1, keepdims=True),
+                        raw / total_weight)
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,7 +207,12 @@ class ClassCounts:
     """Per-class counts of the selected labels, computed over all samples.
 
     ``tp``, ``predicted`` (TP + FP) and ``support`` (TP + FN) may be whole counts or sums of
-    probabilities; FP, FN and TN follow from them and ``n_samples``.
+    probabilities; FP, FN and TN follow from them and ``n_samples``. They have shape (k,) for
+    one data set, or (..., k) for a stack of data sets (e.g. bootstrap resamples).
+
+    ``present`` (shape like ``tp``, or None: every class) marks the classes that take part
+    in each data set's average. A metric called on a resample without ``labels`` averages
+    over the classes that resample holds; a stack of resamples marks those classes here.
     """
 
     labels: np.ndarray
@@ -197,6 +220,7 @@ class ClassCounts:
     predicted: np.ndarray
     support: np.ndarray
     n_samples: int
+    present: np.ndarray | None = None
 
     @property
     def fp(self) -> np.ndarray:
@@ -212,24 +236,39 @@ class ClassCounts:
 
     def subset(self, keep: np.ndarray) -> ClassCounts:
         """The counts of the classes where ``keep`` is true."""
-        return ClassCounts(self.labels[keep], self.tp[keep], self.predicted[keep],
-                           self.support[keep], self.n_samples)
+        present = None if self.present is None else self.present[..., keep]
+        return ClassCounts(self.labels[keep], self.tp[..., keep], self.predicted[..., keep],
+                           self.support[..., keep], self.n_samples, present)
 
 
 def counts_from_matrix(
-    classes: np.ndarray, matrix: np.ndarray, selected: np.ndarray | None, n_samples: int
+    classes: np.ndarray,
+    matrix: np.ndarray,
+    selected: np.ndarray | None,
+    n_samples: int,
+    *,
+    drop_absent: bool = False,
 ) -> ClassCounts:
     """Per-class counts of ``selected`` (None: every class) from a (k, k) matrix over the
-    sorted ``classes``; a selected label absent from ``classes`` has zero counts."""
-    tp = np.diagonal(matrix)
-    predicted = matrix.sum(axis=0)
-    support = matrix.sum(axis=1)
+    sorted ``classes``; a selected label absent from ``classes`` has zero counts.
+
+    ``matrix`` may be a stack (..., k, k). With ``drop_absent``, a class that is neither a
+    true nor a predicted label of a matrix takes no part in that matrix's average (what a
+    metric called without ``labels`` on those data would do).
+    """
+    tp = np.diagonal(matrix, axis1=-2, axis2=-1)
+    predicted = matrix.sum(axis=-2)
+    support = matrix.sum(axis=-1)
+    present = (support > 0) | (predicted > 0) if drop_absent else None
     if selected is None:
         selected = classes
     else:
         index, found = locate(classes, selected)
-        tp, predicted, support = (np.where(found, x[index], 0) for x in (tp, predicted, support))
-    return ClassCounts(selected, tp, predicted, support, n_samples)
+        tp, predicted, support = (np.where(found, x[..., index], 0)
+                                  for x in (tp, predicted, support))
+        if present is not None:
+            present = found & present[..., index]
+    return ClassCounts(selected, tp, predicted, support, n_samples, present)
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,6 +296,11 @@ def _ratio(
                        metric=names["f"], reason="no true nor predicted samples", labels=labels)
 
 
+def _scalar(value: Any) -> Any:
+    """A float for one data set, the array for a stack."""
+    return float(value) if np.ndim(value) == 0 else value
+
+
 def average_scores(
     counts: ClassCounts,
     average: str | None,
@@ -269,33 +313,49 @@ def average_scores(
     """Precision, recall, F or specificity (``want``) per class, or averaged as ``average`` says.
 
     ``names`` renames the metrics in warnings (e.g. "cPrecision" for the probabilistic ones).
-    Returns an ndarray (``average=None``) or a float.
+    Returns an ndarray (``average=None``) or a float; for a stack of counts (..., k), an
+    array of shape (..., k) or (...) (per class, NaN where a class is not ``present``).
     """
     names = {**RATIOS, **(names or {})}
     tp, predicted, support, labels = counts.tp, counts.predicted, counts.support, counts.labels
+    present = counts.present
     tn = counts.tn if want == "specificity" else tp  # tn is read only for specificity
+    # The counts the ratios see: a class that takes no part gets a defined, unused ratio
+    # (no warning about a class that is not there).
+    r_tp, r_predicted, r_support = tp, predicted, support
+    if present is not None:
+        r_predicted = np.where(present, predicted, 1)
+        r_support = np.where(present, support, 1)
     if average == "micro":
-        pooled = [np.array([x.sum()]) for x in (tp, predicted, support, tn)]
-        return float(_ratio(want, *pooled, beta, zero_division, None, names)[0])
+        if present is None:
+            pooled = [x.sum(axis=-1, keepdims=True) for x in (tp, predicted, support, tn)]
+        else:
+            pooled = [np.where(present, x, 0).sum(axis=-1, keepdims=True)
+                      for x in (tp, predicted, support, tn)]
+        return _scalar(_ratio(want, *pooled, beta, zero_division, None, names)[..., 0])
     if average == "macro_pr" and want == "f":
         # Opitz & Burst's macro-F: the F of macro-precision and macro-recall.
         mean_p, mean_r = (
-            nan_average(_ratio(kind, tp, predicted, support, tn, beta, zero_division, labels,
-                               names), metric=names[kind])
+            nan_average(_ratio(kind, r_tp, r_predicted, r_support, tn, beta, zero_division,
+                               labels, names), metric=names[kind], mask=present)
             for kind in ("precision", "recall")
         )
-        if beta == 0 or np.isposinf(beta) or np.isnan(mean_p) or np.isnan(mean_r):
-            return mean_p if beta == 0 else mean_r if np.isposinf(beta) else float("nan")
+        if beta == 0 or np.isposinf(beta):
+            return mean_p if beta == 0 else mean_r
+        if np.ndim(mean_p) == 0 and (np.isnan(mean_p) or np.isnan(mean_r)):
+            return float("nan")
         beta2 = beta * beta
-        return float(safe_divide(np.array([(1 + beta2) * mean_p * mean_r]),
-                                 np.array([beta2 * mean_p + mean_r]), zero_division,
-                                 metric=names["f"], reason="macro precision and recall are 0")[0])
-    scores = _ratio(want, tp, predicted, support, tn, beta, zero_division, labels, names)
+        # In a stack, a row whose mean is NaN stays NaN (NaN is not a zero denominator).
+        f = safe_divide(np.atleast_1d((1 + beta2) * mean_p * mean_r),
+                        np.atleast_1d(beta2 * mean_p + mean_r), zero_division,
+                        metric=names["f"], reason="macro precision and recall are 0")
+        return float(f[0]) if np.ndim(mean_p) == 0 else f
+    scores = _ratio(want, r_tp, r_predicted, r_support, tn, beta, zero_division, labels, names)
     if average is None:
-        return scores
+        return scores if present is None else np.where(present, scores, np.nan)
     if average == "binary":
-        return float(scores[0])
+        return _scalar(scores[..., 0])
     if average in ("macro", "macro_pr"):
-        return nan_average(scores, metric=names[want])
-    weights = class_weights(support, average, n_samples=counts.n_samples)
-    return nan_average(scores, weights, metric=names[want])
+        return nan_average(scores, metric=names[want], mask=present)
+    weights = weights_of(support, average, n_samples=counts.n_samples, present=present)
+    return nan_average(scores, weights, metric=names[want], mask=present)

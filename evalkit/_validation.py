@@ -29,6 +29,7 @@ __all__ = [
     "check_finite_scores",
     "check_grades",
     "check_scalar",
+    "check_seed",
     "safe_divide",
     "nan_average",
 ]
@@ -393,6 +394,31 @@ def check_scalar(
     return number
 
 
+def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
+    """A numpy random Generator from ``seed``: None (fresh entropy), a whole number >= 0, or a
+    ``numpy.random.Generator`` (used as it is, so its stream continues), as
+    ``np.random.default_rng`` takes them.
+
+    >>> check_seed(7).integers(10) == np.random.default_rng(7).integers(10)
+    np.True_
+    >>> check_seed(True)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be None, a whole number >= 0 or a numpy.random.Generator; got True (a bool)
+    """
+    what = "None, a whole number >= 0 or a numpy.random.Generator"
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.BitGenerator,
+                                         np.random.SeedSequence)):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"{name} must be {what}; got {bool(seed)!r} (a bool)")
+    if not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{name} must be {what}; got {seed!r} (a {type(seed).__name__})")
+    if seed < 0:
+        raise ValueError(f"{name} must be {what}; got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
 _ZERO_DIVISION_HELP = "zero_division must be 'warn', 0.0, 1.0 or np.nan"
 
 
@@ -442,7 +468,9 @@ def safe_divide(
         if zero_division == "warn":
             where = ""
             if labels is not None and np.ndim(undefined) > 0:
-                where = f" for label(s) {_describe(np.asarray(labels)[undefined].tolist())}"
+                # A stack of data sets (..., k): name each label undefined in any of them.
+                hit = undefined.reshape(-1, undefined.shape[-1]).any(axis=0)
+                where = f" for label(s) {_describe(np.asarray(labels)[hit].tolist())}"
             warnings.warn(
                 f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
                 "Use the zero_division argument to choose another value.",
@@ -452,30 +480,60 @@ def safe_divide(
     return result
 
 
-def nan_average(values: np.ndarray, weights: np.ndarray | None = None, *, metric: str) -> float:
-    """Weighted mean that skips NaN entries, warning when it does.
+def nan_average(
+    values: np.ndarray,
+    weights: np.ndarray | None = None,
+    *,
+    metric: str,
+    mask: np.ndarray | None = None,
+) -> Any:
+    """Weighted mean along the last axis that skips NaN entries, warning when it does.
 
     NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
     the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
     remaining entries are averaged without weights.
+
+    ``values`` is (k,) for one data set (the result is a float) or (..., k) for a stack of
+    them (the result is an array of shape ``...``); ``mask``, if given, marks the entries
+    that take part (the others are left out silently, NaN or not).
     """
     values = np.asarray(values, dtype=np.float64)
     keep = ~np.isnan(values)
-    if not keep.all():
+    if mask is not None:
+        n_nan = int((~keep & mask).sum())
+        keep &= mask
+    else:
+        n_nan = int((~keep).sum())
+    if n_nan:
         warnings.warn(
-            f"{metric}: {int((~keep).sum())} undefined (NaN) per-class value(s) were left out "
+            f"{metric}: {n_nan} undefined (NaN) per-class value(s) were left out "
             "of the average.",
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    if not keep.any():
-        return float("nan")
-    if weights is None:
-        return float(values[keep].mean())
-    weights = np.asarray(weights, dtype=np.float64)[keep]
-    total = weights.sum()
-    if total == 0:
-        # Every class with a defined score has zero weight: fall back to the plain mean, as
-        # scikit-learn's _nanaverage does.
-        return float(values[keep].mean())
-    return float(np.dot(values[keep], weights) / total)
+    if values.ndim == 1 and mask is None:
+        if not keep.any():
+            return float("nan")
+        if weights is None:
+            return float(values[keep].mean())
+        weights = np.asarray(weights, dtype=np.float64)[keep]
+        total = weights.sum()
+        if total == 0:
+            # Every class with a defined score has zero weight: fall back to the plain
+            # mean, as scikit-learn's _nanaverage does.
+            return float(values[keep].mean())
+        return float(np.dot(values[keep], weights) / total)
+    # A stack (or a masked set): the same rule, row by row, without a loop over rows.
+    count = keep.sum(axis=-1)
+    kept = np.where(keep, values, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = kept.sum(axis=-1) / count
+        if weights is None:
+            result = plain
+        else:
+            kept_weights = np.where(keep, np.asarray(weights, dtype=np.float64), 0.0)
+            total = kept_weights.sum(axis=-1)
+            result = np.where(total == 0, plain,
+                              np.einsum("...k,...k->...", kept, kept_weights) / total)
+    result = np.where(count == 0, np.nan, result)
+    return float(result) if result.ndim == 0 else result

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ._kappa import kappa_of_tables
 from ._validation import (
     check_consistent_length,
     check_labels,
@@ -30,7 +31,6 @@ from ._validation import (
     check_scalar,
     check_square_matrix,
     check_zero_division,
-    safe_divide,
 )
 from .classification import confusion_matrix
 from .exceptions import UndefinedMetricWarning
@@ -55,14 +55,6 @@ def _check_table(table: Any) -> np.ndarray:
     if array.sum() == 0:
         raise ValueError("table is empty (all counts are 0); there is nothing to agree on")
     return array
-
-
-def _disagreement_weights(k: int, weights: str | None) -> np.ndarray:
-    """w[i, j]: how much a disagreement between categories i and j counts (0 on the diagonal)."""
-    distance = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(np.float64)
-    if weights is None:
-        return (distance > 0).astype(np.float64)
-    return distance if weights == "linear" else distance**2
 
 
 def kappa_from_table(
@@ -128,20 +120,8 @@ def kappa_from_table(
     weights = check_option(weights, "weights", KAPPA_WEIGHTS)
     marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
     zero_division = check_zero_division(zero_division)
-    shares = table / table.sum()
-    rows, columns = shares.sum(axis=1), shares.sum(axis=0)
-    if marginals == "pooled":
-        rows = columns = (rows + columns) / 2
-    expected = np.outer(rows, columns)
-    w = _disagreement_weights(len(table), weights)
-    observed_disagreement = float((w * shares).sum())
-    chance_disagreement = float((w * expected).sum())
-    ratio = safe_divide(np.array([observed_disagreement]), np.array([chance_disagreement]),
-                        zero_division, metric="Kappa",
-                        reason="chance agreement is 1 (both judges always use one category)")
-    if chance_disagreement == 0:
-        return float(ratio[0])
-    return float(1.0 - ratio[0])
+    return kappa_of_tables(table, weights=weights, marginals=marginals,
+                           zero_division=zero_division)
 
 
 def cohen_kappa(

@@ -19,6 +19,7 @@ A new public function is covered by adding one ``Spec`` to ``SPECS``;
 
 from __future__ import annotations
 
+import functools
 import inspect
 import io
 import math
@@ -110,6 +111,18 @@ def _ranked(function: Callable[..., Any], *, name: str = "relevance", cutoff: st
                 scalars=scalars, negative=negative,
                 options=tuple(o for o in ("variant", "denominator", "convention")
                               if o in inspect.signature(function).parameters))
+
+
+def _positional(function: Callable[..., Any], *names: str) -> Callable[..., Any]:
+    """``function`` called with the named arguments by position (for ``*arrays``), under its
+    own name and docstring."""
+
+    @functools.wraps(function)
+    def call(**kwargs: Any) -> Any:
+        positional = [kwargs.pop(name) for name in names]
+        return function(*positional, **kwargs)
+
+    return call
 
 
 SPECS = [
@@ -223,6 +236,30 @@ SPECS = [
     # statistics
     Spec(stats.proportion_ci, {"successes": 80, "n": 100, "confidence": 0.9},
          options=("method",), scalars={"confidence": "real"}, negative={"confidence": -0.5}),
+    Spec(_positional(ek.bootstrap_ci, "metric", "y_true", "y_pred"),
+         {"metric": ek.f1_score, "y_true": Y_TRUE, "y_pred": Y_PRED, "n_resamples": 50,
+          "confidence": 0.9, "method": "bca", "seed": 0},
+         arrays=("y_true", "y_pred"), paired=("y_true", "y_pred"), nonempty=("y_true",),
+         options=("method",), scalars={"n_resamples": "int", "confidence": "real"},
+         negative={"n_resamples": 1, "confidence": 1.0}),
+    Spec(ek.paired_randomization_test, {"scores_a": X, "scores_b": Y, "n_resamples": 100,
+                                        "seed": 0},
+         arrays=("scores_a", "scores_b"), paired=("scores_a", "scores_b"),
+         nonempty=("scores_a",), scores=("scores_a", "scores_b"),
+         scalars={"n_resamples": "int"}, negative={"n_resamples": 0}),
+    Spec(ek.cohens_d, {"a": X, "b": Y, "paired": True}, arrays=("a", "b"), paired=("a", "b"),
+         nonempty=("a",), scores=("a", "b")),
+    Spec(ek.effect_size_label, {"d": -0.6}, scalars={"d": "real"}),
+    Spec(ek.compare_systems, {"scores_a": X, "scores_b": Y, "test": "randomization",
+                              "n_resamples": 100, "seed": 0},
+         arrays=("scores_a", "scores_b"), paired=("scores_a", "scores_b"),
+         nonempty=("scores_a",), scores=("scores_a", "scores_b"), options=("test",),
+         scalars={"n_resamples": "int"}, negative={"n_resamples": 0}),
+    Spec(ek.compare_runs, {"scores": pd.DataFrame({"base": X, "new": Y, "other": X[::-1]}),
+                           "baseline": "base", "test": "wilcoxon", "correction": "bonferroni",
+                           "alpha": 0.1},
+         options=("test", "correction"), scalars={"alpha": "real", "n_resamples": "int"},
+         negative={"alpha": 1.0, "n_resamples": 0}),
 ]
 SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
 

@@ -1,14 +1,39 @@
-"""Confidence intervals for a proportion (scipy and statsmodels as oracles) and the simulation."""
+"""Intervals, tests and effect sizes, against scipy and statsmodels as oracles.
+
+- ``proportion_ci`` against scipy's ``binomtest`` and statsmodels' ``proportion_confint``;
+- ``bootstrap_ci``: index resampling equals ``scipy.stats.bootstrap(paired=True)`` exactly
+  for the same Generator; the multinomial path evaluates each resampled confusion matrix
+  exactly as the metric evaluates the resampled rows, its jackknife equals a brute-force
+  leave-one-out, and its distribution agrees with index resampling; coverage on simulated
+  data is near the nominal level;
+- ``paired_randomization_test`` against a brute-force enumeration of all 2^n flips and
+  against ``scipy.stats.permutation_test``;
+- ``compare_systems`` / ``compare_runs`` against ``ttest_rel``, ``ttest_ind(equal_var=False)``,
+  ``wilcoxon`` and statsmodels' ``multipletests``; effect sizes by hand and by property.
+"""
 
 from __future__ import annotations
 
+import functools
+import itertools
+import warnings
+from unittest import mock
+
 import numpy as np
+import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from scipy import stats as scipy_stats
 from scipy.stats import binomtest
+from sklearn.metrics import f1_score as sklearn_f1
+from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
+import evalkit as ek
+from evalkit import stats as ek_stats
+from evalkit._confusion_stack import stacked_metric
+from evalkit.exceptions import UndefinedMetricWarning
 from evalkit.stats import proportion_ci
 
 
@@ -83,3 +108,739 @@ def test_vectorised_equals_scalar(rng):
 def test_bad_input(kwargs, error, message):
     with pytest.raises(error, match=message):
         proportion_ci(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# bootstrap_ci: the multinomial path evaluates resampled confusion matrices exactly
+# ---------------------------------------------------------------------------------------------
+
+
+def _labelled_data(n: int, seed: int, *, strings: bool = False):
+    """Four classes, one of them rare (so that resamples often miss it), 70 % right."""
+    rng = np.random.default_rng(seed)
+    y_true = rng.choice(4, size=n, p=[0.45, 0.35, 0.17, 0.03])
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, 4, n))
+    if strings:
+        names = np.array(["ant", "bee", "cat", "dog"])
+        return names[y_true], names[y_pred]
+    return y_true, y_pred
+
+
+def _confusion_over(classes, y_true, y_pred):
+    k = len(classes)
+    codes = np.searchsorted(classes, y_true) * k + np.searchsorted(classes, y_pred)
+    return np.bincount(codes, minlength=k * k).reshape(k, k)
+
+
+STACK_CASES = [
+    (ek.accuracy, {}),
+    (ek.error_rate, {}),
+    (ek.precision, {"average": "macro"}),
+    (ek.recall, {"average": "weighted", "zero_division": 0.0}),
+    (ek.f1_score, {"average": "macro"}),
+    (ek.f1_score, {"average": "micro"}),
+    (ek.f_score, {"beta": 2.0, "average": "dodrans"}),
+    (ek.f_score, {"beta": 0.5, "average": "entropy"}),
+    (ek.f1_score, {"average": "macro_pr"}),
+    (ek.specificity, {"average": "micro"}),
+    (ek.specificity, {"average": "weighted"}),
+    (ek.sensitivity, {"average": "macro", "labels": [3, 0, 1]}),
+    (ek.f1_score, {"average": "macro", "exclude": [0]}),
+    (ek.precision, {"average": "macro", "zero_division": np.nan}),
+    (ek.cohen_kappa, {}),
+    (ek.cohen_kappa, {"weights": "quadratic"}),
+    (ek.cohen_kappa, {"weights": "linear", "marginals": "pooled"}),
+    (ek.cohen_kappa, {"weights": "quadratic", "labels": [0, 1, 2, 3]}),
+]
+
+
+def _case_id(case):
+    function, kwargs = case
+    return function.__name__ + "".join(f"-{k}={v}" for k, v in kwargs.items())
+
+
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+@pytest.mark.parametrize("case", STACK_CASES, ids=[_case_id(c) for c in STACK_CASES])
+def test_a_stack_of_resampled_matrices_scores_as_the_resampled_rows(case):
+    function, kwargs = case
+    metric = functools.partial(function, **kwargs)
+    y_true, y_pred = _labelled_data(40, seed=1)
+    stacked = stacked_metric(metric, y_true, y_pred)
+    assert stacked is not None
+    classes, matrix, checked_true = stacked.confusion(y_true, y_pred)
+    rows = np.random.default_rng(2).integers(0, 40, size=(300, 40))
+    stack = np.stack([_confusion_over(classes, y_true[r], y_pred[r]) for r in rows])
+    assert (stack[:, 3, :].sum(axis=1) + stack[:, :, 3].sum(axis=1) == 0).any()  # class 3 missed
+    from_counts = _quiet(stacked, classes, stack, 40, checked_true)
+    from_rows = np.array([_quiet(metric, y_true[r], y_pred[r]) for r in rows])
+    np.testing.assert_allclose(from_counts, from_rows, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("metric", [
+    ek.f1_score, functools.partial(ek.precision, pos_label="no"),
+    functools.partial(ek.specificity, pos_label="yes"), ek.accuracy,
+    functools.partial(ek.cohen_kappa, weights="linear"),
+], ids=["f1", "precision-no", "specificity", "accuracy", "kappa"])
+def test_binary_and_string_labels_on_the_stack(metric):
+    rng = np.random.default_rng(3)
+    y_true = np.where(rng.random(30) < 0.8, "no", "yes")
+    y_pred = np.where(rng.random(30) < 0.75, y_true, np.where(y_true == "no", "yes", "no"))
+    if metric is ek.f1_score:
+        metric = functools.partial(ek.f1_score, pos_label="yes")
+    stacked = stacked_metric(metric, y_true, y_pred)
+    classes, _, checked_true = stacked.confusion(y_true, y_pred)
+    rows = rng.integers(0, 30, size=(200, 30))
+    stack = np.stack([_confusion_over(classes, y_true[r], y_pred[r]) for r in rows])
+    np.testing.assert_allclose(_quiet(stacked, classes, stack, 30, checked_true),
+                               [_quiet(metric, y_true[r], y_pred[r]) for r in rows],
+                               rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("case", STACK_CASES[:9] + STACK_CASES[14:],
+                         ids=[_case_id(c) for c in STACK_CASES[:9] + STACK_CASES[14:]])
+def test_bca_jackknife_from_counts_equals_brute_force_leave_one_out(case):
+    function, kwargs = case
+    metric = functools.partial(function, **kwargs)
+    y_true, y_pred = _labelled_data(60, seed=4, strings="labels" not in kwargs)
+    stacked = stacked_metric(metric, y_true, y_pred)
+    values, left_out, weights = _quiet(ek_stats._multinomial_resamples, stacked,
+                                       [y_true, y_pred], 500, np.random.default_rng(5),
+                                       jackknife=True)
+    brute = np.array([_quiet(metric, np.delete(y_true, i), np.delete(y_pred, i))
+                      for i in range(60)])
+    classes, matrix, _ = stacked.confusion(y_true, y_pred)
+    cells = np.flatnonzero(matrix)
+    row_cell = (np.searchsorted(classes, y_true) * len(classes)
+                + np.searchsorted(classes, y_pred))
+    np.testing.assert_allclose(left_out[np.searchsorted(cells, row_cell)], brute, rtol=1e-12)
+    np.testing.assert_array_equal(weights, matrix.ravel()[cells])
+    estimate = _quiet(metric, y_true, y_pred)
+    from_counts = ek_stats._bca_levels(values, estimate, left_out, weights, 0.025)
+    from_rows = ek_stats._bca_levels(values, estimate, brute, np.ones(60), 0.025)
+    np.testing.assert_allclose(from_counts, from_rows, rtol=1e-9)
+
+
+def test_other_callables_are_not_taken_for_confusion_matrix_metrics():
+    y_true, y_pred = _labelled_data(20, seed=0)
+    assert stacked_metric(lambda t, p: ek.accuracy(t, p), y_true, y_pred) is None
+    assert stacked_metric(functools.partial(ek.f1_score, y_true), y_pred, y_pred) is None
+    assert stacked_metric(ek.roc_auc, y_true, y_pred) is None
+    nested = functools.partial(functools.partial(ek.f_score, beta=2.0), average="macro")
+    assert stacked_metric(nested, y_true, y_pred).arguments["beta"] == 2.0
+
+
+# ---------------------------------------------------------------------------------------------
+# bootstrap_ci: scipy.stats.bootstrap as the oracle
+# ---------------------------------------------------------------------------------------------
+
+
+def _correlation(u, v):
+    return np.corrcoef(u, v)[0, 1]
+
+
+def _mean_difference(u, v, axis=-1):
+    return np.mean(u - v, axis=axis)
+
+
+@pytest.mark.parametrize("method", ek_stats.BOOTSTRAP_METHODS)
+@pytest.mark.parametrize("statistic, n_arrays, resampling", [
+    (_correlation, 2, "loop"), (np.mean, 1, "vectorized"), (_mean_difference, 2, "vectorized"),
+], ids=["correlation-loop", "mean-vectorized", "difference-vectorized"])
+def test_index_resampling_equals_scipy_bootstrap(method, statistic, n_arrays, resampling, rng):
+    x = rng.normal(size=35)
+    data = (x, x + rng.normal(size=35))[:n_arrays]
+    ours = ek.bootstrap_ci(statistic, *data, method=method, n_resamples=600,
+                           confidence=0.9, seed=np.random.default_rng(7))
+    theirs = scipy_stats.bootstrap(data, statistic, paired=True, method=method,
+                                   n_resamples=600, confidence_level=0.9,
+                                   vectorized=resampling == "vectorized",
+                                   rng=np.random.default_rng(7))
+    assert ours.resampling == resampling
+    np.testing.assert_allclose(ours.distribution, theirs.bootstrap_distribution, rtol=1e-12)
+    np.testing.assert_allclose(ours, theirs.confidence_interval, rtol=1e-10)
+    assert ours.confidence_interval == pytest.approx(tuple(theirs.confidence_interval),
+                                                     rel=1e-10)
+    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=1e-12)
+    assert ours.estimate == pytest.approx(statistic(*data), rel=1e-15)
+
+
+def test_blocks_do_not_change_the_resamples(monkeypatch, rng):
+    x = rng.normal(size=25)
+    y_true, y_pred = _labelled_data(50, seed=6)
+    macro_f1 = functools.partial(ek.f1_score, average="macro")
+    before = [ek.bootstrap_ci(np.mean, x, n_resamples=300, seed=3, method="bca"),
+              ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
+              _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
+                     method="bca")]
+    monkeypatch.setattr(ek_stats, "_INDEX_BLOCK", 1)
+    monkeypatch.setattr(ek_stats, "_STACK_BLOCK", 1)
+    after = [ek.bootstrap_ci(np.mean, x, n_resamples=300, seed=3, method="bca"),
+             ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
+             _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
+                    method="bca")]
+    for one, other in zip(before, after, strict=True):
+        np.testing.assert_array_equal(one.distribution, other.distribution)
+        assert tuple(one) == tuple(other)
+
+
+@pytest.mark.parametrize("metric", [
+    functools.partial(ek.f1_score, average="macro"),
+    functools.partial(ek.recall, average="weighted"),
+    ek.accuracy,
+    functools.partial(ek.cohen_kappa, weights="quadratic"),
+], ids=["macro-f1", "weighted-recall", "accuracy", "quadratic-kappa"])
+def test_multinomial_bootstrap_agrees_in_distribution_with_index_resampling(metric):
+    y_true, y_pred = _labelled_data(150, seed=8)
+    r = 3000
+    fast = _quiet(ek.bootstrap_ci, metric, y_true, y_pred, n_resamples=r, seed=1,
+                  method="bca")
+    slow = _quiet(ek.bootstrap_ci, lambda t, p: metric(t, p), y_true, y_pred,
+                  n_resamples=r, seed=2, method="bca")
+    assert (fast.resampling, slow.resampling) == ("multinomial", "loop")
+    assert fast.estimate == slow.estimate
+    sd = slow.standard_error
+    assert abs(fast.distribution.mean() - slow.distribution.mean()) < 4 * sd * np.sqrt(2 / r)
+    assert fast.standard_error == pytest.approx(sd, rel=0.08)
+    # Quantiles within Monte-Carlo error, plus one step of the grid k/150 that counts are on.
+    tolerance = 0.2 * sd + 1 / 150
+    for q in (0.025, 0.25, 0.5, 0.75, 0.975):
+        assert np.quantile(fast.distribution, q) == pytest.approx(
+            np.quantile(slow.distribution, q), abs=tolerance)
+    assert scipy_stats.ks_2samp(fast.distribution, slow.distribution).pvalue > 0.001
+    assert fast.low == pytest.approx(slow.low, abs=tolerance)
+    assert fast.high == pytest.approx(slow.high, abs=tolerance)
+
+
+def test_multinomial_bootstrap_agrees_with_scipy_on_scikit_learn_f1(rng):
+    y_true, y_pred = _labelled_data(120, seed=9)
+    ours = _quiet(ek.bootstrap_ci, functools.partial(ek.f1_score, average="macro"), y_true,
+                  y_pred, n_resamples=4000, seed=4)
+    theirs = scipy_stats.bootstrap(
+        (y_true, y_pred), lambda t, p: sklearn_f1(t, p, average="macro", zero_division=0),
+        paired=True, vectorized=False, method="percentile", n_resamples=800, rng=rng)
+    sd = theirs.standard_error
+    assert ours.standard_error == pytest.approx(sd, rel=0.12)
+    assert ours.low == pytest.approx(theirs.confidence_interval.low, abs=0.35 * sd)
+    assert ours.high == pytest.approx(theirs.confidence_interval.high, abs=0.35 * sd)
+
+
+def test_percentile_interval_of_a_mean_covers_near_the_nominal_level():
+    rng = np.random.default_rng(11)
+    covered = 0
+    for _ in range(500):  # simulated data sets; each bootstrap is vectorised
+        sample = rng.normal(loc=1.0, size=80)
+        low, high = ek.bootstrap_ci(np.mean, sample, n_resamples=400, seed=rng)
+        covered += low <= 1.0 <= high
+    assert 0.93 <= covered / 500 <= 0.97
+
+
+def test_accuracy_interval_from_multinomial_resamples_covers_near_the_nominal_level():
+    rng = np.random.default_rng(12)
+    covered = 0
+    for _ in range(500):  # simulated test sets of a classifier whose accuracy is 0.8
+        y_true = rng.integers(0, 3, 200)
+        y_pred = np.where(rng.random(200) < 0.8, y_true, (y_true + 1) % 3)
+        result = ek.bootstrap_ci(ek.accuracy, y_true, y_pred, n_resamples=400, seed=rng)
+        covered += result.low <= 0.8 <= result.high
+    assert result.resampling == "multinomial"
+    assert 0.93 <= covered / 500 <= 0.97
+
+
+def test_the_interval_is_read_off_the_distribution(rng):
+    x = rng.exponential(size=50)
+    percentile = ek.bootstrap_ci(np.median, x, n_resamples=999, confidence=0.8, seed=5)
+    basic = ek.bootstrap_ci(np.median, x, n_resamples=999, confidence=0.8, seed=5,
+                            method="basic")
+    q_low, q_high = np.quantile(percentile.distribution, [0.1, 0.9])
+    assert tuple(percentile) == (q_low, q_high)
+    assert basic.low == pytest.approx(2 * np.median(x) - q_high)
+    assert basic.high == pytest.approx(2 * np.median(x) - q_low)
+    assert percentile.estimate == np.median(x)
+    assert percentile.standard_error == np.std(percentile.distribution, ddof=1)
+    assert percentile.confidence_interval == (q_low, q_high)
+    assert (percentile.confidence, percentile.method, percentile.n_resamples) == (0.8,
+                                                                                 "percentile", 999)
+    low, high = percentile
+    assert (low, high) == (percentile.low, percentile.high)
+
+
+@pytest.mark.parametrize("method", ek_stats.BOOTSTRAP_METHODS)
+def test_constant_data_give_a_zero_width_interval(method):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ek.bootstrap_ci(np.mean, [2.5] * 6, method=method, seed=0)
+        perfect = ek.bootstrap_ci(ek.accuracy, [0, 1, 1, 0], [0, 1, 1, 0], method=method)
+    assert tuple(result) == (2.5, 2.5) and result.standard_error == 0.0
+    assert tuple(perfect) == (1.0, 1.0)
+
+
+def test_bca_with_the_estimate_beyond_every_resample_warns_and_uses_the_extreme():
+    def distinct(x):
+        return float(len(np.unique(x)))
+
+    with pytest.warns(RuntimeWarning, match="outside every resampled value"):
+        result = ek.bootstrap_ci(distinct, np.arange(30.0), method="bca", n_resamples=200,
+                                 seed=0)
+    assert tuple(result) == (result.distribution.max(), result.distribution.max())
+
+
+def test_pandas_series_are_resampled_by_position(rng):
+    values = rng.normal(size=20)
+    series = pd.Series(values, index=rng.permutation(np.arange(100, 120)))
+    assert tuple(ek.bootstrap_ci(np.mean, series, seed=1)) == tuple(
+        ek.bootstrap_ci(np.mean, values, seed=1))
+
+
+def test_a_generator_seed_is_advanced_and_an_int_seed_repeats():
+    data = np.arange(10.0)
+    generator = np.random.default_rng(0)
+    first = ek.bootstrap_ci(np.mean, data, seed=generator)
+    second = ek.bootstrap_ci(np.mean, data, seed=generator)
+    assert tuple(first) != tuple(second)
+    assert tuple(ek.bootstrap_ci(np.mean, data, seed=3)) == tuple(
+        ek.bootstrap_ci(np.mean, data, seed=3))
+
+
+def test_undefined_ratios_in_resamples_warn_once():
+    y_true = [0] * 20 + [1] * 20 + [2] * 3
+    y_pred = [0] * 20 + [1] * 20 + [0] * 3  # class 2 is never predicted
+    with pytest.warns(UndefinedMetricWarning) as caught:
+        ek.bootstrap_ci(functools.partial(ek.precision, average="macro"), y_true, y_pred,
+                        seed=0)
+    from_resamples = [w for w in caught if str(w.message).startswith("bootstrap resamples:")]
+    assert len(from_resamples) == 1
+    assert "label(s) 2" in str(from_resamples[0].message)
+
+
+def _nan_precision(t, p):
+    return ek.precision(t, p, zero_division=np.nan)
+
+
+@pytest.mark.parametrize("args, kwargs, error, message", [
+    ((ek.accuracy, [1, 0, 1], [1, 0]), {}, ValueError,
+     r"y_true and y_pred have different lengths \(3 != 2\)"),
+    ((np.mean, [1.0]), {}, ValueError, "a has 1 row; the bootstrap needs at least 2 rows"),
+    ((ek.accuracy, [], []), {}, ValueError, "y_true is empty"),
+    ((np.mean, 3.0), {}, ValueError, "a must hold one row per sample"),
+    ((np.mean, {1, 2}), {}, TypeError, "a must be an ordered array-like"),
+    (("accuracy", [1, 0], [1, 0]), {}, TypeError, "metric must be a callable"),
+    ((ek.accuracy,), {}, TypeError, "needs the arrays to resample"),
+    ((np.mean, [1.0, np.nan, 2.0]), {}, ValueError, "metric returned NaN on the data"),
+    ((_nan_precision, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [1] + [0] * 11), {}, ValueError,
+     r"metric returned NaN on \d+ of 1000 resamples"),
+    ((functools.partial(ek.f1_score, average=None), [0, 1, 2, 2], [0, 1, 2, 1]), {},
+     TypeError, r"metric must return a single number; got an array of shape \(3,\)"),
+    ((lambda x: "high", [1.0, 2.0]), {}, TypeError, "metric must return a single number"),
+    ((lambda x, axis=-1: np.mean(x), [1.0, 2.0, 3.0]), {}, TypeError,
+     "must return one number per resample"),
+    ((np.mean, [1.0, 2.0]), {"method": "bootstrap-t"}, ValueError,
+     "method must be one of 'percentile', 'basic', 'bca'; got 'bootstrap-t'"),
+    ((np.mean, [1.0, 2.0]), {"n_resamples": 1}, ValueError, "n_resamples must be a whole"),
+    ((np.mean, [1.0, 2.0]), {"n_resamples": 99.5}, ValueError, "n_resamples must be a whole"),
+    ((np.mean, [1.0, 2.0]), {"n_resamples": "100"}, TypeError, "n_resamples must be a whole"),
+    ((np.mean, [1.0, 2.0]), {"confidence": 95}, ValueError, "confidence must be a real"),
+    ((np.mean, [1.0, 2.0]), {"seed": "lucky"}, TypeError, "seed must be None, a whole"),
+    ((np.mean, [1.0, 2.0]), {"seed": -1}, ValueError, "seed must be None, a whole"),
+    ((np.mean, [1.0, 2.0]), {"vectorized": "yes"}, TypeError, "vectorized must be None"),
+])
+def test_bootstrap_bad_input(args, kwargs, error, message):
+    with pytest.raises(error, match=message), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ek.bootstrap_ci(*args, **kwargs)
+
+
+def test_bca_method_name_is_case_insensitive():
+    assert tuple(ek.bootstrap_ci(np.mean, [1.0, 3.0, 2.0, 5.0], method="BCa", seed=1)) == tuple(
+        ek.bootstrap_ci(np.mean, [1.0, 3.0, 2.0, 5.0], method="bca", seed=1))
+
+
+# ---------------------------------------------------------------------------------------------
+# paired_randomization_test
+# ---------------------------------------------------------------------------------------------
+
+
+def _all_flipped_sums(difference):
+    """Brute force: the sum of s * d for every one of the 2^n sign vectors s."""
+    signs = np.array(list(itertools.product((1, -1), repeat=len(difference))))
+    return signs @ difference
+
+
+eighths = st.lists(st.integers(-24, 24), min_size=2, max_size=11)
+
+
+@given(eighths, st.data())
+def test_exact_test_equals_brute_force_enumeration(a_eighths, data):
+    # Multiples of 1/8: every flipped sum is exact in floating point, so ties are real ties.
+    b_eighths = data.draw(st.lists(st.integers(-24, 24), min_size=len(a_eighths),
+                                   max_size=len(a_eighths)))
+    a, b = np.array(a_eighths) / 8, np.array(b_eighths) / 8
+    difference = a - b
+    sums = _all_flipped_sums(difference)
+    expected = np.count_nonzero(np.abs(sums) >= abs(difference.sum())) / 2 ** len(a)
+    result = ek.paired_randomization_test(a, b)
+    assert result.exact and result.n_resamples == 2 ** len(a)
+    assert result.pvalue == expected
+    assert result.statistic == difference.mean()
+    np.testing.assert_array_equal(np.sort(result.null_distribution), np.sort(sums / len(a)))
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 9, 12, 13])
+def test_exact_test_equals_scipy_permutation_test(n):
+    rng = np.random.default_rng(n)
+    a, b = rng.normal(size=n), rng.normal(loc=0.4, size=n)
+    theirs = scipy_stats.permutation_test(
+        (a, b), _mean_difference, permutation_type="samples", vectorized=True)
+    ours = ek.paired_randomization_test(a, b)
+    assert ours.exact
+    assert ours.pvalue == pytest.approx(theirs.pvalue, abs=1e-12)
+    assert ours.statistic == pytest.approx(theirs.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.15, 0.3])
+def test_monte_carlo_test_agrees_with_scipy_permutation_test(shift):
+    rng = np.random.default_rng(21)
+    a = rng.normal(size=40)
+    b = a + rng.normal(scale=0.8, size=40) - shift
+    theirs = scipy_stats.permutation_test(
+        (a, b), _mean_difference, permutation_type="samples", vectorized=True,
+        n_resamples=20000, rng=np.random.default_rng(1))
+    ours = ek.paired_randomization_test(a, b, n_resamples=20000, seed=2)
+    assert not ours.exact and ours.n_resamples == 20000
+    assert ours.pvalue == pytest.approx(theirs.pvalue, abs=0.01)
+    np.testing.assert_allclose(np.std(ours.null_distribution),
+                               np.std(theirs.null_distribution), rtol=0.03)
+
+
+def test_monte_carlo_p_value_counts_the_flips_and_is_never_zero(rng):
+    a = rng.normal(size=30)
+    result = ek.paired_randomization_test(a, a - 0.3 + rng.normal(scale=0.5, size=30),
+                                          n_resamples=5000, seed=3)
+    extreme = np.count_nonzero(np.abs(result.null_distribution) >= abs(result.statistic))
+    assert result.pvalue == (extreme + 1) / 5001
+    huge = ek.paired_randomization_test(a + 100, a, n_resamples=999, seed=3)
+    assert huge.pvalue == 1 / 1000
+
+
+def test_zero_and_constant_differences(rng):
+    scores = rng.random(20)
+    for n_resamples in (10, 2**20):  # Monte Carlo and exact
+        same = ek.paired_randomization_test(scores, scores, n_resamples=n_resamples, seed=0)
+        assert (same.statistic, same.pvalue) == (0.0, 1.0)
+    constant = ek.paired_randomization_test([0.5, 0.7, 0.2, 0.9], [0.4, 0.6, 0.1, 0.8])
+    assert constant.statistic == pytest.approx(0.1) and constant.pvalue == 2 / 16
+
+
+def test_flip_blocks_do_not_change_the_result(monkeypatch, rng):
+    a, b = rng.normal(size=70), rng.normal(size=70)
+    small_a, small_b = a[:11], b[:11]
+    before = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
+              ek.paired_randomization_test(small_a, small_b)]
+    monkeypatch.setattr(ek_stats, "_FLIP_BLOCK", 1)
+    after = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
+             ek.paired_randomization_test(small_a, small_b)]
+    for one, other in zip(before, after, strict=True):
+        assert tuple(one) == tuple(other)
+        np.testing.assert_array_equal(one.null_distribution, other.null_distribution)
+
+
+def test_memory_stays_bounded_for_many_queries_and_resamples():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random(5000), rng.random(5000)
+    tracemalloc.start()
+    try:
+        ek.paired_randomization_test(a, b, n_resamples=20000, seed=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # A dense 20000 x 5000 sign matrix would take 800 MB.
+    assert peak < 30e6
+
+
+paired_lists = st.integers(2, 24).flatmap(lambda n: st.tuples(
+    st.lists(st.floats(0, 1), min_size=n, max_size=n),
+    st.lists(st.floats(0, 1), min_size=n, max_size=n)))
+
+
+@given(paired_lists)
+def test_randomization_p_value_is_in_the_unit_interval_and_symmetric(pair):
+    a, b = pair
+    forward = ek.paired_randomization_test(a, b, n_resamples=500, seed=1)
+    backward = ek.paired_randomization_test(b, a, n_resamples=500, seed=1)
+    assert 0 < forward.pvalue <= 1
+    assert forward.pvalue == backward.pvalue
+    assert forward.statistic == -backward.statistic
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"scores_a": [0.1, 0.2], "scores_b": [0.3]}, ValueError,
+     r"scores_a and scores_b have different lengths \(2 != 1\)"),
+    ({"scores_a": [0.1], "scores_b": [0.3]}, ValueError, "scores_a holds 1 value"),
+    ({"scores_a": [0.1, np.nan], "scores_b": [0.3, 0.2]}, ValueError, "scores_a contains NaN"),
+    ({"scores_a": [0.1, 0.2], "scores_b": [0.3, np.inf]}, ValueError,
+     "scores_b contains an infinite value"),
+    ({"scores_a": ["a", "b"], "scores_b": [0.3, 0.2]}, ValueError, "scores_a must hold numbers"),
+    ({"scores_a": [0.1, 0.2], "scores_b": [0.3, 0.2], "n_resamples": 0}, ValueError,
+     "n_resamples must be a whole number >= 1"),
+    ({"scores_a": [0.1, 0.2], "scores_b": [0.3, 0.2], "n_resamples": 1e3 + 0.5}, ValueError,
+     "n_resamples must be a whole number"),
+    ({"scores_a": [0.1, 0.2], "scores_b": [0.3, 0.2], "seed": 1.5}, TypeError,
+     "seed must be None"),
+])
+def test_randomization_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.paired_randomization_test(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Effect sizes
+# ---------------------------------------------------------------------------------------------
+
+
+def test_cohens_d_by_hand():
+    # Unequal sizes: the average of the two sample variances (1 and 4), not the pooled SD.
+    assert ek.cohens_d([1, 2, 3], [0, 0, 0, 4]) == pytest.approx(1 / np.sqrt(2.5))
+    # d_z: differences 0.2, 0.2, 0.2, 0 have mean 0.15 and SD 0.1.
+    assert ek.cohens_d([0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6],
+                       paired=True) == pytest.approx(1.5)
+
+
+def test_cohens_d_against_scipy_t_statistics(rng):
+    for n in (2, 5, 30):
+        a, b = rng.normal(size=n), rng.normal(loc=0.3, size=n)
+        t_paired = scipy_stats.ttest_rel(a, b).statistic
+        assert ek.cohens_d(a, b, paired=True) == pytest.approx(t_paired / np.sqrt(n),
+                                                                rel=1e-12)
+        # Equal sizes: the average of the variances is the pooled variance of Student's t.
+        t_pooled = scipy_stats.ttest_ind(a, b).statistic
+        assert ek.cohens_d(a, b) == pytest.approx(t_pooled * np.sqrt(2 / n), rel=1e-12)
+
+
+def test_cohens_d_with_zero_spread():
+    assert ek.cohens_d([1, 1], [1, 1]) == 0.0
+    assert ek.cohens_d([2, 2, 2], [1, 1]) == np.inf
+    assert ek.cohens_d([0.5, 0.75], [0.25, 0.5], paired=True) == np.inf
+    assert ek.cohens_d([0.25, 0.5], [0.5, 0.75], paired=True) == -np.inf
+    assert ek.cohens_d([0.3, 0.6], [0.3, 0.6], paired=True) == 0.0
+
+
+samples = st.lists(st.floats(-100, 100), min_size=2, max_size=20)
+
+
+@given(samples, samples, st.booleans())
+def test_cohens_d_is_antisymmetric_and_scale_free(a, b, paired):
+    if paired:
+        b = (b * len(a))[: len(a)]
+    d = ek.cohens_d(a, b, paired=paired)
+    assert ek.cohens_d(b, a, paired=paired) == -d
+    assert not np.isnan(d)
+    assume(np.isfinite(d) and abs(d) < 1e6)
+    scaled = ek.cohens_d(np.array(a) * 3, np.array(b) * 3, paired=paired)
+    assert scaled == pytest.approx(d, rel=1e-6, abs=1e-9)
+
+
+LABEL_ORDER = ["negligible", "very small", "small", "medium", "large", "very large", "huge"]
+
+
+@given(st.floats(allow_nan=False), st.floats(allow_nan=False))
+def test_effect_size_label_is_monotone_in_the_size(d1, d2):
+    small, large = sorted((abs(d1), abs(d2)))
+    assert LABEL_ORDER.index(ek.effect_size_label(small)) <= LABEL_ORDER.index(
+        ek.effect_size_label(large))
+    assert ek.effect_size_label(-d1) == ek.effect_size_label(d1)
+
+
+@pytest.mark.parametrize("d, label", [
+    (0.0, "negligible"), (0.0099, "negligible"), (0.01, "very small"), (0.1999, "very small"),
+    (0.2, "small"), (0.5, "medium"), (-0.79, "medium"), (0.8, "large"), (1.2, "very large"),
+    (1.99, "very large"), (2.0, "huge"), (-np.inf, "huge"), (np.float64(0.6), "medium"),
+])
+def test_effect_size_label_thresholds(d, label):
+    assert ek.effect_size_label(d) == label
+
+
+# ---------------------------------------------------------------------------------------------
+# compare_systems and compare_runs
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 12, 60])
+def test_compare_systems_runs_scipy_tests(n, rng):
+    a = rng.random(n)
+    b = np.clip(a - 0.05 + rng.normal(scale=0.1, size=n), 0, 1)
+    paired_t = ek.compare_systems(a, b)
+    expected = scipy_stats.ttest_rel(a, b)
+    row = paired_t.iloc[0]
+    assert paired_t.index.tolist() == ["paired t"]
+    assert list(paired_t.columns) == ["mean_a", "mean_b", "difference", "statistic", "pvalue",
+                                      "cohens_d", "effect_size_label"]
+    assert (row.statistic, row.pvalue) == pytest.approx((expected.statistic, expected.pvalue),
+                                                        rel=1e-12)
+    assert (row.mean_a, row.mean_b, row.difference) == pytest.approx(
+        (a.mean(), b.mean(), a.mean() - b.mean()))
+    assert row.cohens_d == ek.cohens_d(a, b, paired=True)
+    assert row.effect_size_label == ek.effect_size_label(row.cohens_d)
+    wilcoxon = ek.compare_systems(a, b, test="wilcoxon").iloc[0]
+    expected = scipy_stats.wilcoxon(a, b)
+    assert (wilcoxon.statistic, wilcoxon.pvalue) == pytest.approx(
+        (expected.statistic, expected.pvalue), rel=1e-12)
+    welch = ek.compare_systems(a, b[: n - 1], paired=False)
+    expected = scipy_stats.ttest_ind(a, b[: n - 1], equal_var=False)
+    assert welch.index.tolist() == ["Welch t"]
+    assert (welch.statistic.iloc[0], welch.pvalue.iloc[0]) == pytest.approx(
+        (expected.statistic, expected.pvalue), rel=1e-12)
+    assert welch.cohens_d.iloc[0] == ek.cohens_d(a, b[: n - 1])
+    randomization = ek.compare_systems(a, b, test="randomization", n_resamples=2000, seed=4)
+    expected = ek.paired_randomization_test(a, b, n_resamples=2000, seed=4)
+    assert (randomization.statistic.iloc[0], randomization.pvalue.iloc[0]) == tuple(expected)
+
+
+@pytest.mark.parametrize("test", ek_stats.SIGNIFICANCE_TESTS)
+def test_identical_systems_show_no_difference(test):
+    scores = [0.2, 0.5, 0.9, 0.4]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = ek.compare_systems(scores, scores, test=test).iloc[0]
+    assert (row.statistic, row.pvalue, row.cohens_d) == (0.0, 1.0, 0.0)
+    assert row.effect_size_label == "negligible"
+    welch = ek.compare_systems([0.5] * 3, [0.5] * 4, paired=False).iloc[0]
+    assert (welch.statistic, welch.pvalue, welch.cohens_d) == (0.0, 1.0, 0.0)
+
+
+def test_constant_differences_give_infinite_t_and_d():
+    row = ek.compare_systems([0.5, 0.75, 1.0], [0.25, 0.5, 0.75]).iloc[0]
+    assert (row.statistic, row.pvalue, row.cohens_d, row.effect_size_label) == (
+        np.inf, 0.0, np.inf, "huge")
+    welch = ek.compare_systems([1.0, 1.0, 1.0], [0.0, 0.0], paired=False).iloc[0]
+    assert (welch.statistic, welch.pvalue) == (np.inf, 0.0)
+
+
+@settings(max_examples=60)  # scipy's Wilcoxon test costs milliseconds per call
+@given(paired_lists, st.sampled_from(["t", "wilcoxon"]))
+def test_compare_systems_p_value_is_symmetric_and_in_the_unit_interval(pair, test):
+    a, b = pair
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy's notes on ties and zeros in the Wilcoxon test
+        forward = ek.compare_systems(a, b, test=test).iloc[0]
+        backward = ek.compare_systems(b, a, test=test).iloc[0]
+    assert 0 < forward.pvalue <= 1
+    assert forward.pvalue == pytest.approx(backward.pvalue, rel=1e-12)
+    assert forward.cohens_d == -backward.cohens_d
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"paired": False, "test": "wilcoxon"}, ValueError,
+     "test='wilcoxon' compares paired scores; with paired=False use test='t'"),
+    ({"paired": "yes"}, TypeError, "paired must be True or False"),
+    ({"test": "mann-whitney"}, ValueError, "test must be one of 't', 'randomization'"),
+    ({"scores_b": [0.1, 0.2]}, ValueError, r"scores_a and scores_b have different lengths"),
+    ({"scores_a": [0.3], "scores_b": [0.1, 0.2], "paired": False}, ValueError,
+     "scores_a holds 1 value"),
+])
+def test_compare_systems_bad_input(kwargs, error, message):
+    call = {"scores_a": [0.3, 0.4, 0.5], "scores_b": [0.1, 0.2, 0.6], **kwargs}
+    with pytest.raises(error, match=message):
+        ek.compare_systems(**call)
+
+
+p_values = st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.0125, 0.025,
+                                                                  0.05, 0.5, 1.0])),
+                    min_size=1, max_size=12)
+
+
+@given(p_values, st.sampled_from([0.01, 0.05, 0.1]), st.sampled_from(["holm", "bonferroni"]))
+def test_holm_and_bonferroni_equal_statsmodels(pvalues, alpha, method):
+    pvalues = np.array(pvalues)
+    with mock.patch("gc.collect"):  # statsmodels' Holm collects garbage on every call
+        reject, corrected, _, _ = multipletests(pvalues, alpha=alpha, method=method)
+    adjusted, significant = ek_stats._adjust(pvalues, method, alpha)
+    np.testing.assert_array_equal(adjusted, corrected)
+    np.testing.assert_array_equal(significant, reject)
+
+
+def _runs(rng, n=25):
+    base = rng.random(n)
+    return pd.DataFrame({
+        "bm25": base,
+        "rm3": np.clip(base + 0.04 + rng.normal(scale=0.05, size=n), 0, 1),
+        "dense": np.clip(base + 0.01 + rng.normal(scale=0.1, size=n), 0, 1),
+        "copy": base,
+        "worse": np.clip(base - 0.06 + rng.normal(scale=0.05, size=n), 0, 1),
+    }, index=pd.Index([f"q{i}" for i in range(n)], name="query_id"))
+
+
+@pytest.mark.parametrize("correction", ek_stats.CORRECTIONS)
+@pytest.mark.parametrize("test", ek_stats.SIGNIFICANCE_TESTS)
+def test_compare_runs_is_compare_systems_per_column_then_corrected(test, correction, rng):
+    scores = _runs(rng)
+    table = ek.compare_runs(scores, baseline="bm25", test=test, correction=correction,
+                            alpha=0.05, n_resamples=2000, seed=np.random.default_rng(9))
+    assert table.index.tolist() == ["rm3", "dense", "copy", "worse"]
+    assert table.index.name == "system"
+    assert list(table.columns) == ["mean", "difference", "statistic", "pvalue",
+                                   "pvalue_adjusted", "significant", "cohens_d",
+                                   "effect_size_label"]
+    generator = np.random.default_rng(9)
+    for system, row in table.iterrows():
+        one = ek.compare_systems(scores[system], scores["bm25"], test=test, n_resamples=2000,
+                                 seed=generator).iloc[0]
+        assert row["mean"] == scores[system].mean()
+        assert row.difference == pytest.approx(scores[system].mean() - scores["bm25"].mean())
+        for column in ("statistic", "pvalue", "cohens_d", "effect_size_label"):
+            assert row[column] == one[column]
+    if correction is None:
+        np.testing.assert_array_equal(table.pvalue_adjusted, table.pvalue)
+        np.testing.assert_array_equal(table.significant, table.pvalue <= 0.05)
+    else:
+        reject, corrected, _, _ = multipletests(table.pvalue, alpha=0.05, method=correction)
+        np.testing.assert_array_equal(table.pvalue_adjusted, corrected)
+        np.testing.assert_array_equal(table.significant, reject)
+    assert table.loc["copy", "pvalue"] == 1.0
+    assert table.significant.dtype == bool
+    assert table.attrs["baseline"] == "bm25" and table.attrs["correction"] == correction
+
+
+def test_compare_runs_holm_by_hand():
+    # Differences chosen so that the paired t p-values are far apart; Holm multiplies the
+    # smallest by 3, the next by 2, the largest by 1, and keeps the sequence increasing.
+    scores = pd.DataFrame({"base": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+                           "a": [0.31, 0.39, 0.52, 0.6, 0.72, 0.79],
+                           "b": [0.12, 0.25, 0.28, 0.47, 0.5, 0.66],
+                           "c": [0.1, 0.21, 0.3, 0.4, 0.49, 0.6]})
+    table = ek.compare_runs(scores, baseline="base")
+    p = table.pvalue.to_numpy()
+    order = np.argsort(p)
+    expected = np.maximum.accumulate(p[order] * np.array([3, 2, 1]))
+    np.testing.assert_allclose(table.pvalue_adjusted.to_numpy()[order], np.minimum(expected, 1))
+
+
+@pytest.mark.parametrize("scores, kwargs, error, message", [
+    ({"bm25": [0.1, 0.2], "rm3": [0.2, 0.3]}, {}, TypeError, "scores must be a DataFrame"),
+    (pd.DataFrame({"bm25": [0.1, 0.2], "rm3": [0.2, 0.3]}), {"baseline": "BM25"}, ValueError,
+     r"baseline must be one of the columns of scores \['bm25', 'rm3'\]; got 'BM25'"),
+    (pd.DataFrame({"bm25": [0.1, 0.2]}), {}, ValueError, "scores holds only the baseline"),
+    (pd.DataFrame({"bm25": [0.1], "rm3": [0.2]}), {}, ValueError, r"scores has 1 row\(s\)"),
+    (pd.DataFrame({"bm25": [0.1, 0.2], "rm3": [0.2, np.nan]}, index=["q1", "q2"]), {},
+     ValueError, r"scores\['rm3'\] contains NaN or inf at row 'q2'"),
+    (pd.DataFrame({"bm25": [0.1, 0.2], "rm3": ["a", "b"]}), {}, ValueError,
+     r"scores\['rm3'\] must hold numbers"),
+    (pd.DataFrame([[0.1, 0.2], [0.3, 0.4]], columns=["bm25", "bm25"]), {}, ValueError,
+     "scores has repeated column names"),
+    (pd.DataFrame({"bm25": [0.1, 0.2], "rm3": [0.2, 0.3]}), {"correction": "fdr_bh"},
+     ValueError, "correction must be one of None, 'holm', 'bonferroni'; got 'fdr_bh'"),
+    (pd.DataFrame({"bm25": [0.1, 0.2], "rm3": [0.2, 0.3]}), {"alpha": 5}, ValueError,
+     r"alpha must be a real number in \(0, 1\)"),
+])
+def test_compare_runs_bad_input(scores, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.compare_runs(scores, **{"baseline": "bm25", **kwargs})
+
+
+def test_proportion_ci_is_exported_at_the_top_level():
+    assert ek.proportion_ci is proportion_ci
