@@ -16,6 +16,7 @@ from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
 from .kappa import KappaExplorer, KappaModel
+from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
@@ -33,6 +34,7 @@ __all__ = [
     "KappaExplorer",
     "RankingExplorer",
     "TemperatureExplorer",
+    "PowerExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -43,4 +45,5 @@ __all__ = [
     "KappaModel",
     "RankingModel",
     "TemperatureModel",
+    "PowerModel",
 ]

@@ -15,6 +15,7 @@ from evalkit.widgets import (
     CostModel,
     DCGModel,
     KappaModel,
+    PowerModel,
     RankingModel,
     RelevanceModel,
     ROCModel,
@@ -37,6 +38,7 @@ MODELS = {
                                                                  [0.2, 0.5, 0.3],
                                                                  [0.1, 0.3, 0.6],
                                                                  [0.4, 0.4, 0.2]]),
+    "PowerModel": lambda: PowerModel(n_experiments=200),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -78,6 +80,11 @@ NUMERIC = [
     ("KappaModel", "both_no", 5, float("nan")),
     ("TemperatureModel", "temperature", 2.0, 0.0),
     ("TemperatureModel", "n_bins", 5, 0),
+    ("PowerModel", "n_topics", 10, 1),
+    ("PowerModel", "effect_size", 0.8, 3.5),
+    ("PowerModel", "alpha", 0.01, 0.0),
+    ("PowerModel", "n_experiments", 100, 0),
+    ("PowerModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -92,6 +99,7 @@ GOOD = {
     "KappaModel": {"both_no": 3, "both_yes": 7},
     "RankingModel": {"order": ["5", "4", "3", "2", "1"]},
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
+    "PowerModel": {"n_topics": 20, "effect_size": 0.6},
 }
 
 

@@ -1,0 +1,199 @@
+"""The power explorer: how the number of topics and the true effect shape the p-values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from .._validation import check_scalar
+from ._base import _Explorer, _format, _table
+from ._state import check_changes
+
+#: Numbers of topics offered by the explorer's slider.
+TOPIC_COUNTS = (5, 10, 20, 30, 40, 50, 75, 100, 150, 200, 300, 500)
+
+
+class PowerModel:
+    r"""Many simulated experiments comparing two systems with a paired t test.
+
+    Each experiment draws ``n_topics`` per-topic differences :math:`d_i \sim N(\delta, 1)`, so
+    ``effect_size`` :math:`\delta` is the true standardized effect (Cohen's :math:`d_z`;
+    0: the null hypothesis holds), and runs the two-sided paired t test
+    (``scipy.stats.ttest_1samp`` on the differences) at level ``alpha``. :meth:`summary`
+    reports the share of experiments with :math:`p < \alpha` (the power, or the false-positive
+    rate when :math:`\delta = 0`), the power the non-central t distribution predicts, and the
+    effect the significant experiments report on average (larger than the truth when power is
+    low: the "winner's curse").
+
+    This is the state behind :class:`evalkit.widgets.PowerExplorer`.
+
+    Parameters
+    ----------
+    n_topics : int, default 40
+        Topics per experiment, at least 2.
+    effect_size : float, default 0.4
+        The true :math:`d_z`, in [-3, 3].
+    alpha : float, default 0.05
+        Significance level, in (0, 1).
+    n_experiments : int, default 4000
+        Simulated experiments.
+    seed : int, default 0
+
+    Examples
+    --------
+    >>> model = PowerModel(n_topics=40, effect_size=0.0, seed=0)
+    >>> 0.04 < model.summary()["share_significant"] < 0.06
+    True
+    >>> round(model.set(effect_size=0.5).summary()["power_theory"], 3)
+    0.869
+    """
+
+    SETTINGS = ("n_topics", "effect_size", "alpha", "n_experiments", "seed")
+
+    def __init__(self, n_topics: int = 40, effect_size: float = 0.4, alpha: float = 0.05,
+                 n_experiments: int = 4000, seed: int = 0) -> None:
+        self.n_topics, self.effect_size, self.alpha = 40, 0.4, 0.05
+        self.n_experiments, self.seed = 4000, 0
+        self._cache: dict[str, Any] = {}
+        self.set(n_topics=n_topics, effect_size=effect_size, alpha=alpha,
+                 n_experiments=n_experiments, seed=seed)
+
+    @staticmethod
+    def _checks() -> dict[str, Any]:
+        return {
+            "n_topics": lambda v: check_scalar(v, "n_topics", kind="int", low=2),
+            "effect_size": lambda v: check_scalar(v, "effect_size", low=-3.0, high=3.0),
+            "alpha": lambda v: check_scalar(v, "alpha", low=0, high=1, low_inclusive=False,
+                                            high_inclusive=False),
+            "n_experiments": lambda v: check_scalar(v, "n_experiments", kind="int", low=1),
+            "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
+        }
+
+    def set(self, **changes: Any) -> PowerModel:
+        """Change some of the settings and return the model.
+
+        The whole change is checked before any of it is applied: a bad value (``TypeError``
+        for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
+        as it was.
+        """
+        checked = check_changes(changes, self._checks())
+        for name, value in checked.items():
+            setattr(self, name, value)
+        return self
+
+    def _experiments(self) -> tuple[np.ndarray, np.ndarray]:
+        """(observed d_z, p-value) of every experiment; standard-normal noise is cached, so
+        moving the effect size shifts the same experiments."""
+        key = (self.n_topics, self.n_experiments, self.seed)
+        if self._cache.get("key") != key:
+            rng = np.random.default_rng(self.seed)
+            self._cache = {"key": key,
+                           "noise": rng.standard_normal((self.n_experiments, self.n_topics))}
+        differences = self._cache["noise"] + self.effect_size
+        result = stats.ttest_1samp(differences, 0.0, axis=1)
+        observed = differences.mean(axis=1) / differences.std(axis=1, ddof=1)
+        return observed, result.pvalue
+
+    def pvalues(self) -> np.ndarray:
+        """The p-value of each simulated experiment."""
+        return self._experiments()[1]
+
+    def summary(self) -> dict[str, float]:
+        """The numbers the explorer shows.
+
+        Keys: ``n_topics``, ``effect_size``, ``alpha``, ``share_significant`` (experiments
+        with p < alpha), ``power_theory`` (from the non-central t distribution with
+        ``n_topics - 1`` degrees of freedom and non-centrality :math:`\\delta\\sqrt n`; alpha
+        itself when :math:`\\delta = 0`), ``median_pvalue``, ``mean_observed_effect`` (the
+        mean observed :math:`d_z`) and ``mean_significant_effect`` (its mean over the
+        significant experiments with the true effect's sign; NaN if there are none).
+        """
+        observed, pvalues = self._experiments()
+        df = self.n_topics - 1
+        critical = stats.t.ppf(1.0 - self.alpha / 2.0, df)
+        shift = self.effect_size * np.sqrt(self.n_topics)
+        power = stats.nct.sf(critical, df, shift) + stats.nct.cdf(-critical, df, shift)
+        significant = pvalues < self.alpha
+        direction = 1.0 if self.effect_size >= 0 else -1.0
+        winners = significant & (np.sign(observed) == direction)
+        return {
+            "n_topics": int(self.n_topics),
+            "effect_size": float(self.effect_size),
+            "alpha": float(self.alpha),
+            "share_significant": float(significant.mean()),
+            "power_theory": float(power),
+            "median_pvalue": float(np.median(pvalues)),
+            "mean_observed_effect": float(observed.mean()),
+            "mean_significant_effect": (float(observed[winners].mean()) if winners.any()
+                                        else float("nan")),
+        }
+
+
+class PowerExplorer(_Explorer):
+    """How do the number of topics and the true effect shape the p-values of a paired test?
+
+    Controls: ``n_topics``, ``effect_size`` (the true :math:`d_z`) and ``alpha``. Shows the
+    share of significant experiments beside the theoretical power, and the histogram of the
+    p-values.
+
+    Examples
+    --------
+    >>> explorer = PowerExplorer(plot=False)
+    >>> explorer.controls["n_topics"].value = 100
+    >>> explorer.model.n_topics
+    100
+    """
+
+    def __init__(self, model: PowerModel | None = None, *, plot: bool = True) -> None:
+        import ipywidgets as widgets
+
+        self.model = model or PowerModel()
+        counts = sorted(set(TOPIC_COUNTS) | {self.model.n_topics})
+        style = {"description_width": "140px"}
+        layout = widgets.Layout(width="520px")
+        controls = {
+            "n_topics": widgets.SelectionSlider(options=counts, value=self.model.n_topics,
+                                                description="topics", style=style,
+                                                layout=layout, continuous_update=False),
+            "effect_size": widgets.FloatSlider(value=self.model.effect_size, min=0.0, max=1.5,
+                                               step=0.05, description="true effect d_z",
+                                               style=style, layout=layout,
+                                               continuous_update=False),
+            "alpha": widgets.SelectionSlider(options=sorted({0.001, 0.01, 0.05, 0.1,
+                                                             self.model.alpha}),
+                                             value=self.model.alpha, description="alpha",
+                                             style=style, layout=layout,
+                                             continuous_update=False),
+        }
+        super().__init__(controls, plot=plot)
+
+    def update_model(self) -> None:
+        self.model.set(**{name: control.value for name, control in self.controls.items()})
+
+    def render_summary(self) -> str:
+        s = self.model.summary()
+        rows = [
+            ("topics", str(s["n_topics"])),
+            ("true effect d_z", _format(s["effect_size"], 2)),
+            ("alpha", f"{s['alpha']:g}"),
+            ("share with p < alpha", f"{s['share_significant']:.1%}"),
+            ("power in theory (non-central t)", f"{s['power_theory']:.1%}"),
+            ("median p-value", _format(s["median_pvalue"])),
+            ("mean observed d_z", _format(s["mean_observed_effect"])),
+            ("mean d_z of the significant ones", _format(s["mean_significant_effect"])),
+        ]
+        return _table(rows, f"{self.model.n_experiments} simulated experiments, paired t test")
+
+    def draw(self) -> Any:
+        import matplotlib.pyplot as plt
+
+        figure, ax = plt.subplots(figsize=(5.5, 3.2))
+        ax.hist(self.model.pvalues(), bins=20, range=(0.0, 1.0), color="0.6")
+        ax.axvline(self.model.alpha, color="tab:red", label=f"alpha = {self.model.alpha:g}")
+        ax.set(title="p-values of the simulated experiments", xlabel="p-value",
+               ylabel="experiments")
+        ax.legend()
+        figure.tight_layout()
+        return figure
