@@ -729,7 +729,11 @@ def test_compare_systems_p_value_is_symmetric_and_in_the_unit_interval(pair, tes
         warnings.simplefilter("ignore")  # scipy's notes on ties and zeros in the Wilcoxon test
         forward = ek.compare_systems(a, b, test=test).iloc[0]
         backward = ek.compare_systems(b, a, test=test).iloc[0]
-    assert 0 < forward.pvalue <= 1
+    differences = np.asarray(a, float) - np.asarray(b, float)
+    if test == "t" and np.ptp(differences) == 0 and differences[0] != 0:
+        assert forward.pvalue == 0.0  # constant non-zero differences: t = ±inf, p = 0 (documented)
+    else:
+        assert 0 < forward.pvalue <= 1
     assert forward.pvalue == pytest.approx(backward.pvalue, rel=1e-12)
     assert forward.cohens_d == -backward.cohens_d
 
