@@ -15,7 +15,7 @@ from ..ranking import (
     ndcg,
     precision_recall_points,
 )
-from ._state import check_changes
+from ._state import SettingsModel, check_changes
 
 
 def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
@@ -24,7 +24,7 @@ def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
     return points["relevant"].to_numpy(dtype=bool)
 
 
-class _RankedList:
+class _RankedList(SettingsModel):
     """One ranked list with editable relevance, and every measure of it.
 
     The shared state of :class:`evalkit.widgets.RelevanceModel` and
@@ -99,18 +99,6 @@ class _RankedList:
             "relevance_level": lambda v: check_scalar(v, "relevance_level"),
             "ideal": lambda v: None if v is None else check_grades(v, "ideal"),
         }
-
-    def set(self, **changes: Any) -> _RankedList:
-        """Change some of ``k``, ``relevance_level`` and ``ideal`` (None: the list's own
-        grades), and return the model.
-
-        The whole change is checked before any of it is applied: a bad value or an unknown
-        name leaves the model as it was.
-        """
-        checked = check_changes(changes, self._checks())
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     @property
     def relevant(self) -> np.ndarray:

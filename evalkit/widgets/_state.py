@@ -6,7 +6,7 @@ Plain Python, no ipywidgets: a model can be imported, driven and tested without 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 
 def check_changes(changes: Mapping[str, Any],
@@ -32,3 +32,33 @@ def check_changes(changes: Mapping[str, Any],
         raise ValueError(f"unknown setting{plural} {', '.join(map(repr, unknown))}; "
                          f"the settings are {', '.join(checks)}")
     return {name: checks[name](value) for name, value in changes.items()}
+
+
+_Model = TypeVar("_Model", bound="SettingsModel")
+
+
+class SettingsModel:
+    """Base of the explorer models whose settings change through :meth:`set`.
+
+    A subclass lists its settings in ``_checks()`` (name -> function that checks one value)
+    and, when a rule links several settings, overrides ``_check_together``.
+    """
+
+    def _checks(self) -> dict[str, Callable[[Any], Any]]:
+        raise NotImplementedError
+
+    def _check_together(self, checked: dict[str, Any]) -> None:
+        """Raise if the checked new values break a rule that links settings (none here)."""
+
+    def set(self: _Model, **changes: Any) -> _Model:
+        """Change some of the settings and return the model.
+
+        The whole change is checked before any of it is applied: a bad value (``TypeError``
+        for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
+        as it was.
+        """
+        checked = check_changes(changes, self._checks())
+        self._check_together(checked)
+        for name, value in checked.items():
+            setattr(self, name, value)
+        return self

@@ -12,7 +12,7 @@ import pandas as pd
 from .._validation import check_option, check_scalar
 from ..classification import class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -28,7 +28,7 @@ EXPLORER_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macro_
 
 
 @dataclass
-class AveragingModel:
+class AveragingModel(SettingsModel):
     r"""Synthetic labels of a long-tailed multi-class problem, and every average of P, R and F1.
 
     This is the state behind :class:`evalkit.widgets.AveragingExplorer`. Class :math:`i`
@@ -113,21 +113,12 @@ class AveragingModel:
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
 
-    def set(self, **changes: Any) -> AveragingModel:
-        """Change some of the settings and return the model.
-
-        The whole change is checked before any of it is applied (each value, then that every
-        class keeps a sample): a bad change leaves the model as it was.
-        """
-        checked = check_changes(changes, self._checks())
+    def _check_together(self, checked: dict[str, Any]) -> None:
         n_classes = checked.get("n_classes", self.n_classes)
         n_samples = checked.get("n_samples", self.n_samples)
         if n_samples < n_classes:
             raise ValueError(f"n_samples must be at least n_classes ({n_classes}), so that every "
                              f"class has a sample; got {n_samples}")
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     def _key(self) -> tuple:
         return (self.n_classes, self.skew, self.rare_weakness, self.top_recall, self.errors_to,

@@ -10,14 +10,14 @@ import numpy as np
 from .._validation import check_scalar
 from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
 from ._base import _Explorer, _format, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
 @dataclass
-class ContingencyModel:
+class ContingencyModel(SettingsModel):
     """The retrieved/relevant contingency table of one query, and every measure it gives.
 
     This is the state behind :class:`evalkit.widgets.ContingencyExplorer`: set the four
@@ -52,19 +52,10 @@ class ContingencyModel:
         checks["beta"] = lambda v: check_scalar(v, "beta", low=0.0)
         return checks
 
-    def set(self, **changes: Any) -> ContingencyModel:
-        """Change some of tp, fp, fn, tn and beta, and return the model.
-
-        The whole change is checked before any of it is applied, the four counts together
-        (the collection may not become empty): a bad change leaves the model as it was.
-        """
-        checked = check_changes(changes, self._checks())
+    def _check_together(self, checked: dict[str, Any]) -> None:
         counts = [checked.get(name, getattr(self, name)) for name in ("tp", "fp", "fn", "tn")]
         if sum(counts) == 0:
             raise ValueError("the collection is empty: tp + fp + fn + tn must be at least 1")
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     @property
     def n_documents(self) -> int:

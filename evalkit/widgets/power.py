@@ -9,13 +9,13 @@ from scipy import stats
 
 from .._validation import check_scalar
 from ._base import _Explorer, _format, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 #: Numbers of topics offered by the explorer's slider.
 TOPIC_COUNTS = (5, 10, 20, 30, 40, 50, 75, 100, 150, 200, 300, 500)
 
 
-class PowerModel:
+class PowerModel(SettingsModel):
     r"""Many simulated experiments comparing two systems with a paired t test.
 
     Each experiment draws ``n_topics`` per-topic differences :math:`d_i \sim N(\delta, 1)`, so
@@ -70,18 +70,6 @@ class PowerModel:
             "n_experiments": lambda v: check_scalar(v, "n_experiments", kind="int", low=1),
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
-
-    def set(self, **changes: Any) -> PowerModel:
-        """Change some of the settings and return the model.
-
-        The whole change is checked before any of it is applied: a bad value (``TypeError``
-        for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
-        as it was.
-        """
-        checked = check_changes(changes, self._checks())
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     def _experiments(self) -> tuple[np.ndarray, np.ndarray]:
         """(observed d_z, p-value) of every experiment; standard-normal noise is cached, so

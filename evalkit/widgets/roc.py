@@ -13,7 +13,7 @@ from ..classification import confusion_matrix
 from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import precision_recall_curve, roc_auc, roc_curve, youden_index
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -41,7 +41,7 @@ def _check_cost_matrix(value: Any) -> np.ndarray | None:
 
 
 @dataclass(eq=False)
-class ROCModel:
+class ROCModel(SettingsModel):
     r"""One fixed scorer, tested at any class balance: confusion matrix, ROC and PR curves, cost.
 
     This is the state behind :class:`evalkit.widgets.ROCExplorer`. The scorer is *binormal*:
@@ -147,17 +147,6 @@ class ROCModel:
             "n_pool": lambda v: check_scalar(v, "n_pool", kind="int", low=1),
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
-
-    def set(self, **changes: Any) -> ROCModel:
-        """Change some of the settings and return the model.
-
-        The whole change is checked before any of it is applied: a bad value or an unknown
-        name leaves the model as it was.
-        """
-        checked = check_changes(changes, self._checks())
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     # -- the scores ---------------------------------------------------------------------------
 

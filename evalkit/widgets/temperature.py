@@ -11,7 +11,7 @@ from .._validation import check_labels, check_scalar
 from ..classification import accuracy, f1_score
 from ..probabilistic import brier_score, c_f1, expected_calibration_error, reliability_curve
 from ._base import _Explorer, _format, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 #: Where the explorer's slider starts and stops: a tenth to ten times the temperature.
 TEMPERATURE_RANGE = (0.1, 10.0)
@@ -30,7 +30,7 @@ def scale_temperature(y_proba: np.ndarray, temperature: float) -> np.ndarray:
     return scaled / scaled.sum(axis=1, keepdims=True)
 
 
-class TemperatureModel:
+class TemperatureModel(SettingsModel):
     """One model's test-set probabilities under a temperature, and every metric of them.
 
     Parameters
@@ -74,14 +74,6 @@ class TemperatureModel:
                                                   low_inclusive=False),
             "n_bins": lambda v: check_scalar(v, "n_bins", kind="int", low=1),
         }
-
-    def set(self, **changes: Any) -> TemperatureModel:
-        """Change the temperature or the number of bins; a bad change leaves the model as it
-        was."""
-        checked = check_changes(changes, self._checks())
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     def scaled(self) -> np.ndarray:
         """The probabilities at the current temperature."""

@@ -10,14 +10,14 @@ import numpy as np
 from .._validation import check_option, check_scalar
 from ..stats import CI_METHODS, proportion_ci
 from ._base import _Explorer, _format, _table
-from ._state import check_changes
+from ._state import SettingsModel
 
 #: Test-set sizes offered by the explorer, from tiny to large.
 TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
 
 
 @dataclass
-class TestSetModel:
+class TestSetModel(SettingsModel):
     """Simulate measuring one classifier's accuracy on many independent test sets.
 
     The classifier's true accuracy is ``true_accuracy``. Each simulated test set has
@@ -63,18 +63,6 @@ class TestSetModel:
             "n_repeats": lambda v: check_scalar(v, "n_repeats", kind="int", low=1),
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
-
-    def set(self, **changes: Any) -> TestSetModel:
-        """Change some of the settings and return the model.
-
-        The whole change is checked before any of it is applied: a bad value (``TypeError``
-        for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
-        as it was.
-        """
-        checked = check_changes(changes, self._checks())
-        for name, value in checked.items():
-            setattr(self, name, value)
-        return self
 
     def simulate(self) -> np.ndarray:
         """Measured accuracy on each of ``n_repeats`` simulated test sets."""
