@@ -51,6 +51,8 @@ def _grid(header: list[str], rows: list[list[str]], caption: str = "",
 class _Explorer:
     """Shared plumbing: a summary (HTML), a plot (Output) and controls that refresh both."""
 
+    model: Any  # set by each explorer before it calls ``super().__init__``
+
     def __init__(self, controls: dict[str, widgets.Widget], *, plot: bool = True) -> None:
         import ipywidgets as widgets
 
@@ -84,8 +86,9 @@ class _Explorer:
                 display(figure)
                 plt.close(figure)
 
-    def update_model(self) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def update_model(self) -> None:
+        """Pass every control's value to the model's setting of the same name."""
+        self.model.set(**{name: control.value for name, control in self.controls.items()})
 
     def render_summary(self) -> str:  # pragma: no cover - abstract
         raise NotImplementedError

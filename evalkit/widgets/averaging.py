@@ -268,9 +268,6 @@ class AveragingExplorer(_Explorer):
         }
         super().__init__(controls, plot=plot)
 
-    def update_model(self) -> None:
-        self.model.set(**{name: control.value for name, control in self.controls.items()})
-
     def render_summary(self) -> str:
         m = self.model
         averages = m.averages()

@@ -328,9 +328,6 @@ class CostExplorer(_Explorer):
         self.widget = widgets.VBox([widgets.VBox(list(controls.values())), self.summary,
                                     self.output])
 
-    def update_model(self) -> None:
-        self.model.set(**{name: control.value for name, control in self.controls.items()})
-
     def _threshold_text(self, threshold: float) -> str:
         return "inf (never positive)" if math.isinf(threshold) else f"{threshold:.4g}"
 

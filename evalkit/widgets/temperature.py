@@ -135,9 +135,6 @@ class TemperatureExplorer(_Explorer):
         }
         super().__init__(controls, plot=plot)
 
-    def update_model(self) -> None:
-        self.model.set(**{name: control.value for name, control in self.controls.items()})
-
     def render_summary(self) -> str:
         s = self.model.summary()
         rows = [

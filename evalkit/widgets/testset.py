@@ -151,9 +151,6 @@ class TestSetExplorer(_Explorer):
         }
         super().__init__(controls, plot=plot)
 
-    def update_model(self) -> None:
-        self.model.set(**{name: control.value for name, control in self.controls.items()})
-
     def render_summary(self) -> str:
         s = self.model.summary()
         share = f"{self.model.confidence:.0%}"
