@@ -15,6 +15,7 @@ from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
+from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
@@ -33,6 +34,7 @@ __all__ = [
     "KappaExplorer",
     "RankingExplorer",
     "TemperatureExplorer",
+    "EstimationExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -43,4 +45,5 @@ __all__ = [
     "KappaModel",
     "RankingModel",
     "TemperatureModel",
+    "EstimationModel",
 ]

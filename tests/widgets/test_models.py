@@ -14,6 +14,7 @@ from evalkit.widgets import (
     ContingencyModel,
     CostModel,
     DCGModel,
+    EstimationModel,
     KappaModel,
     RankingModel,
     RelevanceModel,
@@ -21,6 +22,21 @@ from evalkit.widgets import (
     TemperatureModel,
     TestSetModel,
 )
+
+
+def _estimation_table() -> pd.DataFrame:
+    """A small table of estimates (two sample sizes, four samples each), as simulate_estimates
+    would return it, with made-up accuracies."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for size in (50, 100):
+        for repeat in range(4):
+            rows.append((size, repeat, "truth", np.nan, rng.uniform(0.8, 0.9)))
+            rows += [(size, repeat, "holdout", f, rng.uniform(0.7, 1.0)) for f in (0.2, 1 / 3)]
+            rows += [(size, repeat, "k-fold", float(k), rng.uniform(0.7, 1.0)) for k in (5, 10)]
+    return pd.DataFrame(rows, columns=["n_available", "repeat", "method", "parameter",
+                                       "estimate"])
+
 
 # One small instance of every model.
 MODELS = {
@@ -37,6 +53,7 @@ MODELS = {
                                                                  [0.2, 0.5, 0.3],
                                                                  [0.1, 0.3, 0.6],
                                                                  [0.4, 0.4, 0.2]]),
+    "EstimationModel": lambda: EstimationModel(_estimation_table()),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -78,6 +95,9 @@ NUMERIC = [
     ("KappaModel", "both_no", 5, float("nan")),
     ("TemperatureModel", "temperature", 2.0, 0.0),
     ("TemperatureModel", "n_bins", 5, 0),
+    ("EstimationModel", "n_available", 50, 1),
+    ("EstimationModel", "k", 5, 1.5),
+    ("EstimationModel", "test_fraction", 0.2, 1.0),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -92,6 +112,7 @@ GOOD = {
     "KappaModel": {"both_no": 3, "both_yes": 7},
     "RankingModel": {"order": ["5", "4", "3", "2", "1"]},
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
+    "EstimationModel": {"k": 5, "test_fraction": 0.2},
 }
 
 
