@@ -15,6 +15,7 @@ from evalkit.widgets.estimation import available_sample, simulate_estimates
 from .helpers import grid_rows
 
 sklearn = pytest.importorskip("sklearn")
+from sklearn.base import clone  # noqa: E402
 from sklearn.datasets import load_iris  # noqa: E402
 from sklearn.model_selection import (  # noqa: E402
     KFold,
@@ -258,6 +259,27 @@ def test_simulate_estimates_checks_its_arguments(iris):
         simulate_estimates(GaussianNB(), X, y, n_available=20, test_fractions=(0.99,))
     with pytest.raises(TypeError, match="leave_one_out must be True or False"):
         simulate_estimates(GaussianNB(), X, y, n_available=20, leave_one_out=1)
+
+
+def test_the_shipped_explorer_table_is_what_its_script_computes():
+    from sklearn.datasets import load_digits
+
+    from evalkit.datasets import data_path
+
+    table = pd.read_csv(data_path("estimation", "explorer.csv"))
+    model = EstimationModel(table)
+    assert model.sizes() == [50, 100, 200] and model.k_values() == [2, 3, 5, 10, 20]
+    assert model.summary()["n_repeats"] == 200
+    # Repetition 3 of the samples of 50, recomputed: truth, 5-fold and the 1/3 holdout.
+    X, y = load_digits(return_X_y=True)
+    available, rest, split_seed = available_sample(len(y), 50, seed=0, repeat=3)
+    learner = KNeighborsClassifier(n_neighbors=1)
+    rows = table[(table["n_available"] == 50) & (table["repeat"] == 3)]
+    truth = clone(learner).fit(X[available], y[available]).score(X[rest], y[rest])
+    five = cross_val_score(learner, X[available], y[available],
+                           cv=KFold(5, shuffle=True, random_state=split_seed)).mean()
+    assert _rows(rows, "truth").item() == pytest.approx(truth)
+    assert _rows(rows, "k-fold", 5).item() == pytest.approx(five)
 
 
 def test_a_size_and_a_k_are_checked_together(small_table):
