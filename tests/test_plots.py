@@ -447,3 +447,30 @@ def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
     np.testing.assert_allclose(polygon[:, 1].max(), band["high"].max())
     heights = [patch.get_height() for patch in ax.patches]
     np.testing.assert_allclose(heights, curve["count"] / curve["count"].sum() * 0.25)
+
+
+def test_estimation_errors_marks_each_bias_and_labels_it():
+    from evalkit.plots import plot_estimation_errors
+
+    errors = {"holdout": np.array([-0.2, -0.05, 0.0, 0.1]), "10-fold": np.array([-0.02, 0.01]),
+              "LOO": [0.0, 0.0, 0.03]}
+    ax = plot_estimation_errors(errors)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["holdout", "10-fold", "LOO"]
+    means = [line for line in ax.lines if line.get_label() == "mean (bias)"][0]
+    np.testing.assert_allclose(means.get_xdata(), [-0.0375, -0.005, 0.01])
+    np.testing.assert_allclose(means.get_ydata(), [2, 1, 0])  # the first method on top
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == [f"bias {np.mean(v):+.3f}, SD {np.std(v, ddof=1):.3f}"
+                      for v in errors.values()]
+    assert ax.get_title() == "Error of each estimate over 4 samples"
+
+
+def test_estimation_errors_bad_input():
+    from evalkit.plots import plot_estimation_errors
+
+    with pytest.raises(TypeError, match="errors must be a non-empty mapping"):
+        plot_estimation_errors([0.1, 0.2])
+    with pytest.raises(TypeError, match="errors must be a non-empty mapping"):
+        plot_estimation_errors({})
+    with pytest.raises(ValueError, match=r"errors\['a'\] must be finite"):
+        plot_estimation_errors({"a": [0.1, np.nan]})

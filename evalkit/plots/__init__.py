@@ -1,9 +1,9 @@
 """Plots for the notebooks. Each function takes data and an optional ``ax`` and returns the Axes.
 
 One file per topic (as scikit-learn's ``_plot/``): ``retrieval``, ``stats``, ``ranking``,
-``classification``, ``curves``, ``costs``, ``correlation`` and ``calibration``; ``_common``
-holds what several of them share. matplotlib is imported inside each function, so
-``import evalkit`` stays light and the maths modules never depend on it.
+``classification``, ``curves``, ``costs``, ``correlation``, ``calibration`` and
+``estimation``; ``_common`` holds what several of them share. matplotlib is imported inside
+each function, so ``import evalkit`` stays light and the maths modules never depend on it.
 """
 
 from .calibration import plot_reliability_diagram
@@ -15,6 +15,7 @@ from .classification import (
 from .correlation import plot_rank_crossings
 from .costs import plot_cost_curve, plot_normalized_cost_curve
 from .curves import plot_pr_curve, plot_roc_curve
+from .estimation import plot_estimation_errors
 from .ranking import plot_dcg_gains, plot_precision_recall
 from .retrieval import plot_f_beta, plot_retrieval_sets
 from .stats import plot_accuracy_spread
@@ -34,4 +35,5 @@ __all__ = [
     "plot_normalized_cost_curve",
     "plot_rank_crossings",
     "plot_reliability_diagram",
+    "plot_estimation_errors",
 ]

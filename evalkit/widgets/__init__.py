@@ -15,6 +15,7 @@ from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
+from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
@@ -35,6 +36,7 @@ __all__ = [
     "RankingExplorer",
     "TemperatureExplorer",
     "PowerExplorer",
+    "EstimationExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -46,4 +48,5 @@ __all__ = [
     "RankingModel",
     "TemperatureModel",
     "PowerModel",
+    "EstimationModel",
 ]

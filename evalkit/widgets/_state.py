@@ -48,7 +48,11 @@ class SettingsModel:
         raise NotImplementedError
 
     def _check_together(self, checked: dict[str, Any]) -> None:
-        """Raise if the checked new values break a rule that links settings (none here)."""
+        """Raise if the checked new values break a rule that links settings (none here).
+
+        An override may also complete ``checked`` in place (a value normalised against the
+        others, say); what ``checked`` holds afterwards is what :meth:`set` applies.
+        """
 
     def set(self: _Model, **changes: Any) -> _Model:
         """Change some of the settings and return the model.

@@ -14,6 +14,7 @@ from evalkit.widgets import (
     ContingencyModel,
     CostModel,
     DCGModel,
+    EstimationModel,
     KappaModel,
     PowerModel,
     RankingModel,
@@ -22,6 +23,21 @@ from evalkit.widgets import (
     TemperatureModel,
     TestSetModel,
 )
+
+
+def _estimation_table() -> pd.DataFrame:
+    """A small table of estimates (two sample sizes, four samples each), as simulate_estimates
+    would return it, with made-up accuracies."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for size in (50, 100):
+        for repeat in range(4):
+            rows.append((size, repeat, "truth", np.nan, rng.uniform(0.8, 0.9)))
+            rows += [(size, repeat, "holdout", f, rng.uniform(0.7, 1.0)) for f in (0.2, 1 / 3)]
+            rows += [(size, repeat, "k-fold", float(k), rng.uniform(0.7, 1.0)) for k in (5, 10)]
+    return pd.DataFrame(rows, columns=["n_available", "repeat", "method", "parameter",
+                                       "estimate"])
+
 
 # One small instance of every model.
 MODELS = {
@@ -39,6 +55,7 @@ MODELS = {
                                                                  [0.1, 0.3, 0.6],
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
+    "EstimationModel": lambda: EstimationModel(_estimation_table()),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -85,6 +102,9 @@ NUMERIC = [
     ("PowerModel", "alpha", 0.01, 0.0),
     ("PowerModel", "n_experiments", 100, 0),
     ("PowerModel", "seed", 1, -1),
+    ("EstimationModel", "n_available", 50, 1),
+    ("EstimationModel", "k", 5, 1.5),
+    ("EstimationModel", "test_fraction", 0.2, 1.0),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -100,6 +120,7 @@ GOOD = {
     "RankingModel": {"order": ["5", "4", "3", "2", "1"]},
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
+    "EstimationModel": {"k": 5, "test_fraction": 0.2},
 }
 
 
