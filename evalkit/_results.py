@@ -12,7 +12,29 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
+import numpy as np
+
 __all__ = ["make_result"]
+
+
+#: Arrays longer than this are summarised in a result's repr (a bootstrap distribution
+#: would otherwise print a thousand numbers); the attribute itself keeps every value.
+_REPR_MAX_VALUES = 6
+
+
+def _short_repr(value: Any) -> str:
+    """``repr(value)``, except that a long array shows as its shape and dtype.
+
+    >>> import numpy as np
+    >>> _short_repr(np.arange(3))
+    'array([0, 1, 2])'
+    >>> _short_repr(np.zeros(1000))
+    '<array of 1000 float64 values>'
+    """
+    if isinstance(value, np.ndarray) and value.size > _REPR_MAX_VALUES:
+        shape = value.size if value.ndim == 1 else "x".join(map(str, value.shape))
+        return f"<array of {shape} {value.dtype} values>"
+    return repr(value)
 
 
 def make_result(
@@ -62,7 +84,7 @@ def make_result(
         return self
 
     def __repr__(self: Any) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in all_fields)
+        shown = ", ".join(f"{name}={_short_repr(getattr(self, name))}" for name in all_fields)
         return f"{typename}({shown})"
 
     def _asdict(self: Any) -> dict[str, Any]:

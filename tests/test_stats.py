@@ -848,3 +848,15 @@ def test_compare_runs_bad_input(scores, kwargs, error, message):
 
 def test_proportion_ci_is_exported_at_the_top_level():
     assert ek.proportion_ci is proportion_ci
+
+
+def test_result_repr_summarises_long_arrays_but_keeps_them():
+    # A student who prints a bootstrap result sees the interval, not a thousand numbers.
+    result = ek.bootstrap_ci(ek.accuracy, [1, 0, 1, 1, 0, 1, 0, 0], [1, 0, 0, 1, 0, 1, 1, 0],
+                             n_resamples=1000, seed=0)
+    text = repr(result)
+    assert "distribution=<array of 1000 float64 values>" in text
+    assert f"low={result.low!r}" in text and "method='percentile'" in text
+    assert result.distribution.shape == (1000,)
+    short = ek.paired_randomization_test([0.5, 0.1], [0.4, 0.2])  # exact: 2^2 = 4 values
+    assert "null_distribution=array([" in repr(short)
