@@ -8,12 +8,14 @@ The public API is listed in ``shared/API.md``; everything it names is importable
 Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers such as
 ``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
 (the result types and option lists of the intervals and tests),
-``evalkit.datasets`` (the ``data/`` folder), ``evalkit.plots`` and ``evalkit.widgets`` (the
+``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks`` (``check``, the notebooks'
+exercise checker), ``evalkit.plots`` and ``evalkit.widgets`` (the
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
 
 from . import (
     agreement,
+    checks,
     classification,
     correlation,
     costs,
@@ -26,6 +28,7 @@ from . import (
     trec,
 )
 from .agreement import cohen_kappa, fleiss_kappa, interpret_kappa, kappa_from_table
+from .checks import check
 from .classification import (
     accuracy,
     class_weights,

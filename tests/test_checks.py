@@ -1,0 +1,112 @@
+"""ek.check: the one line an exercise's check cell prints; it never raises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import evalkit as ek
+
+
+def line(capsys, *args, **kwargs) -> str:
+    result = ek.check(*args, **kwargs)
+    assert result is None  # a check cell shows its printed line, never an echoed value
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out
+    return out.rstrip("\n")
+
+
+@pytest.mark.parametrize("value, expected, tol", [
+    (0.5, 1 / 2, 1e-9),
+    (0.4999, 0.5, 5e-4),
+    (3, 3.0, 1e-9),
+    ((0.8, 0.5), (0.8, 0.5), 1e-9),
+    ([1, 2, 3], np.array([1.0, 2.0, 3.0]), 1e-9),
+    (np.array([[1, 0], [0, 1]]), [[1, 0], [0, 1]], 0.0),
+    (pd.Series([0.1, 0.2]), [0.1, 0.2], 1e-12),
+    (np.float32(0.1), 0.1, 1e-7),
+    (float("nan"), float("nan"), 1e-9),
+    (True, True, 1e-9),
+    ("macro", "macro", 1e-9),
+    ({"a", "b"}, {"b", "a"}, 1e-9),
+])
+def test_right_answers_get_a_tick(capsys, value, expected, tol):
+    assert line(capsys, "answer_1", value, expected, tol=tol) == "✓ answer_1"
+
+
+@pytest.mark.parametrize("value, expected, tol, message", [
+    (0.55, 0.5, 0.01, "✗ q: expected 0.5, got 0.55"),
+    # the tolerance is absolute; digits enough to see the difference
+    (0.5 + 2e-9, 0.5, 1e-9, "✗ q: expected 0.5, got 0.500000002"),
+    ((0.8, 0.4), (0.8, 0.5), 1e-3, "✗ q: expected (0.8, 0.5), got (0.8, 0.4)"),
+    (0.8, (0.8, 0.5), 1e-3, "✗ q: expected 2 numbers like (0.8, 0.5), got 0.8"),
+    ((0.8, 0.5), 0.8, 1e-3, "✗ q: expected a single number like 0.8, got (0.8, 0.5)"),
+    ("0.5", 0.5, 1e-3, "✗ q: expected 0.5, got '0.5' (not a number)"),
+    (None, 0.5, 1e-3, "✗ q: expected 0.5, got None (not a number)"),
+    ("micro", "macro", 1e-9, "✗ q: expected 'macro', got 'micro'"),
+    (False, True, 1e-9, "✗ q: expected True, got False"),
+    (float("nan"), 0.5, 1e-3, "✗ q: expected 0.5, got nan"),
+])
+def test_wrong_answers_say_what_was_expected(capsys, value, expected, tol, message):
+    assert line(capsys, "q", value, expected, tol=tol) == message
+
+
+def test_a_hint_follows_a_wrong_answer_only(capsys):
+    assert line(capsys, "q", 0.3, 0.5, hint="use beta**2") == (
+        "✗ q: expected 0.5, got 0.3 — use beta**2")
+    assert line(capsys, "q", 0.5, 0.5, hint="use beta**2") == "✓ q"
+
+
+@pytest.mark.parametrize("stub", [..., NotImplemented, NotImplementedError,
+                                  NotImplementedError("write me"), (..., ...), [0.5, ...]])
+def test_student_stubs_read_not_answered_yet(capsys, stub):
+    assert line(capsys, "answer_2", stub, (0.8, 0.5)) == (
+        "… answer_2: not answered yet (replace the ... with your answer)")
+
+
+def test_long_values_are_shortened(capsys):
+    out = line(capsys, "q", "x" * 500, "y")
+    assert len(out) < 160 and out.endswith("…")
+    out = line(capsys, "q", np.arange(1000.0), np.zeros(1000))
+    assert "..." in out and len(out) < 200
+
+
+@pytest.mark.parametrize("tol", [-1, float("nan"), "0.1", True])
+def test_a_bad_tolerance_is_reported_not_raised(capsys, tol):
+    assert line(capsys, "q", 0.5, 0.5, tol=tol).startswith("✗ q: cannot check: tol must be")
+
+
+class Awkward:
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    __hash__ = None
+
+
+def test_an_answer_that_cannot_be_compared_is_reported_not_raised(capsys):
+    awkward = Awkward()
+    assert line(capsys, "q", awkward, "x") == f"✗ q: expected 'x', got {awkward!r}"
+
+
+answers = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20),
+    st.lists(st.floats(allow_nan=True), max_size=5), st.tuples(st.floats(), st.integers()),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=3),
+    st.lists(st.one_of(st.integers(), st.text(max_size=3)), max_size=4),
+    st.just(...), st.just(np.array([[1, 2], [3, 4]])), st.just(object()),
+)
+
+
+@given(value=answers, expected=answers)
+def test_check_never_raises_and_prints_one_line(value, expected):
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert ek.check("q", value, expected) is None
+    out = buffer.getvalue()
+    assert out.count("\n") == 1 and out[0] in "✓✗…", out
