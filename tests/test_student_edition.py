@@ -1,0 +1,120 @@
+"""The student edition (``make student``): stubs instead of solutions, runs top to bottom, and
+never overwrites a student's work."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("student_tool", REPO / "tools" / "student.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+student = _load_tool()
+
+
+def _code(source: str, tags: tuple[str, ...] = (), outputs: list | None = None) -> dict:
+    return {"cell_type": "code", "source": source, "metadata": {"tags": list(tags)},
+            "execution_count": 1,
+            "outputs": outputs or [{"output_type": "stream", "name": "stdout", "text": "x\n"}]}
+
+
+def _notebook(*cells: dict) -> dict:
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_a_solution_becomes_a_stub_of_the_answers_the_check_reads():
+    notebook = _notebook(
+        _code("p, r = 0.5, 0.25\nimport numpy as np"),
+        _code("p, r = 40 / 90, 1.0\nanswer_1 = 2 * p * r / (p + r)\nhelper = 3\n"
+              "def f(x):\n    return x\n", tags=("solution",)),
+        _code('ek.check("answer_1", answer_1, 2 * p * r / (p + r), tol=1e-3)'),
+    )
+    edition = student.student_edition(notebook)
+    stub = edition["cells"][1]["source"]
+    # answer_1 is read later and new; p and r were bound before (the check keeps those);
+    # helper and f are never read later.
+    assert re.findall(r"^(\w+) = \.\.\.$", stub, re.M) == ["answer_1"]
+    assert stub.startswith("# Your answer here")
+    for cell in edition["cells"]:
+        assert cell["outputs"] == [] and cell["execution_count"] is None
+    assert notebook["cells"][1]["source"].startswith("p, r = 40")  # the input is not changed
+
+
+def test_a_solution_that_is_not_python_is_a_clear_error():
+    notebook = _notebook(_code("answer_1 = (", tags=("solution",)))
+    with pytest.raises(ValueError, match="solution cell 0 is not valid Python"):
+        student.student_edition(notebook)
+
+
+def test_a_students_changed_notebook_is_never_overwritten(tmp_path: Path, capsys):
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    source = teacher / "00-demo.ipynb"
+    other = teacher / "01-other.ipynb"
+    for path, answer in [(source, "0.5"), (other, "1.5")]:
+        path.write_text(json.dumps(_notebook(
+            _code(f"answer_1 = {answer}", tags=("solution",)),
+            _code('ek.check("answer_1", answer_1, 0.5)')), indent=1))
+    out = tmp_path / "student"
+    report = student.write_student_editions([source, other], out)
+    assert report == {"written": ["00-demo.ipynb", "01-other.ipynb"], "unchanged": [],
+                      "kept": []}
+
+    # The student answers exercise 1 in 00-demo and saves; the teacher then edits both.
+    mine = out / "00-demo.ipynb"
+    work = json.loads(mine.read_text())
+    work["cells"][0]["source"] = "answer_1 = 1 / 2  # my answer"
+    mine.write_text(json.dumps(work, indent=1))
+    saved = mine.read_text()
+    for path in (source, other):
+        nb = json.loads(path.read_text())
+        nb["cells"].append({"cell_type": "markdown", "source": "A new paragraph.",
+                            "metadata": {}})
+        path.write_text(json.dumps(nb, indent=1))
+
+    assert student.main(["--out", str(out), str(source), str(other)]) == 0
+    said = capsys.readouterr().out
+    assert mine.read_text() == saved  # untouched, byte for byte
+    assert "kept 00-demo.ipynb: you changed it" in said and "1 written" in said
+    refreshed = json.loads((out / "01-other.ipynb").read_text())
+    assert refreshed["cells"][-1]["source"] == "A new paragraph."  # untouched copy updated
+
+    # Unchanged on both sides: nothing is rewritten; the student's copy is still kept.
+    again = student.write_student_editions([source, other], out)
+    assert again == {"written": [], "unchanged": ["01-other.ipynb"], "kept": ["00-demo.ipynb"]}
+    assert mine.read_text() == saved
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_student_edition_runs_and_every_check_says_not_answered_yet(path, tmp_path):
+    import nbclient
+    import nbformat
+
+    out = tmp_path / "student"
+    student.write_student_editions([path], out)
+    notebook = nbformat.read(out / path.name, as_version=4)
+    solutions = [c for c in notebook.cells if "solution" in c.metadata.get("tags", [])]
+    assert solutions and all(c.source.startswith("# Your answer here") for c in solutions)
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(out)}})
+    client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    checks = [c for c in notebook.cells if c.cell_type == "code" and "ek.check(" in c.source]
+    assert len(checks) >= len(solutions), "every exercise needs a check cell with ek.check"
+    for cell in checks:
+        text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        lines = [line for line in text.splitlines() if line[:1] in "✓✗…"]
+        assert lines and all("not answered yet" in line for line in lines), (
+            f"check cell says {text!r} in the student edition:\n{cell.source}")

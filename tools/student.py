@@ -1,0 +1,158 @@
+"""Write the student edition of the notebooks: solutions replaced by a stub, outputs cleared.
+
+    python tools/student.py [--out build/student] [notebooks/NN-*.ipynb ...]
+
+Each cell tagged ``solution`` becomes a stub that binds the names the later cells read (the
+exercise's ``answer_N``) to ``...``, so every check cell still runs and prints "not answered
+yet" (see ``evalkit.check``). Outputs and execution counts are cleared.
+
+A student's work is never overwritten. The tool remembers, in ``<out>/.written.json``, a
+digest of every notebook it wrote; a student notebook whose content no longer matches that
+digest was changed since, and is left as it is (the tool says so). Delete the file to get a
+fresh copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MANIFEST = ".written.json"
+SOLUTION_TAG = "solution"
+STUB_HEADER = ("# Your answer here: replace each ... below (the check cell after this one tells\n"
+               "# you whether it is right). The solutions are in the teacher's edition.\n")
+
+
+def _bound_names(source: str) -> list[str]:
+    """Top-level names a cell binds (assignments, defs, imports, for-loop targets), in order."""
+    names: list[str] = []
+
+    def add(target: ast.AST) -> None:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name) and node.id not in names:
+                names.append(node.id)
+
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                add(target)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For):
+            add(node.target)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name not in names:
+            names.append(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                if name not in names:
+                    names.append(name)
+    return names
+
+
+def _loaded_names(source: str) -> set[str]:
+    return {node.id for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def student_edition(notebook: dict) -> dict:
+    """The student edition of a notebook (a new dict; ``notebook`` is not changed).
+
+    A solution cell is replaced by ``name = ...`` for each name it binds that a later cell
+    reads and no earlier cell bound (the exercise's answers). Raises ``ValueError`` when a
+    solution cell is not valid Python.
+    """
+    edition = copy.deepcopy(notebook)
+    cells = edition["cells"]
+    bound_before: set[str] = set()
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        cell["outputs"], cell["execution_count"] = [], None
+        cell.get("metadata", {}).pop("execution", None)
+        if SOLUTION_TAG not in cell.get("metadata", {}).get("tags", []):
+            try:
+                bound_before.update(_bound_names(_source(cell)))
+            except SyntaxError:  # IPython magics and the like: they bind nothing we stub
+                pass
+            continue
+        try:
+            bound = _bound_names(_source(cell))
+        except SyntaxError as error:
+            raise ValueError(f"solution cell {index} is not valid Python: {error}") from None
+        later = [_source(c) for c in cells[index + 1:] if c["cell_type"] == "code"]
+        read_later = set().union(*(_loaded_names(s) for s in later)) if later else set()
+        # A name an earlier cell already bound keeps that value without the solution; a
+        # stub would only clobber it.
+        stubs = [name for name in bound if name in read_later and name not in bound_before]
+        cell["source"] = STUB_HEADER + "".join(f"{name} = ...\n" for name in stubs)
+    return edition
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _dump(notebook: dict) -> str:
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_student_editions(paths: list[Path], out: Path) -> dict[str, list[str]]:
+    """Write the student edition of each notebook into ``out``; never overwrite a student's work.
+
+    Returns the file names ``{"written": [...], "unchanged": [...], "kept": [...]}``: kept are
+    the notebooks changed since this tool wrote them (left untouched).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    manifest_path = out / MANIFEST
+    manifest: dict[str, str] = (json.loads(manifest_path.read_text())
+                                if manifest_path.exists() else {})
+    report: dict[str, list[str]] = {"written": [], "unchanged": [], "kept": []}
+    for path in paths:
+        text = _dump(student_edition(json.loads(path.read_text(encoding="utf-8"))))
+        target = out / path.name
+        if target.exists():
+            current = _digest(target.read_text(encoding="utf-8"))
+            if current != manifest.get(path.name):
+                report["kept"].append(path.name)  # the student's copy: hands off
+                continue
+            if current == _digest(text):
+                report["unchanged"].append(path.name)
+                continue
+        target.write_text(text, encoding="utf-8")
+        manifest[path.name] = _digest(text)
+        report["written"].append(path.name)
+    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path,
+                        help="teacher's notebooks (default: notebooks/*.ipynb)")
+    parser.add_argument("--out", type=Path, default=REPO / "build" / "student",
+                        help="where to write the student edition (default: build/student)")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or sorted((REPO / "notebooks").glob("*.ipynb"))
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        parser.error(f"no such notebook: {', '.join(missing)}")
+    report = write_student_editions(paths, args.out)
+    print(f"Student edition in {args.out}: {len(report['written'])} written, "
+          f"{len(report['unchanged'])} unchanged.")
+    for name in report["kept"]:
+        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
+              f"(delete it to get a fresh copy)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
