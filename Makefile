@@ -4,9 +4,13 @@
 #   make lab PORT=8899            on another port
 #   make lab NO_BROWSER=1         print the URL instead of opening a browser (remote machines)
 #   make lab IP=0.0.0.0           listen on every network interface (default: this machine only)
-#   make test                     ruff, unit tests, doctests, nbval on every notebook, browser test
-#   make bench                    benchmarks against the reference tools
-#   make clean                    remove the virtual environment and caches
+#   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
+#   make student                  the student edition (no solutions, no outputs) in build/student/
+#   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
+#   make present NB=07 PORT=8899 NO_BROWSER=1   (same options as make lab)
+#   make site                     the course site (Sphinx) in build/site/; open build/site/index.html
+#   make bench                    benchmarks against the reference tools; writes benchmarks/RESULTS.md
+#   make clean                    remove the virtual environment, caches and build/
 #
 # Everything lives in .venv (python3 -m venv). The install is redone only when pyproject.toml
 # changes (the stamp file below), so the second `make test` starts at once.
@@ -28,10 +32,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 PYTEST_ARGS ?=
 
-.PHONY: help lab test bench clean
+.PHONY: help lab test student present site bench clean
 
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -41,11 +45,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev,course]"
 	@touch $@
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev,course,bench]"
 	@touch $@
 
 lab: $(STAMP)
@@ -57,6 +61,23 @@ test: $(STAMP)
 	$(BIN)/python -m pytest --doctest-modules \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  evalkit tests notebooks $(PYTEST_ARGS)
+
+student: $(STAMP)
+	$(BIN)/python tools/student.py --out build/student
+
+# Voila serves one notebook as an app: code hidden, explorers live, the lecture template's
+# larger type (tools/jupyter/voila/templates/lecture).
+present: $(STAMP)
+	@test -n "$(NB)" || { echo "Which notebook? e.g. make present NB=07"; exit 2; }
+	@nb=$$(ls notebooks/$(NB)*.ipynb 2>/dev/null | head -n 1); \
+	test -n "$$nb" || { echo "No notebook matches notebooks/$(NB)*.ipynb"; exit 2; }; \
+	echo "Lecture mode: $$nb on http://$(IP):$(PORT)/ (Ctrl-C to stop)"; \
+	JUPYTER_PATH=$(CURDIR)/tools/jupyter $(BIN)/voila "$$nb" --template=lecture \
+	  --port=$(PORT) --Voila.ip=$(IP) --Voila.port_retries=0 $(if $(NO_BROWSER),--no-browser)
+
+site: $(STAMP)
+	$(BIN)/python -m sphinx -b html -W --keep-going -q docs build/site
+	@echo "Course site: build/site/index.html"
 
 bench: $(BENCH_STAMP)
 	@set -e; for script in benchmarks/bench_*.py; do \

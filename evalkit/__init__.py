@@ -149,4 +149,5 @@ __all__ = [
     "read_run",
     "write_qrels",
     "write_run",
+    "check",
 ]

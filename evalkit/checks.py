@@ -107,6 +107,11 @@ def check(name: str, value: Any, expected: Any, *, tol: float = 1e-9,
     hint : str, optional
         A short tip printed after a wrong answer.
 
+    Returns
+    -------
+    None
+        The verdict is printed, not returned, so a check cell shows one line and no echo.
+
     Examples
     --------
     >>> check("answer_1", 0.5, 1 / 2)

@@ -88,11 +88,14 @@ def test_top_level_exports_only_names_from_the_api_contract():
 
 
 def test_every_public_function_has_a_numpydoc_docstring_with_examples():
+    helpers = {"check"}  # the notebooks' exercise checker: no formula, no literature
     for name in evalkit.__all__:
         doc = getattr(evalkit, name).__doc__ or ""
-        for section in ("Parameters", "Returns", "References", "Examples"):
+        needed = ("Parameters", "Returns", "Examples") if name in helpers else (
+            "Parameters", "Returns", "References", "Examples")
+        for section in needed:
             assert f"\n    {section}\n    ---" in doc, f"{name} lacks a {section} section"
-        assert "math::" in doc, f"{name} lacks its formula"
+        assert name in helpers or "math::" in doc, f"{name} lacks its formula"
         assert ">>> " in doc, f"{name} lacks a doctest"
         sections = re.findall(r"\n    (\w+(?: \w+)?)\n    -{3,}", doc)
         canonical = ("Parameters", "Returns", "Raises", "See Also", "Notes", "References",

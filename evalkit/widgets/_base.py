@@ -62,10 +62,23 @@ class _Explorer:
         self.plot = plot
         for control in controls.values():
             control.observe(self._on_change, names="value")
-        self.widget = widgets.VBox(
-            [widgets.VBox(list(controls.values())), widgets.HBox([self.summary, self.output])]
-        )
+        self.widget = widgets.VBox([widgets.VBox(list(controls.values())),
+                                    self._summary_beside_plot()])
         self.refresh()
+
+    def _summary_beside_plot(self) -> widgets.HBox:
+        """The summary table and the plot side by side, the plot wrapping below if need be.
+
+        The summary keeps its natural width (``flex: 0 0 auto``): squeezed beside a plot, a
+        table wrapped one word per line at 1280 px.
+        """
+        import ipywidgets as widgets
+
+        self.summary.layout = widgets.Layout(flex="0 0 auto", max_width="100%",
+                                             margin="0 24px 8px 0")
+        return widgets.HBox([self.summary, self.output],
+                            layout=widgets.Layout(flex_flow="row wrap",
+                                                  align_items="flex-start"))
 
     def _on_change(self, change: dict[str, Any]) -> None:
         self.refresh()

@@ -124,7 +124,7 @@ class DCGExplorer(_Explorer):
                 controls["k"], controls["variant"]]
         if "ideal" in controls:
             rows.append(controls["ideal"])
-        self.widget = widgets.VBox(rows + [widgets.HBox([self.summary, self.output])])
+        self.widget = widgets.VBox(rows + [self._summary_beside_plot()])
 
     def move_selected(self, step: int) -> None:
         """Move the selected document ``step`` ranks (-1: up, +1: down); the selection follows."""

@@ -419,7 +419,7 @@ class RankingExplorer(_Explorer):
             controls["discordant"], hint,
             widgets.HBox([controls["selected"], self.buttons["up"], self.buttons["down"]]),
             widgets.HBox([controls["preset"], self.buttons["reset"]]),
-            widgets.HBox([self.summary, self.output]),
+            self._summary_beside_plot(),
         ])
 
     def _on_change(self, change: dict[str, Any]) -> None:

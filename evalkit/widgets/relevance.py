@@ -127,7 +127,7 @@ class RelevanceExplorer(_Explorer):
         legend = widgets.HTML("<b>Relevant?</b> Click a rank (green = relevant):")
         ranks = widgets.HBox(self.rank_buttons, layout=widgets.Layout(flex_flow="row wrap"))
         self.widget = widgets.VBox(
-            [legend, ranks, controls["k"], widgets.HBox([self.summary, self.output])])
+            [legend, ranks, controls["k"], self._summary_beside_plot()])
 
     def update_model(self) -> None:
         for rank, button in enumerate(self.rank_buttons, start=1):

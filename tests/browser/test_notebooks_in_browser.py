@@ -135,6 +135,22 @@ _TEXTS_CHANGED_JS = f"""
 """
 
 
+# Cells of the explorers' summary tables whose text is laid out on more than one line (a
+# table squeezed beside its plot wrapped one word per line at 1280 px).
+_WRAPPED_CELLS_JS = """
+() => [...window.__evalkitPanel.content.node.querySelectorAll(
+        'table.evalkit-summary td, table.evalkit-grid td, table.evalkit-grid th')]
+    .filter((cell) => cell.textContent.trim().length > 0)
+    .filter((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        return tops.size > 1;
+    })
+    .map((cell) => cell.textContent.trim())
+"""
+
+
 def browser_unavailable_reason() -> str | None:
     """Why the browser test cannot run here, or None when it can."""
     try:
@@ -302,6 +318,9 @@ def test_notebook_runs_and_widgets_react(
         # dead kernel) in notebooks without such cells.
         assert "error" not in run, f"Run All raised in the page: {run['error']}"
         assert run.get("ok") or allowed, f"Run All reported failure: {run}"
+
+        wrapped = page.evaluate(_WRAPPED_CELLS_JS)
+        assert not wrapped, f"explorer table cells wrap at 1280 px: {wrapped[:10]}"
 
         action = _move_control(page)
         if action is None:
