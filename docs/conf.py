@@ -1,0 +1,124 @@
+"""Sphinx configuration of the course site (``make site`` -> build/site/).
+
+The notebooks are rendered from their committed outputs (myst-nb, no execution); the landing
+page is the README's course map; the API reference is generated from the docstrings (numpydoc),
+one page per public function.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+REPO = DOCS.parent
+sys.path.insert(0, str(REPO))
+
+import evalkit  # noqa: E402
+
+project = "evalkit"
+author = "evalkit contributors"
+copyright = "evalkit contributors"  # noqa: A001 (Sphinx's name)
+release = evalkit.__version__
+
+extensions = [
+    "myst_nb",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+]
+
+# The notebooks as committed: executed, with outputs. Building the site runs no code.
+nb_execution_mode = "off"
+myst_enable_extensions = ["dollarmath", "amsmath", "html_image"]
+myst_heading_anchors = 3
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "_course_map.md"]
+suppress_warnings = ["mystnb.unknown_mime_type"]  # widget views: static pages show their text
+
+autosummary_generate = True
+autodoc_typehints = "none"  # the numpydoc Parameters sections say it better
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+html_theme = "sphinx_book_theme"
+html_title = "evalkit: evaluating retrieval and classification"
+html_theme_options = {
+    "show_toc_level": 2,
+    "use_download_button": True,
+    "home_page_in_toc": True,
+}
+html_static_path: list[str] = []
+
+# Group the public API by topic module: the reference page is written on every build, so a
+# new public function gets its page without anyone editing a list.
+TOPICS = {
+    "evalkit.classification": "Classification: counts, precision, recall, F",
+    "evalkit._averaging": "Classification: class weights",
+    "evalkit.costs": "Costs",
+    "evalkit.curves": "ROC and precision-recall curves",
+    "evalkit.ranking": "Ranked retrieval: one ranking",
+    "evalkit.trec": "Ranked retrieval: TREC files and runs",
+    "evalkit.agreement": "Agreement between judges",
+    "evalkit.correlation": "Rank correlation",
+    "evalkit.probabilistic": "Probabilistic metrics and calibration",
+    "evalkit.stats": "Estimation and significance",
+    "evalkit.checks": "Notebook helpers",
+}
+
+
+def _write_reference() -> None:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for name in evalkit.__all__:
+        groups[getattr(evalkit, name).__module__].append(name)
+    unknown = sorted(set(groups) - set(TOPICS))
+    if unknown:
+        raise RuntimeError(f"docs/conf.py: give the module(s) {unknown} a heading in TOPICS")
+    lines = ["API reference", "=============", "",
+             "Everything below is importable from the package: ``import evalkit as ek``, then "
+             "``ek.<name>``. Each page is the function's docstring: its formula, parameters, "
+             "references and a worked example.", ""]
+    for module, title in TOPICS.items():
+        if module not in groups:
+            continue
+        lines += [title, "-" * len(title), "", ".. currentmodule:: evalkit", "",
+                  ".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
+        lines += [f"   {name}" for name in sorted(groups[module])] + [""]
+    _write_if_changed(DOCS / "reference" / "index.rst", "\n".join(lines))
+
+
+def _write_if_changed(target: Path, text: str) -> None:
+    # Unchanged files keep their time stamp, so Sphinx rebuilds only what changed.
+    target.parent.mkdir(exist_ok=True)
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+
+
+def _copy_notebooks() -> None:
+    """Copy notebooks/*.ipynb into docs/notebooks/ (a build copy, not in git): Sphinx reads
+    sources from docs/ only, and a symbolic link would resolve outside it."""
+    target = DOCS / "notebooks"
+    target.mkdir(exist_ok=True)
+    sources = {path.name: path for path in (REPO / "notebooks").glob("*.ipynb")}
+    for stale in target.glob("*.ipynb"):
+        if stale.name not in sources:
+            stale.unlink()
+    for name, path in sources.items():
+        _write_if_changed(target / name, path.read_text(encoding="utf-8"))
+
+
+def _write_course_map() -> None:
+    """The README's course map, copied beside index.md so that its links to notebooks/ resolve
+    inside the site."""
+    readme = (REPO / "README.md").read_text()
+    start, end = "<!-- course-map -->", "<!-- /course-map -->"
+    if start not in readme or end not in readme:
+        raise RuntimeError(f"README.md lacks the {start} ... {end} markers of the course map")
+    _write_if_changed(DOCS / "_course_map.md", readme.split(start, 1)[1].split(end, 1)[0])
+
+
+_write_reference()
+_copy_notebooks()
+_write_course_map()
