@@ -1,0 +1,53 @@
+"""The course site (``make site``): Sphinx builds it with warnings as errors, and every notebook
+and every public function has a page."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+import evalkit
+
+from .conftest import REPO
+
+pytest.importorskip("sphinx", reason="the course extra is not installed (pip install -e .[course])")
+pytest.importorskip("myst_nb", reason="the course extra is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+         str(REPO / "docs"), str(out)],
+        capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, f"sphinx failed:\n{result.stderr[-5000:]}"
+    return out
+
+
+def test_every_notebook_has_a_page_with_its_outputs(site):
+    notebooks = sorted((REPO / "notebooks").glob("*.ipynb"))
+    assert notebooks
+    for path in notebooks:
+        page = site / "notebooks" / f"{path.stem}.html"
+        assert page.is_file(), f"no page for {path.name}"
+        html = page.read_text(encoding="utf-8")
+        # Rendered from the committed outputs: a figure and a printed output are on the page.
+        assert "<img" in html and "cell_output" in html, f"{page.name} shows no outputs"
+
+
+def test_every_public_function_has_a_page(site):
+    for name in evalkit.__all__:
+        page = site / "reference" / "generated" / f"evalkit.{name}.html"
+        assert page.is_file(), f"no API page for {name}"
+        html = page.read_text(encoding="utf-8")
+        assert "Parameters" in html and "Examples" in html, f"{name}: docstring not rendered"
+
+
+def test_the_landing_page_is_the_course_map(site):
+    html = (site / "index.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'href="notebooks/([\w-]+)\.html', html))
+    assert linked == {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
