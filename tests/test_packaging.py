@@ -195,7 +195,8 @@ def test_every_exercise_is_checked_with_ek_check(path):
             continue
         follow = sources[index + 1] if index + 1 < len(sources) else ""
         assert "ek.check(" in follow, f"the cell after solution cell {index} has no ek.check"
-        printed = "".join(o.get("text", "") for o in cells[index + 1].get("outputs", []))
+        # A stored stream's text is a list of lines on disk (nbformat splits it), or a string.
+        printed = "".join("".join(o.get("text", "")) for o in cells[index + 1].get("outputs", []))
         marks = [line for line in printed.splitlines() if line[:1] in "✓✗…"]
         assert marks and all(line.startswith("✓") for line in marks), (
             f"with the solutions in, the check says {printed!r}")
