@@ -24,7 +24,7 @@ from ._labserver import REPO_ROOT, _free_port
 from .test_notebooks_in_browser import browser_unavailable_reason, skip_or_fail
 
 #: Notebooks shown in lecture mode by the test: explorers with a side table beside a plot.
-PRESENT = ["09", "13"]
+PRESENT = ["07", "09", "13"]
 START_TIMEOUT = 120.0  # Voilà runs the whole notebook before the widgets appear
 CHANGE_TIMEOUT_MS = 20_000
 

@@ -78,3 +78,14 @@ def test_costs_and_curves_do_not_import_each_other_both_ways():
     package = Path(evalkit.__file__).parent
     curves = (package / "curves.py").read_text()
     assert "from .costs" not in curves and "import costs" not in curves
+
+
+@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
+def test_the_summary_keeps_its_width_beside_the_plot(explorer_class):
+    # Squeezed by a wide plot, the summary table wrapped one word per line at 1280 px; the
+    # browser tests measure that, this pins the layout that prevents it.
+    explorer = explorer_class(plot=False)
+    row = explorer.widget.children[-1]
+    assert explorer.summary in row.children and explorer.output in row.children
+    assert explorer.summary.layout.flex == "0 0 auto"
+    assert row.layout.flex_flow == "row wrap"
