@@ -12,7 +12,7 @@ from evalkit.widgets import RankingExplorer, RankingModel
 from .helpers import cells
 
 # ---------------------------------------------------------------------------------------------
-# RankingModel and RankingExplorer (notebook 08, rank correlation)
+# RankingModel and RankingExplorer (notebook 16, Kendall's tau and Spearman's rho)
 # ---------------------------------------------------------------------------------------------
 
 
