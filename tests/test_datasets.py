@@ -81,3 +81,45 @@ def test_second_judgements_cover_exactly_the_drawn_sample():
     qrels = datasets.load_collection("stdlib-docs").qrels
     first = set(zip(qrels.query_id, qrels.doc_id, strict=True))
     assert set(drawn) <= first
+
+
+def _system_runs_script():
+    import importlib.util
+
+    path = REPO / "data" / "stdlib-docs" / "system-runs" / "make_runs.py"
+    spec = importlib.util.spec_from_file_location("make_runs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_shipped_system_runs_are_what_make_runs_writes():
+    # Notebook 17 loads the 19 runs instead of building them; the file must not drift from
+    # the script. Re-create three systems (one BM25 setting, a TF-IDF variant, a mix that
+    # needs BM25 and title) and compare them with their columns in the shipped file.
+    make_runs = _system_runs_script()
+    shipped = pd.read_csv(datasets.data_path("stdlib-docs", "system-runs", "runs.tsv.gz"),
+                          sep="\t", dtype={"query_id": str, "doc_id": str})
+    assert list(shipped.columns) == ["query_id", "doc_id", *make_runs.SYSTEMS]
+    assert shipped[list(make_runs.SYSTEMS)].notna().any(axis=1).all()
+    assert not shipped.duplicated(["query_id", "doc_id"]).any()
+    names = ["bm25 k1=0.5 b=0.3", "tf only (no idf)", "bm25 + 0.5 title"]
+    rebuilt = make_runs.build(names)
+    for name in names:
+        ours = rebuilt[["query_id", "doc_id", name]].dropna().reset_index(drop=True)
+        theirs = shipped[["query_id", "doc_id", name]].dropna().reset_index(drop=True)
+        pd.testing.assert_frame_equal(ours, theirs, check_exact=False, rtol=0, atol=1e-9)
+
+
+def test_three_system_runs_are_the_stored_runs():
+    runs = datasets.load_collection("stdlib-docs").runs
+    shipped = pd.read_csv(datasets.data_path("stdlib-docs", "system-runs", "runs.tsv.gz"),
+                          sep="\t", dtype={"query_id": str, "doc_id": str})
+    for stored, name in {"bm25": "bm25 k1=1.2 b=0.75", "tfidf": "tfidf sublinear",
+                         "title": "title"}.items():
+        ours = shipped[["query_id", "doc_id", name]].dropna().rename(columns={name: "score"})
+        theirs = runs[stored][["query_id", "doc_id", "score"]]
+        key = ["query_id", "doc_id"]
+        pd.testing.assert_frame_equal(ours.sort_values(key).reset_index(drop=True),
+                                      theirs.sort_values(key).reset_index(drop=True),
+                                      check_exact=True)
