@@ -1,4 +1,4 @@
-"""Precompute the estimation study of notebook 12 (about five minutes on one core).
+"""Precompute the estimation study of notebook 21 (about five minutes on one core).
 
 Run ``.venv/bin/python data/estimation/make_estimates.py`` from the repository root (with
 evalkit installed, or ``PYTHONPATH=.``). The
