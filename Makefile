@@ -85,5 +85,6 @@ bench: $(BENCH_STAMP)
 
 clean:
 	rm -rf $(VENV) *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks
+	rm -rf docs/notebooks docs/reference docs/_course_map.md
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
