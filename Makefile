@@ -79,9 +79,9 @@ site: $(STAMP)
 	$(BIN)/python -m sphinx -b html -W --keep-going -q docs build/site
 	@echo "Course site: build/site/index.html"
 
+# Each benchmarks/bench_*.py in its own process; the tables also go to benchmarks/RESULTS.md.
 bench: $(BENCH_STAMP)
-	@set -e; for script in benchmarks/bench_*.py; do \
-	  echo "== $$script"; $(BIN)/python $$script; done
+	$(BIN)/python benchmarks/run_all.py
 
 clean:
 	rm -rf $(VENV) *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks

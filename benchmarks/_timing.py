@@ -1,11 +1,25 @@
-"""Small timing helpers shared by the benchmarks: best-of-N wall time and a ratio table."""
+"""Small timing helpers shared by the benchmarks: best-of-N wall time and a ratio table.
+
+Every table goes through `print_table`, every line worth keeping (a summary such as "slowest
+ratio ...", a tool that was skipped) through `print_note`, and each script states the data
+sizes it used with `record_sizes`. Run on its own, a script just prints. When the environment
+variable EVALKIT_BENCH_RECORD names a file (`benchmarks/run_all.py` sets it, one file per
+script), the same calls also append to the module-level list `RECORDS` and write each record
+as one JSON line to that file, so that the records made before a crash survive it; the driver
+turns them into benchmarks/RESULTS.md.
+"""
 
 from __future__ import annotations
 
 import gc
+import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any
+
+RECORD_ENV = "EVALKIT_BENCH_RECORD"
+RECORDS: list[dict[str, Any]] = []
 
 
 def best_time(
@@ -26,14 +40,54 @@ def best_time(
     return min(times)
 
 
+def recording() -> bool:
+    """True when the records go to a file (EVALKIT_BENCH_RECORD is set)."""
+    return bool(os.environ.get(RECORD_ENV))
+
+
+def _record(entry: dict[str, Any]) -> None:
+    path = os.environ.get(RECORD_ENV)
+    if not path:
+        return
+    RECORDS.append(entry)
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps(entry) + "\n")
+
+
 def format_row(cells: list[str], widths: list[int]) -> str:
     return "  ".join(cell.rjust(width) if i else cell.ljust(width)
                      for i, (cell, width) in enumerate(zip(cells, widths, strict=True)))
 
 
-def print_table(header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+def print_table(header: list[str], rows: list[list[Any]], title: str | None = None) -> None:
+    """Print ``rows`` under ``header`` in aligned columns (after ``title``, if given)."""
+    rows = [[str(cell) for cell in row] for row in rows]
+    header = [str(cell) for cell in header]
+    if title is not None:
+        print(title)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     print(format_row(header, widths))
     print(format_row(["-" * w for w in widths], widths))
     for row in rows:
-        print(format_row([str(c) for c in row], widths))
+        print(format_row(row, widths))
+    _record({"kind": "table", "title": None if title is None else title.strip(),
+             "header": header, "rows": rows})
+
+
+def print_note(text: str) -> None:
+    """Print a line worth keeping in the results: a summary, a skipped tool, a caveat."""
+    print(text)
+    _record({"kind": "note", "text": text.strip()})
+
+
+def record_sizes(sizes: dict[str, Any]) -> None:
+    """Record the data sizes a benchmark used (label -> description); prints nothing."""
+    _record({"kind": "sizes", "sizes": {str(k): str(v) for k, v in sizes.items()}})
+
+
+def count(n: int) -> str:
+    """10⁶ for a power of ten from 10³ up, else the number with thousands separators."""
+    exponent = len(str(n)) - 1
+    if n >= 1000 and n == 10**exponent:
+        return "10" + str(exponent).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{n:,}"

@@ -20,7 +20,7 @@ from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, print_table  # noqa: E402
+from _timing import best_time, count, print_note, print_table, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -36,6 +36,13 @@ def judges(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def main() -> None:
+    record_sizes({
+        "Cohen's kappa": " and ".join(map(count, KAPPA_SIZES))
+        + " pairs of labels; 2 and 4 classes",
+        "Kendall's tau, Spearman's rho": " and ".join(map(count, TAU_SIZES))
+        + " pairs; continuous (no ties) and 100 levels",
+        "Fleiss' kappa": f"{count(10**6)} items x 5 judges, 3 categories",
+    })
     rows = []
     for n in KAPPA_SIZES:
         for k, weights in ((2, None), (4, None), (4, "quadratic")):
@@ -68,7 +75,7 @@ def main() -> None:
     try:
         from statsmodels.stats.inter_rater import fleiss_kappa
     except ImportError:
-        print("statsmodels is not installed; Fleiss' kappa skipped")
+        print_note("statsmodels is not installed; Fleiss' kappa skipped")
     else:
         counts = np.random.default_rng(2).multinomial(5, [0.5, 0.3, 0.2], size=10**6)
         np.testing.assert_allclose(ek.fleiss_kappa(counts), fleiss_kappa(counts), rtol=1e-12)
@@ -76,8 +83,8 @@ def main() -> None:
         t_theirs = best_time(fleiss_kappa, counts, repeats=3)
         rows.append(["fleiss_kappa (5 judges)", "statsmodels", "1e+06", 3,
                      f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.1f}x"])
-    print("evalkit vs reference tools (ms, best of 3, validation included)")
-    print_table(["function", "reference", "n", "k", "evalkit", "reference", "ref/evalkit"], rows)
+    print_table(["function", "reference", "n", "k", "evalkit", "reference", "ref/evalkit"], rows,
+                title="evalkit vs reference tools (ms, best of 3, validation included)")
 
 
 if __name__ == "__main__":

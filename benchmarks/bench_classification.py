@@ -18,7 +18,7 @@ import numpy as np
 from sklearn import metrics as skm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, print_table  # noqa: E402
+from _timing import best_time, count, print_note, print_table, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -60,6 +60,14 @@ def main() -> None:
     rows = []
     ratios = []
     datasets = [(n, k, "int") for n in SIZES for k in (2, 20)] + [(SIZES[0], 20, "str")]
+    sizes = " and ".join(map(count, SIZES))
+    record_sizes({
+        "labels": f"{sizes} samples, 2 and 20 classes (integer labels); "
+                  f"{count(SIZES[0])} samples, 20 classes (string labels)",
+        "threshold curves, binary AUC": f"{sizes} samples, scores rounded to 4 decimals",
+        "multi-class AUC": f"{count(SIZES[0] // 10)} samples x 10 classes",
+        "pycm": f"{count(min(PYCM_MAX_SAMPLES, SIZES[0]))} samples, 2 and 20 classes",
+    })
     for n, k, kind in datasets:
         y_true, y_pred = make_labels(n, k)
         if kind == "str":
@@ -74,9 +82,11 @@ def main() -> None:
             ratios.append(ratio)
             rows.append([name, f"{n:.0e}", k, kind, f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}",
                          f"{ratio:.1f}x"])
-    print("evalkit vs scikit-learn (times in ms, best of several runs, validation included)")
-    print_table(["metric", "n", "k", "labels", "evalkit", "sklearn", "sklearn/evalkit"], rows)
-    print(f"\nslowest ratio {min(ratios):.1f}x, median {np.median(ratios):.1f}x")
+    print_table(["metric", "n", "k", "labels", "evalkit", "sklearn", "sklearn/evalkit"], rows,
+                title="evalkit vs scikit-learn (times in ms, best of several runs, "
+                      "validation included)")
+    print()
+    print_note(f"slowest ratio {min(ratios):.1f}x, median {np.median(ratios):.1f}x")
     curve_rows()
     pycm_rows(datasets)
 
@@ -129,16 +139,19 @@ def curve_rows() -> None:
         t_theirs = best_time(theirs, y_true, y_score, repeats=3)
         rows.append([f"ROC AUC multi_class={ours_name}", f"{n:.0e}", k, f"{t_ours * 1e3:.1f}",
                      f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.1f}x"])
-    print("\nThreshold curves and AUC, evalkit vs scikit-learn (ms, best of 3)")
-    print_table(["metric", "n", "k", "evalkit", "sklearn", "sklearn/evalkit"], rows)
-    print(f"\nbinary ROC AUC: slowest ratio {min(ratios):.1f}x")
+    print()
+    print_table(["metric", "n", "k", "evalkit", "sklearn", "sklearn/evalkit"], rows,
+                title="Threshold curves and AUC, evalkit vs scikit-learn (ms, best of 3)")
+    print()
+    print_note(f"binary ROC AUC: slowest ratio {min(ratios):.1f}x")
 
 
 def pycm_rows(datasets) -> None:
     try:
         from pycm import ConfusionMatrix
     except ImportError:
-        print("\npycm is not installed (pip install -e '.[bench]'); skipped")
+        print()
+        print_note("pycm is not installed (pip install -e '.[bench]'); skipped")
         return
     rows = []
     for k in (2, 20):
@@ -152,8 +165,9 @@ def pycm_rows(datasets) -> None:
                            repeats=3)
         rows.append(["F1 per class (pycm builds every statistic)", f"{n:.0e}", k,
                      f"{t_ours * 1e3:.2f}", f"{t_pycm * 1e3:.1f}", f"{t_pycm / t_ours:.0f}x"])
-    print(f"\nevalkit vs pycm (pure Python; run on {PYCM_MAX_SAMPLES:.0e} samples)")
-    print_table(["metric", "n", "k", "evalkit", "pycm", "pycm/evalkit"], rows)
+    print()
+    print_table(["metric", "n", "k", "evalkit", "pycm", "pycm/evalkit"], rows,
+                title=f"evalkit vs pycm (pure Python; run on {PYCM_MAX_SAMPLES:.0e} samples)")
 
 
 if __name__ == "__main__":

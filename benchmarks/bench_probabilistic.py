@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.metrics import brier_score_loss
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, print_table  # noqa: E402
+from _timing import best_time, count, print_table, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -50,6 +50,11 @@ def textbook_c_f1(y_true: np.ndarray, proba: np.ndarray) -> float:
 
 
 def main() -> None:
+    sizes = " and ".join(map(count, SIZES))
+    record_sizes({
+        "c_f1": f"{sizes} samples x 20 classes (integer and string labels) and x 2 classes",
+        "Brier score": f"{sizes} samples x 2 and 20 classes",
+    })
     rows = []
     for n in SIZES:
         for k, strings in ((20, False), (20, True), (2, False)):
@@ -62,9 +67,9 @@ def main() -> None:
             rows.append([f"{n:.0e}", str(k), "str" if strings else "int",
                          f"{floor * 1e3:.1f}", f"{mine * 1e3:.1f}", f"{mine / floor:.1f}x",
                          f"{textbook * 1e3:.1f}", f"{textbook / mine:.1f}x"])
-    print("c_f1(average='macro') against one pass over y_proba (goal: <= 6x the pass)")
     print_table(["samples", "classes", "labels", "y_proba.sum ms", "evalkit ms",
-                 "evalkit / pass", "one-hot pCM ms", "pCM / evalkit"], rows)
+                 "evalkit / pass", "one-hot pCM ms", "pCM / evalkit"], rows,
+                title="c_f1(average='macro') against one pass over y_proba (goal: <= 6x the pass)")
 
     rows = []
     for n in SIZES:
@@ -79,8 +84,8 @@ def main() -> None:
             rows.append([f"{n:.0e}", str(k), f"{theirs * 1e3:.1f}", f"{mine * 1e3:.1f}",
                          f"{theirs / mine:.1f}x"])
     print()
-    print("Brier score against scikit-learn (ratio: scikit-learn time / evalkit time)")
-    print_table(["samples", "classes", "scikit-learn ms", "evalkit ms", "ratio"], rows)
+    print_table(["samples", "classes", "scikit-learn ms", "evalkit ms", "ratio"], rows,
+                title="Brier score against scikit-learn (ratio: scikit-learn time / evalkit time)")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 # Measure the evalkit of this checkout, not whichever one is installed.
 sys.path[:0] = [str(HERE.parent), str(HERE)]
-from _timing import best_time, print_table  # noqa: E402
+from _timing import best_time, print_note, print_table, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -183,7 +183,7 @@ def rss_in_subprocess(tool: str, n_queries: int) -> float:
     try:
         return json.loads(out.stdout.strip().splitlines()[-1])["peak_mb"]
     except (ValueError, IndexError, KeyError):
-        print(f"  ({tool}: memory not measured: {out.stderr.strip()[-300:]})")
+        print_note(f"  ({tool}: memory not measured: {out.stderr.strip()[-300:]})")
         return float("nan")
 
 
@@ -197,6 +197,8 @@ def compare(n_queries: int) -> list[list[str]]:
     qrels, run = make_data(n_queries)
     print(f"run: {len(run):,} rows; qrels: {len(qrels):,} judgements "
           f"({(qrels.relevance > 0).sum():,} relevant)", flush=True)
+    record_sizes({f"{n_queries:,} queries": f"run {len(run):,} rows ({RETRIEVED:,} per query); "
+                  f"qrels {len(qrels):,} judgements ({(qrels.relevance > 0).sum():,} relevant)"})
 
     rows = []
     evalkit_time = best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30)
@@ -225,7 +227,7 @@ def compare(n_queries: int) -> list[list[str]]:
             rss_in_subprocess("ranx from frames", n_queries), scores)
         print(f"  ranx {getattr(ranx, '__version__', '')} done", flush=True)
     except ImportError:
-        print("ranx not installed: skipped (make bench installs it)")
+        print_note("ranx not installed: skipped (make bench installs it)")
 
     try:
         import pytrec_eval
@@ -243,7 +245,7 @@ def compare(n_queries: int) -> list[list[str]]:
         del qrels_dict, run_dict, evaluator
         print("  pytrec_eval done", flush=True)
     except ImportError:
-        print("pytrec_eval not installed: skipped (pip install pytrec-eval-terrier)")
+        print_note("pytrec_eval not installed: skipped (pip install pytrec-eval-terrier)")
 
     if n_queries <= 5_000:
         try:
@@ -260,9 +262,11 @@ def compare(n_queries: int) -> list[list[str]]:
             add("ir_measures.calc_aggregate, DataFrames", best_time(ir_measures_call, repeats=1,
                 budget=60), float("nan"), float("nan"), scores)
         except ImportError:
-            print("ir_measures not installed: skipped (make bench installs it)")
+            print_note("ir_measures not installed: skipped (make bench installs it)")
+    else:
+        print_note(f"ir_measures skipped at {n_queries:,} queries (too slow)")
 
-    print(f"evalkit's means: {ours.round(4).to_dict()}")
+    print_note(f"evalkit's means at {n_queries:,} queries: {ours.round(4).to_dict()}")
     return [
         [f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
          "-" if np.isnan(memory) else f"{memory:,.0f}",
@@ -285,7 +289,8 @@ def main() -> None:
     header = ["queries", "tool", "seconds", "speed-up (tool / evalkit)", "peak MB, tracemalloc",
               "peak MB, RSS", "max |mean diff| vs evalkit"]
     print()
-    print_table(header, rows)
+    print_table(header, rows, title="evalkit.evaluate against ranx, pytrec_eval and ir_measures "
+                                    "(seconds, best of a few runs; six measures)")
 
 
 if __name__ == "__main__":

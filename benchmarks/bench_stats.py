@@ -35,7 +35,7 @@ from scipy import stats
 from sklearn.metrics import f1_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, print_table  # noqa: E402
+from _timing import best_time, count, print_table, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -183,15 +183,22 @@ def randomization_rows() -> list[list[str]]:
 
 
 def main() -> None:
+    record_sizes({
+        "bootstrap of macro-F1": f"{count(N_SAMPLES)} samples, {N_CLASSES} classes, "
+                                 f"{count(N_RESAMPLES)} resamples",
+        "BCa": f"2,000 samples, {N_CLASSES} classes, {count(N_RESAMPLES)} resamples",
+        "bootstrap of a mean": f"{count(N_SAMPLES // 10)} values, {count(N_RESAMPLES)} resamples",
+        "randomization test": f"{count(N_QUERIES)} queries x {count(N_FLIPS)} sign flips",
+    })
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # resamples missing a class warn in scikit-learn
         boot = bootstrap_rows()
-    print("Bootstrap confidence intervals (seconds; ratio = other / evalkit)")
-    print_table(["task", "tool", "time (s)", "ratio", "95% interval"], boot)
+    print_table(["task", "tool", "time (s)", "ratio", "95% interval"], boot,
+                title="Bootstrap confidence intervals (seconds; ratio = other / evalkit)")
     print()
-    print("Paired randomization test (seconds, peak memory by tracemalloc)")
     print_table(["task", "tool", "time (s)", "ratio", "peak (MB)", "result"],
-                randomization_rows())
+                randomization_rows(),
+                title="Paired randomization test (seconds, peak memory by tracemalloc)")
 
 
 if __name__ == "__main__":
