@@ -135,20 +135,25 @@ _TEXTS_CHANGED_JS = f"""
 """
 
 
-# Cells of the explorers' summary tables whose text is laid out on more than one line (a
-# table squeezed beside its plot wrapped one word per line at 1280 px).
-_WRAPPED_CELLS_JS = """
-() => [...window.__evalkitPanel.content.node.querySelectorAll(
+def wrapped_cells_js(root: str) -> str:
+    """JavaScript listing the explorers' table cells under ``root`` (a JS expression for a DOM
+    node) whose text is laid out on more than one line: a table squeezed beside its plot
+    wrapped one word per line at 1280 px."""
+    return f"""
+() => [...{root}.querySelectorAll(
         'table.evalkit-summary td, table.evalkit-grid td, table.evalkit-grid th')]
     .filter((cell) => cell.textContent.trim().length > 0)
-    .filter((cell) => {
+    .filter((cell) => {{
         const range = document.createRange();
         range.selectNodeContents(cell);
         const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
         return tops.size > 1;
-    })
+    }})
     .map((cell) => cell.textContent.trim())
 """
+
+
+_WRAPPED_CELLS_JS = wrapped_cells_js("window.__evalkitPanel.content.node")
 
 
 def browser_unavailable_reason() -> str | None:

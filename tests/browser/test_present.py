@@ -21,7 +21,11 @@ from pathlib import Path
 import pytest
 
 from ._labserver import REPO_ROOT, _free_port
-from .test_notebooks_in_browser import browser_unavailable_reason, skip_or_fail
+from .test_notebooks_in_browser import (
+    browser_unavailable_reason,
+    skip_or_fail,
+    wrapped_cells_js,
+)
 
 #: Notebooks shown in lecture mode by the test: explorers with a side table beside a plot.
 PRESENT = ["07", "09", "13"]
@@ -34,19 +38,7 @@ _TEXTS_JS = """
         + [...node.querySelectorAll('img')].map((img) => img.src.slice(-200)).join('|'))
 """
 
-# Cells of the explorers' tables whose text is laid out on more than one line.
-_WRAPPED_CELLS_JS = """
-() => [...document.querySelectorAll(
-        'table.evalkit-summary td, table.evalkit-grid td, table.evalkit-grid th')]
-    .filter((cell) => cell.textContent.trim().length > 0)
-    .filter((cell) => {
-        const range = document.createRange();
-        range.selectNodeContents(cell);
-        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-        return tops.size > 1;
-    })
-    .map((cell) => cell.textContent.trim())
-"""
+_WRAPPED_CELLS_JS = wrapped_cells_js("document")
 
 
 def _wait_for_http(url: str, process: subprocess.Popen, log: Path) -> None:
