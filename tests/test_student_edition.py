@@ -41,12 +41,16 @@ def test_a_solution_becomes_a_stub_of_the_answers_the_check_reads():
         _code("p, r = 40 / 90, 1.0\nanswer_1 = 2 * p * r / (p + r)\nhelper = 3\n"
               "def f(x):\n    return x\n", tags=("solution",)),
         _code('ek.check("answer_1", answer_1, 2 * p * r / (p + r), tol=1e-3)'),
+        _code("answer_2 = helper + 1", tags=("solution",)),
+        _code('ek.check("answer_2", answer_2, 4)'),
     )
     edition = student.student_edition(notebook)
     stub = edition["cells"][1]["source"]
     # answer_1 is read later and new; p and r were bound before (the check keeps those);
-    # helper and f are never read later.
+    # f is never read later, and helper only by the next solution, itself a stub.
     assert re.findall(r"^(\w+) = \.\.\.$", stub, re.M) == ["answer_1"]
+    assert re.findall(r"^(\w+) = \.\.\.$", edition["cells"][3]["source"], re.M) == [
+        "answer_2"]
     assert stub.startswith("# Your answer here")
     for cell in edition["cells"]:
         assert cell["outputs"] == [] and cell["execution_count"] is None

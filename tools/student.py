@@ -67,7 +67,8 @@ def student_edition(notebook: dict) -> dict:
     """The student edition of a notebook (a new dict; ``notebook`` is not changed).
 
     A solution cell is replaced by ``name = ...`` for each name it binds that a later cell
-    reads and no earlier cell bound (the exercise's answers). Raises ``ValueError`` when a
+    (other than another solution cell) reads and no earlier cell bound: the exercise's
+    answers. Raises ``ValueError`` when a
     solution cell is not valid Python.
     """
     edition = copy.deepcopy(notebook)
@@ -88,7 +89,9 @@ def student_edition(notebook: dict) -> dict:
             bound = _bound_names(_source(cell))
         except SyntaxError as error:
             raise ValueError(f"solution cell {index} is not valid Python: {error}") from None
-        later = [_source(c) for c in cells[index + 1:] if c["cell_type"] == "code"]
+        # Later solution cells are stubs too: what only they read needs no stub.
+        later = [_source(c) for c in cells[index + 1:] if c["cell_type"] == "code"
+                 and SOLUTION_TAG not in c.get("metadata", {}).get("tags", [])]
         read_later = set().union(*(_loaded_names(s) for s in later)) if later else set()
         # A name an earlier cell already bound keeps that value without the solution; a
         # stub would only clobber it.
