@@ -4,9 +4,8 @@ Every table goes through `print_table`, every line worth keeping (a summary such
 ratio ...", a tool that was skipped) through `print_note`, and each script states the data
 sizes it used with `record_sizes`. Run on its own, a script just prints. When the environment
 variable EVALKIT_BENCH_RECORD names a file (`benchmarks/run_all.py` sets it, one file per
-script), the same calls also append to the module-level list `RECORDS` and write each record
-as one JSON line to that file, so that the records made before a crash survive it; the driver
-turns them into benchmarks/RESULTS.md.
+script), the same calls also write each record as one JSON line to that file, so that the
+records made before a crash survive it; the driver turns them into benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 RECORD_ENV = "EVALKIT_BENCH_RECORD"
-RECORDS: list[dict[str, Any]] = []
 
 
 def best_time(
@@ -40,16 +38,10 @@ def best_time(
     return min(times)
 
 
-def recording() -> bool:
-    """True when the records go to a file (EVALKIT_BENCH_RECORD is set)."""
-    return bool(os.environ.get(RECORD_ENV))
-
-
 def _record(entry: dict[str, Any]) -> None:
     path = os.environ.get(RECORD_ENV)
     if not path:
         return
-    RECORDS.append(entry)
     with open(path, "a", encoding="utf-8") as file:
         file.write(json.dumps(entry) + "\n")
 

@@ -38,7 +38,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-RECORD_ENV = "EVALKIT_BENCH_RECORD"  # the same name as in _timing.py
+sys.path.insert(0, str(HERE))
+from _timing import RECORD_ENV  # noqa: E402  (the variable the scripts' records follow)
+
 QUICK_ENV = "EVALKIT_BENCH_QUICK"
 
 # (label, distribution name, import name): the packages whose versions the header lists.
