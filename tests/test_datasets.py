@@ -93,13 +93,17 @@ def _system_runs_script():
     return module
 
 
+def _shipped_system_runs() -> pd.DataFrame:
+    return pd.read_csv(datasets.data_path("stdlib-docs", "system-runs", "runs.tsv.gz"),
+                       sep="\t", dtype={"query_id": str, "doc_id": str})
+
+
 def test_shipped_system_runs_are_what_make_runs_writes():
     # Notebook 17 loads the 19 runs instead of building them; the file must not drift from
     # the script. Re-create three systems (one BM25 setting, a TF-IDF variant, a mix that
     # needs BM25 and title) and compare them with their columns in the shipped file.
     make_runs = _system_runs_script()
-    shipped = pd.read_csv(datasets.data_path("stdlib-docs", "system-runs", "runs.tsv.gz"),
-                          sep="\t", dtype={"query_id": str, "doc_id": str})
+    shipped = _shipped_system_runs()
     assert list(shipped.columns) == ["query_id", "doc_id", *make_runs.SYSTEMS]
     assert shipped[list(make_runs.SYSTEMS)].notna().any(axis=1).all()
     assert not shipped.duplicated(["query_id", "doc_id"]).any()
@@ -113,8 +117,7 @@ def test_shipped_system_runs_are_what_make_runs_writes():
 
 def test_three_system_runs_are_the_stored_runs():
     runs = datasets.load_collection("stdlib-docs").runs
-    shipped = pd.read_csv(datasets.data_path("stdlib-docs", "system-runs", "runs.tsv.gz"),
-                          sep="\t", dtype={"query_id": str, "doc_id": str})
+    shipped = _shipped_system_runs()
     for stored, name in {"bm25": "bm25 k1=1.2 b=0.75", "tfidf": "tfidf sublinear",
                          "title": "title"}.items():
         ours = shipped[["query_id", "doc_id", name]].dropna().rename(columns={name: "score"})
