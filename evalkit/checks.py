@@ -34,10 +34,10 @@ def _is_placeholder(value: Any) -> bool:
 
 def _show(value: Any, precise: bool = False) -> str:
     """A short one-line view of ``value``; ``precise`` shows every digit of its numbers."""
+    array = _numeric(value) if isinstance(value, np.ndarray | tuple | list) else None
     if isinstance(value, float | np.floating):
         text = repr(float(value)) if precise else f"{float(value):.6g}"
-    elif isinstance(value, np.ndarray | tuple | list) and _numeric(value) is not None:
-        array = _numeric(value)
+    elif array is not None:
         text = np.array2string(array, precision=None if precise else 6, separator=", ",
                                threshold=8, floatmode="unique" if precise else "maxprec")
         if isinstance(value, tuple):
