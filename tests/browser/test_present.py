@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -41,18 +40,20 @@ _TEXTS_JS = """
 _WRAPPED_CELLS_JS = wrapped_cells_js("document")
 
 
-def _wait_for_http(url: str, process: subprocess.Popen, log: Path) -> None:
+def _wait_for_server(port: int, process: subprocess.Popen, log: Path) -> None:
+    """Wait until Voilà accepts connections. Only a TCP connect: every GET of the page starts
+    a kernel and runs the whole notebook, so probing with one would run it twice."""
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"make present exited ({process.returncode}):\n"
                                  f"{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=5):
+            with socket.create_connection(("127.0.0.1", port), timeout=2):
                 return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
+        except OSError:
             time.sleep(0.5)
-    raise AssertionError(f"Voilà did not answer at {url} within {START_TIMEOUT:.0f} s:\n"
+    raise AssertionError(f"Voilà did not listen on port {port} within {START_TIMEOUT:.0f} s:\n"
                          f"{log.read_text()[-3000:]}")
 
 
@@ -82,9 +83,12 @@ def test_lecture_mode_shows_a_live_readable_explorer(number: str, request, tmp_p
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        url = f"http://127.0.0.1:{port}/"
-        _wait_for_http(url, process, log)
-        page.goto(url, timeout=int(START_TIMEOUT * 1000))
+        _wait_for_server(port, process, log)
+        # Wait for the response to start, not for the load event: Voilà's lab template links
+        # stylesheets on a CDN, and offline their requests can hold "load" back for minutes.
+        # The widgets below are what counts.
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="commit",
+                  timeout=int(START_TIMEOUT * 1000))
         page.wait_for_selector(".widget-slider .noUi-handle", timeout=int(START_TIMEOUT * 1000))
         page.wait_for_function(
             "() => document.querySelectorAll('table.evalkit-summary, table.evalkit-grid')"
