@@ -48,6 +48,20 @@ def _grid(header: list[str], rows: list[list[str]], caption: str = "",
     return f"<table class='evalkit-grid'>{heading}<tr>{head}</tr>{body}</table>"
 
 
+def _display_output(obj: Any) -> dict[str, Any]:
+    """``obj`` as one ``display_data`` output, formatted as the running kernel formats it
+    (a figure becomes the inline backend's PNG); outside IPython only its text, as
+    ``IPython.display.display`` would print it."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        data, metadata = {"text/plain": repr(obj)}, {}
+    else:
+        data, metadata = shell.display_formatter.format(obj)
+    return {"output_type": "display_data", "data": data, "metadata": metadata}
+
+
 class _Explorer:
     """Shared plumbing: a summary (HTML), a plot (Output) and controls that refresh both."""
 
@@ -84,20 +98,25 @@ class _Explorer:
         self.refresh()
 
     def refresh(self) -> None:
-        """Read the controls into the model, then redraw the summary and the plot."""
-        from IPython.display import display
+        """Read the controls into the model, then redraw the summary and the plot.
 
+        The plot replaces the Output widget's ``outputs`` from the kernel side rather than
+        being displayed inside ``with self.output:``. A displayed figure would be captured by
+        whatever runs the notebook, and nbclient (under Voila) answers each capture with a
+        message on the shell channel that can race the cell's own reply and leave the page at
+        "Executing 5 of 37" for ever. An error still shows up in the output area.
+        """
         with self.output:
             self.update_model()
             self.summary.value = self.render_summary()
             if self.plot:
                 import matplotlib.pyplot as plt
-                from IPython.display import clear_output
 
-                clear_output(wait=True)
                 figure = self.draw()
-                display(figure)
-                plt.close(figure)
+                try:
+                    self.output.outputs = (_display_output(figure),)
+                finally:
+                    plt.close(figure)
 
     def update_model(self) -> None:
         """Pass every control's value to the model's setting of the same name."""

@@ -89,3 +89,49 @@ def test_the_summary_keeps_its_width_beside_the_plot(explorer_class):
     assert explorer.summary in row.children and explorer.output in row.children
     assert explorer.summary.layout.flex == "0 0 auto"
     assert row.layout.flex_flow == "row wrap"
+
+
+def test_a_plot_reaches_the_output_widget_without_being_captured_by_the_notebook_runner(
+        monkeypatch):
+    """In a kernel, the explorer sets its Output widget's ``outputs`` itself. A figure shown
+    with ``display`` inside ``with output:`` would be captured by nbclient, which answers every
+    capture on the shell channel; under Voila that message can race the cell's own reply and
+    leave the page at "Executing 5 of 37" (about one load in four, before this was changed)."""
+    pytest.importorskip("ipykernel")
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+    from nbclient.output_widget import OutputWidget
+
+    sent: list[dict] = []
+    monkeypatch.setattr(OutputWidget, "sync_state", lambda widget: sent.append(widget.outputs))
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from evalkit.widgets import ROCExplorer\n"
+                                  "explorer = ROCExplorer()\nexplorer"),
+        nbformat.v4.new_code_cell("explorer.controls['threshold'].value = 0.5"),
+    ])
+    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3")
+    client.execute()
+
+    assert sent == [], "the runner had to mirror a captured output back to the kernel"
+    state = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    outputs = [model["state"]["outputs"] for model in state.values()
+               if model["model_name"] == "OutputModel"]
+    assert len(outputs) == 1 and len(outputs[0]) == 1, outputs
+    assert outputs[0][0]["output_type"] == "display_data"
+    assert outputs[0][0]["data"]["image/png"]  # the inline backend's PNG of the figure
+    assert all(output.output_type != "error" for cell in notebook.cells
+               for output in cell.outputs)
+
+
+def test_outside_a_kernel_the_plot_output_is_the_figures_text():
+    import matplotlib.pyplot as plt
+
+    from evalkit.widgets._base import _display_output
+
+    figure = plt.figure()
+    try:
+        assert _display_output(figure) == {"output_type": "display_data",
+                                           "data": {"text/plain": repr(figure)},
+                                           "metadata": {}}
+    finally:
+        plt.close(figure)
