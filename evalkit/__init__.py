@@ -43,7 +43,7 @@ from .classification import (
     specificity,
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
-from .costs import cost_optimal_threshold, expected_cost, total_cost
+from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
 from .curves import precision_recall_curve, roc_auc, roc_curve
 from .probabilistic import (
     brier_decomposition,
@@ -110,6 +110,7 @@ __all__ = [
     "total_cost",
     "expected_cost",
     "cost_optimal_threshold",
+    "probability_threshold",
     "roc_curve",
     "roc_auc",
     "precision_recall_curve",

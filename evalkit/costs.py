@@ -26,6 +26,7 @@ __all__ = [
     "total_cost",
     "expected_cost",
     "cost_optimal_threshold",
+    "probability_threshold",
     "costs_by_threshold",
     "ThresholdCost",
     "normalized_expected_cost",
@@ -259,6 +260,62 @@ def cost_optimal_threshold(
     table = costs_by_threshold(y_true, y_score, cost_matrix, pos_label=pos_label)
     best = int(np.argmin(table["cost"].to_numpy()))
     return ThresholdCost(float(table["threshold"].iat[best]), float(table["cost"].iat[best]))
+
+
+def probability_threshold(cost_matrix: Any) -> float:
+    r"""The cost-optimal threshold on a calibrated probability of the positive class.
+
+    Predicting positive costs :math:`(1 - p)\,C_{01} + p\,C_{11}` in expectation and
+    predicting negative :math:`(1 - p)\,C_{00} + p\,C_{10}`, where :math:`p` is the
+    probability that the item is positive. Positive is cheaper exactly when :math:`p \ge p^*`:
+
+    .. math::
+
+        p^* = \frac{C_{01} - C_{00}}{(C_{01} - C_{00}) + (C_{10} - C_{11})}
+
+    (Elkan 2001, eq. 2). Only the *regrets* :math:`C_{01} - C_{00}` (a false positive over a
+    true negative) and :math:`C_{10} - C_{11}` (a false negative over a true positive)
+    matter, so adding a constant to a row of the cost matrix leaves :math:`p^*` unchanged.
+    The threshold is optimal only when the probabilities are calibrated; on other scores use
+    :func:`cost_optimal_threshold`, which searches the data.
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (2, 2)
+        Costs in the order (negative class, positive class): ``[[C_TN, C_FP], [C_FN, C_TP]]``.
+        Each error must cost more than the right decision (:math:`C_{01} > C_{00}` and
+        :math:`C_{10} > C_{11}`); otherwise one decision is always best and no threshold
+        exists.
+
+    Returns
+    -------
+    float
+        :math:`p^*`, in (0, 1): predict positive when P(positive) >= :math:`p^*`.
+
+    References
+    ----------
+    Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI 2001, 973–978
+    (section 2, eq. 2).
+
+    Examples
+    --------
+    A missed positive costs 20, a false alarm 1: act from a probability of 1/21.
+
+    >>> round(probability_threshold([[0, 1], [20, 0]]), 4)
+    0.0476
+    >>> probability_threshold([[0, 1], [1, 0]])   # equal costs: the familiar 0.5
+    0.5
+    """
+    cost_matrix = _check_binary_costs(cost_matrix)
+    false_positive_regret = cost_matrix[0, 1] - cost_matrix[0, 0]
+    false_negative_regret = cost_matrix[1, 0] - cost_matrix[1, 1]
+    if not (false_positive_regret > 0 and false_negative_regret > 0):
+        raise ValueError(
+            "cost_matrix must make each error cost more than the right decision "
+            "(C_FP > C_TN and C_FN > C_TP); otherwise one decision is always cheapest and "
+            f"there is no threshold; got {cost_matrix.tolist()}"
+        )
+    return float(false_positive_regret / (false_positive_regret + false_negative_regret))
 
 
 def _rates(values: Any, name: str) -> np.ndarray:

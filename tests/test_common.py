@@ -153,6 +153,7 @@ SPECS = [
                                      "cost_matrix": COST_MATRIX},
          arrays=("y_true", "y_score"), tables=("cost_matrix",), paired=("y_true", "y_score"),
          nonempty=("y_true",), scores=("y_score",)),
+    Spec(ek.probability_threshold, {"cost_matrix": [[0, 1], [20, 0]]}, tables=("cost_matrix",)),
     Spec(costs.costs_by_threshold, {"y_true": Y_TRUE, "y_score": Y_SCORE,
                                     "cost_matrix": COST_MATRIX},
          arrays=("y_true", "y_score"), tables=("cost_matrix",), paired=("y_true", "y_score"),

@@ -118,6 +118,42 @@ def test_theoretical_threshold_for_calibrated_scores(rng):
     assert threshold == pytest.approx(1 / 5, abs=0.02)
 
 
+@given(st.lists(st.floats(-50, 50, allow_nan=False), min_size=4, max_size=4),
+       st.floats(0.01, 50), st.floats(0.01, 50), st.floats(0, 1))
+def test_probability_threshold_is_where_both_decisions_cost_the_same(base, fp_regret,
+                                                                     fn_regret, p):
+    c_tn, _, _, c_tp = base
+    cost_matrix = [[c_tn, c_tn + fp_regret], [c_tp + fn_regret, c_tp]]
+    p_star = ek.probability_threshold(cost_matrix)
+    assert p_star == pytest.approx(fp_regret / (fp_regret + fn_regret))
+    # Expected cost of each decision at probability p of the positive class (Elkan 2001):
+    positive = (1 - p) * cost_matrix[0][1] + p * cost_matrix[1][1]
+    negative = (1 - p) * cost_matrix[0][0] + p * cost_matrix[1][0]
+    if p > p_star + 1e-9:
+        assert positive < negative + 1e-9
+    elif p < p_star - 1e-9:
+        assert negative < positive + 1e-9
+
+
+def test_probability_threshold_by_hand_and_against_the_empirical_optimum(rng):
+    assert ek.probability_threshold([[0, 1], [20, 0]]) == pytest.approx(1 / 21)
+    # The notes' medical costs in (negative, positive) order: a false alarm costs 1, a miss
+    # 100, a hit -1; regrets 1 - 0 and 100 - (-1).
+    assert ek.probability_threshold([[0, 1], [100, -1]]) == pytest.approx(1 / 102)
+    p = rng.random(200_000)
+    y_true = (rng.random(200_000) < p).astype(int)
+    threshold, _ = ek.cost_optimal_threshold(y_true, p, [[0, 1], [4, 0]])
+    assert threshold == pytest.approx(ek.probability_threshold([[0, 1], [4, 0]]), abs=0.02)
+
+
+@pytest.mark.parametrize("cost_matrix", [[[0, 1], [0, 0]], [[1, 1], [5, 0]], [[0, 1], [5, 6]]])
+def test_probability_threshold_needs_errors_to_cost_more(cost_matrix):
+    with pytest.raises(ValueError, match="cost_matrix must make each error cost more"):
+        ek.probability_threshold(cost_matrix)
+    with pytest.raises(ValueError, match="cost_matrix must be 2x2"):
+        ek.probability_threshold(np.eye(3))
+
+
 @pytest.mark.parametrize(("confusion", "cost_matrix", "message"), [
     ([[1, 2], [3, 4]], [[0, 1, 2], [1, 0, 2], [1, 1, 0]], "same shape"),
     ([[1, 2, 3]], [[0, 1]], r"confusion must be a square \(k, k\) matrix; got shape \(1, 3\)"),
