@@ -67,13 +67,16 @@ from .ranking import (
     reciprocal_rank,
 )
 from .stats import (
+    available_sample,
     bootstrap_ci,
     cohens_d,
     compare_runs,
     compare_systems,
     effect_size_label,
+    estimation_summary,
     paired_randomization_test,
     proportion_ci,
+    simulate_estimates,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -145,6 +148,9 @@ __all__ = [
     "effect_size_label",
     "compare_systems",
     "compare_runs",
+    "available_sample",
+    "simulate_estimates",
+    "estimation_summary",
     "evaluate",
     "read_qrels",
     "read_run",

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from evalkit.widgets import EstimationExplorer, EstimationModel
-from evalkit.widgets.estimation import available_sample, simulate_estimates
+from evalkit import available_sample, simulate_estimates
 
 from .helpers import grid_rows
 
