@@ -116,7 +116,12 @@ def _write_course_map() -> None:
     start, end = "<!-- course-map -->", "<!-- /course-map -->"
     if start not in readme or end not in readme:
         raise RuntimeError(f"README.md lacks the {start} ... {end} markers of the course map")
-    _write_if_changed(DOCS / "_course_map.md", readme.split(start, 1)[1].split(end, 1)[0])
+    course_map = readme.split(start, 1)[1].split(end, 1)[0]
+    # The README links the picture as docs/course-map.svg (beside index.md: course-map.svg) and
+    # the map's source file, which the site does not carry (named, not linked, there).
+    course_map = course_map.replace("](docs/", "](").replace(
+        "[`notebooks/course.toml`](notebooks/course.toml)", "`notebooks/course.toml`")
+    _write_if_changed(DOCS / "_course_map.md", course_map)
 
 
 _write_reference()
