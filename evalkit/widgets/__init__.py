@@ -16,6 +16,7 @@ from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
 from .estimation import EstimationExplorer, EstimationModel
+from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
@@ -37,6 +38,7 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "InterpolationExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +51,5 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "InterpolationModel",
 ]

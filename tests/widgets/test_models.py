@@ -15,6 +15,7 @@ from evalkit.widgets import (
     CostModel,
     DCGModel,
     EstimationModel,
+    InterpolationModel,
     KappaModel,
     PowerModel,
     RankingModel,
@@ -56,6 +57,7 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "InterpolationModel": lambda: InterpolationModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +107,7 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("InterpolationModel", "recall_level", 0.7, 1.5),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +124,7 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "InterpolationModel": {"recall_level": 0.7, "convention": "trec_eval"},
 }
 
 
