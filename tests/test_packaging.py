@@ -173,7 +173,8 @@ def test_notebook_is_short_and_says_what_it_needs(path):
     header = _markdown(path)[0]
     match = re.search(r"^\*Prerequisites: (.+?) · about (\d+) minutes\*$", header, re.M)
     assert match, "the first cell needs a line '*Prerequisites: … · about N minutes*'"
-    assert 5 <= int(match.group(2)) <= 25, "one notebook is 20–25 minutes at most"
+    # How many minutes, and whether the reading model agrees, is tests/test_course.py's job.
+    assert 5 <= int(match.group(2)) <= 45, "one notebook is 45 minutes at most"
     for number in re.findall(r"\b\d\d\b", match.group(1)):
         assert number < path.name[:2], f"prerequisite {number} comes after this notebook"
         assert list((REPO / "notebooks").glob(f"{number}-*.ipynb")), f"no notebook {number}"
