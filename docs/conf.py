@@ -97,12 +97,15 @@ def _write_if_changed(target: Path, text: str) -> None:
 
 
 def _copy_notebooks() -> None:
-    """Copy notebooks/*.ipynb into docs/notebooks/ (a build copy, not in git): Sphinx reads
-    sources from docs/ only, and a symbolic link would resolve outside it."""
+    """Copy notebooks/*.ipynb and the tool-conventions page beside them into docs/notebooks/
+    (a build copy, not in git): Sphinx reads sources from docs/ only, and a symbolic link
+    would resolve outside it. The page lives beside the notebooks so that their links to it
+    work in JupyterLab too."""
     target = DOCS / "notebooks"
     target.mkdir(exist_ok=True)
     sources = {path.name: path for path in (REPO / "notebooks").glob("*.ipynb")}
-    for stale in target.glob("*.ipynb"):
+    sources["conventions.md"] = REPO / "notebooks" / "conventions.md"
+    for stale in [*target.glob("*.ipynb"), *target.glob("*.md")]:
         if stale.name not in sources:
             stale.unlink()
     for name, path in sources.items():
