@@ -19,6 +19,7 @@ from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
+from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
 from .temperature import TemperatureExplorer, TemperatureModel
@@ -37,6 +38,7 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "RareClassExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +51,5 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "RareClassModel",
 ]

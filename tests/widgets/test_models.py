@@ -18,6 +18,7 @@ from evalkit.widgets import (
     KappaModel,
     PowerModel,
     RankingModel,
+    RareClassModel,
     RelevanceModel,
     ROCModel,
     TemperatureModel,
@@ -56,6 +57,7 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "RareClassModel": lambda: RareClassModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +107,10 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("RareClassModel", "n_documents", 5000, 1),
+    ("RareClassModel", "n_relevant", 20, 0),
+    ("RareClassModel", "recall_target", 0.5, 1.5),
+    ("RareClassModel", "n_false_alarms", 30, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +127,7 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
 }
 
 
