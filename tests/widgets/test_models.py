@@ -16,6 +16,7 @@ from evalkit.widgets import (
     DCGModel,
     EstimationModel,
     KappaModel,
+    PeekingModel,
     PowerModel,
     RankingModel,
     RareClassModel,
@@ -58,6 +59,7 @@ MODELS = {
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
     "RareClassModel": lambda: RareClassModel(),
+    "PeekingModel": lambda: PeekingModel(n_repeats=100),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -111,6 +113,11 @@ NUMERIC = [
     ("RareClassModel", "n_relevant", 20, 0),
     ("RareClassModel", "recall_target", 0.5, 1.5),
     ("RareClassModel", "n_false_alarms", 30, -1),
+    ("PeekingModel", "n_models", 5, 0),
+    ("PeekingModel", "n_test", 100, 0.5),
+    ("PeekingModel", "true_accuracy", 0.9, float("nan")),
+    ("PeekingModel", "n_repeats", 50, 1),
+    ("PeekingModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -128,6 +135,7 @@ GOOD = {
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
     "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
+    "PeekingModel": {"n_models": 5, "n_test": 100},
 }
 
 
