@@ -183,21 +183,36 @@ class RareClassExplorer(_Explorer):
         import matplotlib.pyplot as plt
 
         s = self.model.summary()
-        names = ["accuracy", "precision", "recall"]
-        system = [s["accuracy"], s["precision"], s["recall"]]
-        nothing = [s["accuracy_retrieve_nothing"], np.nan, s["recall_retrieve_nothing"]]
-        positions = np.arange(len(names))
-        figure, ax = plt.subplots(figsize=(5.8, 3.2))
-        ax.bar(positions - 0.2, np.nan_to_num(system), width=0.4, color="#219ebc",
-               label="the system")
-        ax.bar(positions + 0.2, np.nan_to_num(nothing), width=0.4, color="#fb8500",
-               label="retrieve nothing")
-        ax.text(positions[1] + 0.2, 0.02, "undefined", rotation=90, ha="center", va="bottom",
-                fontsize=8)
-        ax.set_xticks(positions, names)
-        ax.set_ylim(0, 1.05)
-        ax.set_ylabel("score (0 to 1)")
-        ax.set_title(f"{s['n_relevant']} relevant of {s['n_documents']} documents")
-        ax.legend(loc="upper right", fontsize=8)
+        colours = {"the system": "#219ebc", "retrieve nothing": "#fb8500"}
+        figure, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.2),
+                                             gridspec_kw={"width_ratios": [1, 1.4]})
+        # Accuracies of 0.9986 and 0.9990 look alike as bars; their errors do not.
+        errors = {"the system": s["fp"] + s["fn"], "retrieve nothing": s["n_relevant"]}
+        accuracies = {"the system": s["accuracy"],
+                      "retrieve nothing": s["accuracy_retrieve_nothing"]}
+        bars = left.bar(list(errors), list(errors.values()), color=list(colours.values()))
+        for bar, name in zip(bars, errors, strict=True):
+            left.annotate(f"accuracy\n{accuracies[name]:.4f}",
+                          (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                          ha="center", va="bottom", fontsize=8)
+        left.set_ylim(0, max(errors.values()) * 1.35 + 1)
+        left.set_ylabel("errors (FP + FN)")
+        left.set_title("accuracy counts errors", fontsize=10)
+        positions = np.arange(2)
+        for offset, (name, values) in zip(
+                (-0.2, 0.2),
+                {"the system": [s["precision"], s["recall"]],
+                 "retrieve nothing": [np.nan, s["recall_retrieve_nothing"]]}.items(),
+                strict=True):
+            right.bar(positions + offset, np.nan_to_num(values), width=0.4,
+                      color=colours[name], label=name)
+        right.text(0.2, 0.02, "undefined", rotation=90, ha="center", va="bottom", fontsize=8)
+        right.set_xticks(positions, ["precision", "recall"])
+        right.set_ylim(0, 1.05)
+        right.set_ylabel("score (0 to 1)")
+        right.legend(loc="upper left", fontsize=8)
+        right.set_title("precision and recall", fontsize=10)
+        figure.suptitle(f"{s['n_relevant']} relevant of {s['n_documents']} documents",
+                        fontsize=10)
         figure.tight_layout()
         return figure

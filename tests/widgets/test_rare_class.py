@@ -94,6 +94,7 @@ def test_rare_class_explorer_responds_to_its_sliders():
 def test_rare_class_explorer_draws_bars():
     explorer = RareClassExplorer()
     figure = explorer.draw()
-    ax = figure.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["accuracy", "precision", "recall"]
-    assert len(ax.patches) == 6
+    errors, scores = figure.axes
+    assert [bar.get_height() for bar in errors.patches] == [14, 10]  # 2 FN + 12 FP; 10 FN
+    assert [t.get_text() for t in scores.get_xticklabels()] == ["precision", "recall"]
+    assert len(scores.patches) == 4
