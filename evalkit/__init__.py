@@ -72,8 +72,10 @@ from .stats import (
     compare_runs,
     compare_systems,
     effect_size_label,
+    interval_coverage,
     paired_randomization_test,
     proportion_ci,
+    simulate_test_accuracies,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -139,6 +141,8 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "proportion_ci",
+    "simulate_test_accuracies",
+    "interval_coverage",
     "bootstrap_ci",
     "paired_randomization_test",
     "cohens_d",

@@ -237,6 +237,13 @@ SPECS = [
     # statistics
     Spec(stats.proportion_ci, {"successes": 80, "n": 100, "confidence": 0.9},
          options=("method",), scalars={"confidence": "real"}, negative={"confidence": -0.5}),
+    Spec(ek.simulate_test_accuracies, {"n_test": 50, "true_accuracy": 0.8, "n_sets": 20,
+                                       "seed": 0},
+         scalars={"n_test": "int", "true_accuracy": "real", "n_sets": "int"},
+         negative={"n_test": 0, "true_accuracy": -0.1, "n_sets": 0}),
+    Spec(ek.interval_coverage, {"n": 20, "p": 0.95, "method": "wilson", "confidence": 0.9},
+         options=("method",), scalars={"n": "int", "p": "real", "confidence": "real"},
+         negative={"n": 0, "p": -0.1, "confidence": -0.5}),
     Spec(_positional(ek.bootstrap_ci, "metric", "y_true", "y_pred"),
          {"metric": ek.f1_score, "y_true": Y_TRUE, "y_pred": Y_PRED, "n_resamples": 50,
           "confidence": 0.9, "method": "bca", "seed": 0},

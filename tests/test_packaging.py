@@ -78,11 +78,22 @@ def test_maths_modules_do_not_import_matplotlib_or_ipywidgets():
         assert not re.search(r"^\s*(import|from)\s+(matplotlib|ipywidgets)", source, re.M), path
 
 
+#: Public functions added to the top level since shared/API.md was last written (the contract
+#: allows additions; the developers cannot edit it). Each is proposed for the contract: drop
+#: a name here once API.md lists it. Any other name outside the contract fails the test.
+PROPOSED_ADDITIONS = {
+    "probability_threshold",  # costs: Elkan's p* (notebooks 10, 13)
+    "simulate_test_accuracies",  # stats: accuracies of many simulated test sets (00, 01)
+    "interval_coverage",  # stats: exact coverage of an interval method (00)
+}
+
+
 def test_top_level_exports_only_names_from_the_api_contract():
     if not API_MD.is_file():
         pytest.skip(f"{API_MD} not found (shared/ is not beside the repository)")
     contract = set(re.findall(r"`([a-z_][a-z0-9_]*)\(", API_MD.read_text()))
-    assert set(evalkit.__all__) <= contract
+    assert set(evalkit.__all__) - contract == PROPOSED_ADDITIONS - contract
+    assert PROPOSED_ADDITIONS <= set(evalkit.__all__)
     for name in evalkit.__all__:
         assert callable(getattr(evalkit, name))
 

@@ -18,8 +18,10 @@ from .dcg import DCGExplorer, DCGModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
+from .peeking import PeekingExplorer, PeekingModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
+from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
 from .temperature import TemperatureExplorer, TemperatureModel
@@ -39,6 +41,8 @@ __all__ = [
     "PowerExplorer",
     "EstimationExplorer",
     "InterpolationExplorer",
+    "RareClassExplorer",
+    "PeekingExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -52,4 +56,6 @@ __all__ = [
     "PowerModel",
     "EstimationModel",
     "InterpolationModel",
+    "RareClassModel",
+    "PeekingModel",
 ]

@@ -17,8 +17,10 @@ from evalkit.widgets import (
     EstimationModel,
     InterpolationModel,
     KappaModel,
+    PeekingModel,
     PowerModel,
     RankingModel,
+    RareClassModel,
     RelevanceModel,
     ROCModel,
     TemperatureModel,
@@ -58,6 +60,8 @@ MODELS = {
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
     "InterpolationModel": lambda: InterpolationModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
+    "RareClassModel": lambda: RareClassModel(),
+    "PeekingModel": lambda: PeekingModel(n_repeats=100),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -108,6 +112,15 @@ NUMERIC = [
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
     ("InterpolationModel", "recall_level", 0.7, 1.5),
+    ("RareClassModel", "n_documents", 5000, 1),
+    ("RareClassModel", "n_relevant", 20, 0),
+    ("RareClassModel", "recall_target", 0.5, 1.5),
+    ("RareClassModel", "n_false_alarms", 30, -1),
+    ("PeekingModel", "n_models", 5, 0),
+    ("PeekingModel", "n_test", 100, 0.5),
+    ("PeekingModel", "true_accuracy", 0.9, float("nan")),
+    ("PeekingModel", "n_repeats", 50, 1),
+    ("PeekingModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -125,6 +138,8 @@ GOOD = {
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
     "InterpolationModel": {"recall_level": 0.7, "convention": "trec_eval"},
+    "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
+    "PeekingModel": {"n_models": 5, "n_test": 100},
 }
 
 
