@@ -15,6 +15,7 @@ from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
+from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
 from .power import PowerExplorer, PowerModel
@@ -37,6 +38,7 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "DiscountExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +51,5 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "DiscountModel",
 ]

@@ -14,6 +14,7 @@ from evalkit.widgets import (
     ContingencyModel,
     CostModel,
     DCGModel,
+    DiscountModel,
     EstimationModel,
     KappaModel,
     PowerModel,
@@ -56,6 +57,7 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "DiscountModel": lambda: DiscountModel(rank=2),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +107,9 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("DiscountModel", "rank", 3, 11),
+    ("DiscountModel", "grade", 2, 0),
+    ("DiscountModel", "n_ranks", 12, 1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +126,7 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "DiscountModel": {"rank": 4, "marginal_on_top": True},
 }
 
 
@@ -233,6 +239,10 @@ def test_cross_setting_rules_are_checked_before_anything_is_applied():
     with pytest.raises(ValueError, match="order must list every item"):
         ranking.set(order=["1", "1", "2", "3", "4"])
     assert ranking.order == ["1", "2", "3", "4", "5"]
+    discount = DiscountModel(rank=4)
+    with pytest.raises(ValueError, match="rank must be between 1 and n_ranks = 3"):
+        discount.set(n_ranks=3, grade=1)
+    assert (discount.rank, discount.n_ranks, discount.grade) == (4, 10, 3)
 
 
 @pytest.mark.parametrize("model_name", MODELS)
