@@ -198,7 +198,7 @@ class DiscountExplorer(_Explorer):
 
         curves = self.model.curves()
         rank = self.model.rank
-        figure, ax = plt.subplots(figsize=(6.0, 3.6))
+        figure, ax = plt.subplots(figsize=(7.6, 3.6))
         styles = {"reciprocal_rank": ("k", "-"), "average_precision": ("grey", ":"),
                   "ndcg_trec": ("#1f77b4", "-"), "ndcg_exponential": ("#2ca02c", "--"),
                   "ndcg_jarvelin": ("#d62728", "-.")}
@@ -211,6 +211,6 @@ class DiscountExplorer(_Explorer):
                title="How each measure discounts the rank")
         ax.set_xticks(curves.index)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper right")
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
         figure.tight_layout()
         return figure
