@@ -15,6 +15,7 @@ from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
+from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
@@ -43,6 +44,7 @@ __all__ = [
     "InterpolationExplorer",
     "RareClassExplorer",
     "PeekingExplorer",
+    "DiscountExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -58,4 +60,5 @@ __all__ = [
     "InterpolationModel",
     "RareClassModel",
     "PeekingModel",
+    "DiscountModel",
 ]

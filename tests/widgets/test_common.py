@@ -13,6 +13,7 @@ DEFAULT_EXPLORERS = [
     "InterpolationExplorer",
     "RareClassExplorer",
     "PeekingExplorer",
+    "DiscountExplorer",
 ]
 
 
@@ -40,6 +41,7 @@ OLD_EXPLORER_NAMES = [
     "InterpolationExplorer",
     "RareClassExplorer",
     "PeekingExplorer",
+    "DiscountExplorer",
 ]
 
 

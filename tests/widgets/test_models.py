@@ -14,6 +14,7 @@ from evalkit.widgets import (
     ContingencyModel,
     CostModel,
     DCGModel,
+    DiscountModel,
     EstimationModel,
     InterpolationModel,
     KappaModel,
@@ -62,6 +63,7 @@ MODELS = {
     "InterpolationModel": lambda: InterpolationModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
     "RareClassModel": lambda: RareClassModel(),
     "PeekingModel": lambda: PeekingModel(n_repeats=100),
+    "DiscountModel": lambda: DiscountModel(rank=2),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -121,6 +123,9 @@ NUMERIC = [
     ("PeekingModel", "true_accuracy", 0.9, float("nan")),
     ("PeekingModel", "n_repeats", 50, 1),
     ("PeekingModel", "seed", 1, -1),
+    ("DiscountModel", "rank", 3, 11),
+    ("DiscountModel", "grade", 2, 0),
+    ("DiscountModel", "n_ranks", 12, 1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -140,6 +145,7 @@ GOOD = {
     "InterpolationModel": {"recall_level": 0.7, "convention": "trec_eval"},
     "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
     "PeekingModel": {"n_models": 5, "n_test": 100},
+    "DiscountModel": {"rank": 4, "marginal_on_top": True},
 }
 
 
@@ -252,6 +258,10 @@ def test_cross_setting_rules_are_checked_before_anything_is_applied():
     with pytest.raises(ValueError, match="order must list every item"):
         ranking.set(order=["1", "1", "2", "3", "4"])
     assert ranking.order == ["1", "2", "3", "4", "5"]
+    discount = DiscountModel(rank=4)
+    with pytest.raises(ValueError, match="rank must be between 1 and n_ranks = 3"):
+        discount.set(n_ranks=3, grade=1)
+    assert (discount.rank, discount.n_ranks, discount.grade) == (4, 10, 3)
 
 
 @pytest.mark.parametrize("model_name", MODELS)
