@@ -14,9 +14,11 @@ loading a front end.
 from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
+from .cost_matrix import CostMatrixExplorer, CostMatrixModel
 from .dcg import DCGExplorer, DCGModel
 from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
+from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
@@ -37,6 +39,8 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "MulticlassAveragingExplorer",
+    "CostMatrixExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +53,6 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "MulticlassAveragingModel",
+    "CostMatrixModel",
 ]
