@@ -12,10 +12,12 @@ import pytest
 from evalkit.widgets import (
     AveragingModel,
     ContingencyModel,
+    CostMatrixModel,
     CostModel,
     DCGModel,
     EstimationModel,
     KappaModel,
+    MulticlassAveragingModel,
     PowerModel,
     RankingModel,
     RelevanceModel,
@@ -56,6 +58,8 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "MulticlassAveragingModel": lambda: MulticlassAveragingModel(),
+    "CostMatrixModel": lambda: CostMatrixModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +109,12 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("MulticlassAveragingModel", "scale", 2.0, 0.0),
+    ("CostMatrixModel", "cost_tn", -1.0, float("inf")),
+    ("CostMatrixModel", "cost_fp", 2.0, float("nan")),
+    ("CostMatrixModel", "cost_fn", 30.0, float("-inf")),
+    ("CostMatrixModel", "cost_tp", -2.0, float("nan")),
+    ("CostMatrixModel", "prevalence", 0.5, 1.5),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +131,8 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "MulticlassAveragingModel": {"scale": 3.0, "exclude_focus": True},
+    "CostMatrixModel": {"cost_fn": 20.0, "same_mix": True},
 }
 
 
