@@ -255,6 +255,7 @@ class MulticlassAveragingExplorer(_Explorer):
         weights_support = [s["support"][m.labels.index(c)] for c in s["averaged_classes"]]
         plot_class_weights(weights_support, labels=s["averaged_classes"],
                            n_samples=s["n_samples"], ax=left)
+        left.set_ylim(0, 1.05)  # room for the legend: a weight is at most 1
         left.set_title("Weight of each averaged class, per scheme")
         colors = ["#bbbbbb" if (m.exclude_focus and label == m.focus) else "#4c72b0"
                   for label in m.labels]
