@@ -45,6 +45,7 @@ from .classification import (
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
 from .curves import precision_recall_curve, roc_auc, roc_curve
+from .datasets import long_tailed_labels, long_tailed_support
 from .probabilistic import (
     brier_decomposition,
     brier_score,
@@ -113,6 +114,8 @@ __all__ = [
     "expected_cost",
     "cost_optimal_threshold",
     "probability_threshold",
+    "long_tailed_support",
+    "long_tailed_labels",
     "roc_curve",
     "roc_auc",
     "precision_recall_curve",

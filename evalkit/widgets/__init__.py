@@ -14,12 +14,14 @@ loading a front end.
 from .averaging import AveragingExplorer, AveragingModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
+from .cost_matrix import CostMatrixExplorer, CostMatrixModel
 from .dcg import DCGExplorer, DCGModel
 from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
 from .peeking import PeekingExplorer, PeekingModel
+from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .rare_class import RareClassExplorer, RareClassModel
@@ -45,6 +47,8 @@ __all__ = [
     "RareClassExplorer",
     "PeekingExplorer",
     "DiscountExplorer",
+    "MulticlassAveragingExplorer",
+    "CostMatrixExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -61,4 +65,6 @@ __all__ = [
     "RareClassModel",
     "PeekingModel",
     "DiscountModel",
+    "MulticlassAveragingModel",
+    "CostMatrixModel",
 ]

@@ -42,6 +42,8 @@ OLD_EXPLORER_NAMES = [
     "RareClassExplorer",
     "PeekingExplorer",
     "DiscountExplorer",
+    "MulticlassAveragingExplorer",
+    "CostMatrixExplorer",
 ]
 
 

@@ -12,6 +12,7 @@ import pytest
 from evalkit.widgets import (
     AveragingModel,
     ContingencyModel,
+    CostMatrixModel,
     CostModel,
     DCGModel,
     DiscountModel,
@@ -19,6 +20,7 @@ from evalkit.widgets import (
     InterpolationModel,
     KappaModel,
     PeekingModel,
+    MulticlassAveragingModel,
     PowerModel,
     RankingModel,
     RareClassModel,
@@ -64,6 +66,8 @@ MODELS = {
     "RareClassModel": lambda: RareClassModel(),
     "PeekingModel": lambda: PeekingModel(n_repeats=100),
     "DiscountModel": lambda: DiscountModel(rank=2),
+    "MulticlassAveragingModel": lambda: MulticlassAveragingModel(),
+    "CostMatrixModel": lambda: CostMatrixModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -126,6 +130,12 @@ NUMERIC = [
     ("DiscountModel", "rank", 3, 11),
     ("DiscountModel", "grade", 2, 0),
     ("DiscountModel", "n_ranks", 12, 1),
+    ("MulticlassAveragingModel", "scale", 2.0, 0.0),
+    ("CostMatrixModel", "cost_tn", -1.0, float("inf")),
+    ("CostMatrixModel", "cost_fp", 2.0, float("nan")),
+    ("CostMatrixModel", "cost_fn", 30.0, float("-inf")),
+    ("CostMatrixModel", "cost_tp", -2.0, float("nan")),
+    ("CostMatrixModel", "prevalence", 0.5, 1.5),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -146,6 +156,8 @@ GOOD = {
     "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
     "PeekingModel": {"n_models": 5, "n_test": 100},
     "DiscountModel": {"rank": 4, "marginal_on_top": True},
+    "MulticlassAveragingModel": {"scale": 3.0, "exclude_focus": True},
+    "CostMatrixModel": {"cost_fn": 20.0, "same_mix": True},
 }
 
 
