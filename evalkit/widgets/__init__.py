@@ -21,6 +21,7 @@ from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
+from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
 
@@ -37,6 +38,7 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "ROCThresholdExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +51,5 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "ROCThresholdModel",
 ]
