@@ -20,6 +20,7 @@ from evalkit.widgets import (
     RankingModel,
     RelevanceModel,
     ROCModel,
+    ROCThresholdModel,
     TemperatureModel,
     TestSetModel,
 )
@@ -56,6 +57,7 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "ROCThresholdModel": lambda: ROCThresholdModel(threshold=0.6),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -121,6 +123,7 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "ROCThresholdModel": {"threshold": 0.7},
 }
 
 
