@@ -44,7 +44,7 @@ from .classification import (
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
-from .curves import precision_recall_curve, roc_auc, roc_curve
+from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
 from .datasets import long_tailed_labels, long_tailed_support
 from .probabilistic import (
     brier_decomposition,
@@ -117,6 +117,7 @@ __all__ = [
     "long_tailed_support",
     "long_tailed_labels",
     "roc_curve",
+    "binormal_test_set",
     "roc_auc",
     "precision_recall_curve",
     "cohen_kappa",

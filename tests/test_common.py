@@ -182,6 +182,9 @@ SPECS = [
          scores=("y_score",), options=("multi_class",)),
     _scored(curves.confusion_at_thresholds),
     _scored(curves.youden_index),
+    Spec(ek.binormal_test_set, {"separation": 1.5, "prevalence": 0.2, "n_pool": 20, "seed": 0},
+         scalars={"separation": "real", "prevalence": "real", "n_pool": "int", "seed": "int"},
+         negative={"prevalence": -0.2, "n_pool": -1, "seed": -1}),
     # agreement and correlation
     Spec(ek.cohen_kappa, {"rater_a": RATER_A, "rater_b": RATER_B, "weights": None,
                           "marginals": "pooled"},

@@ -85,6 +85,9 @@ PROPOSED_ADDITIONS = {
     "probability_threshold",  # costs: Elkan's p* (notebooks 10, 13)
     "simulate_test_accuracies",  # stats: accuracies of many simulated test sets (00, 01)
     "interval_coverage",  # stats: exact coverage of an interval method (00)
+    "long_tailed_support",  # datasets: Zipf class sizes (08, 09)
+    "long_tailed_labels",  # datasets: simulated labels on them (09)
+    "binormal_test_set",  # curves: a binormal scorer's test set at any balance (12)
 }
 
 

@@ -20,13 +20,14 @@ from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
-from .peeking import PeekingExplorer, PeekingModel
 from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
+from .peeking import PeekingExplorer, PeekingModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
+from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
 
@@ -49,6 +50,7 @@ __all__ = [
     "DiscountExplorer",
     "MulticlassAveragingExplorer",
     "CostMatrixExplorer",
+    "ROCThresholdExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -67,4 +69,5 @@ __all__ = [
     "DiscountModel",
     "MulticlassAveragingModel",
     "CostMatrixModel",
+    "ROCThresholdModel",
 ]

@@ -14,6 +14,7 @@ DEFAULT_EXPLORERS = [
     "RareClassExplorer",
     "PeekingExplorer",
     "DiscountExplorer",
+    "ROCThresholdExplorer",
 ]
 
 
@@ -44,6 +45,7 @@ OLD_EXPLORER_NAMES = [
     "DiscountExplorer",
     "MulticlassAveragingExplorer",
     "CostMatrixExplorer",
+    "ROCThresholdExplorer",
 ]
 
 

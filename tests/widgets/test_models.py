@@ -19,13 +19,14 @@ from evalkit.widgets import (
     EstimationModel,
     InterpolationModel,
     KappaModel,
-    PeekingModel,
     MulticlassAveragingModel,
+    PeekingModel,
     PowerModel,
     RankingModel,
     RareClassModel,
     RelevanceModel,
     ROCModel,
+    ROCThresholdModel,
     TemperatureModel,
     TestSetModel,
 )
@@ -68,6 +69,7 @@ MODELS = {
     "DiscountModel": lambda: DiscountModel(rank=2),
     "MulticlassAveragingModel": lambda: MulticlassAveragingModel(),
     "CostMatrixModel": lambda: CostMatrixModel(),
+    "ROCThresholdModel": lambda: ROCThresholdModel(threshold=0.6),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -158,6 +160,7 @@ GOOD = {
     "DiscountModel": {"rank": 4, "marginal_on_top": True},
     "MulticlassAveragingModel": {"scale": 3.0, "exclude_focus": True},
     "CostMatrixModel": {"cost_fn": 20.0, "same_mix": True},
+    "ROCThresholdModel": {"threshold": 0.7},
 }
 
 
