@@ -23,6 +23,7 @@ from .relevance import RelevanceExplorer, RelevanceModel
 from .roc import ROCExplorer, ROCModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
+from .weighted_kappa import WeightedKappaExplorer, WeightedKappaModel
 
 __all__ = [
     "TestSetExplorer",
@@ -37,6 +38,7 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "WeightedKappaExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +51,5 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "WeightedKappaModel",
 ]

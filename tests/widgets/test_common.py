@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from evalkit.widgets import ContingencyExplorer, TestSetExplorer
+from evalkit.widgets import ContingencyExplorer, TestSetExplorer, WeightedKappaExplorer
 
 
-@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
+@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer,
+                                            WeightedKappaExplorer])
 def test_explorers_display_as_their_widget(explorer_class):
     explorer = explorer_class(plot=False)
     bundle = explorer._repr_mimebundle_()
@@ -17,7 +18,7 @@ def test_explorers_display_as_their_widget(explorer_class):
 OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
                       "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
                       "KappaExplorer", "RankingExplorer", "TemperatureExplorer", "PowerExplorer",
-                      "EstimationExplorer"]
+                      "EstimationExplorer", "WeightedKappaExplorer"]
 
 
 @pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)
@@ -80,7 +81,8 @@ def test_costs_and_curves_do_not_import_each_other_both_ways():
     assert "from .costs" not in curves and "import costs" not in curves
 
 
-@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
+@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer,
+                                            WeightedKappaExplorer])
 def test_the_summary_keeps_its_width_beside_the_plot(explorer_class):
     # Squeezed by a wide plot, the summary table wrapped one word per line at 1280 px; the
     # browser tests measure that, this pins the layout that prevents it.
