@@ -17,6 +17,7 @@ from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
 from .estimation import EstimationExplorer, EstimationModel
 from .kappa import KappaExplorer, KappaModel
+from .measure_agreement import MeasureAgreementExplorer, MeasureAgreementModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
@@ -39,6 +40,7 @@ __all__ = [
     "PowerExplorer",
     "EstimationExplorer",
     "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -52,4 +54,5 @@ __all__ = [
     "PowerModel",
     "EstimationModel",
     "WeightedKappaModel",
+    "MeasureAgreementModel",
 ]

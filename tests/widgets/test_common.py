@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from evalkit.widgets import ContingencyExplorer, TestSetExplorer, WeightedKappaExplorer
+from evalkit.widgets import (
+    ContingencyExplorer,
+    MeasureAgreementExplorer,
+    TestSetExplorer,
+    WeightedKappaExplorer,
+)
 
 
 @pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer,
-                                            WeightedKappaExplorer])
+                                            WeightedKappaExplorer, MeasureAgreementExplorer])
 def test_explorers_display_as_their_widget(explorer_class):
     explorer = explorer_class(plot=False)
     bundle = explorer._repr_mimebundle_()
@@ -18,7 +23,8 @@ def test_explorers_display_as_their_widget(explorer_class):
 OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
                       "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
                       "KappaExplorer", "RankingExplorer", "TemperatureExplorer", "PowerExplorer",
-                      "EstimationExplorer", "WeightedKappaExplorer"]
+                      "EstimationExplorer", "WeightedKappaExplorer",
+                      "MeasureAgreementExplorer"]
 
 
 @pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)
@@ -82,7 +88,7 @@ def test_costs_and_curves_do_not_import_each_other_both_ways():
 
 
 @pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer,
-                                            WeightedKappaExplorer])
+                                            WeightedKappaExplorer, MeasureAgreementExplorer])
 def test_the_summary_keeps_its_width_beside_the_plot(explorer_class):
     # Squeezed by a wide plot, the summary table wrapped one word per line at 1280 px; the
     # browser tests measure that, this pins the layout that prevents it.
