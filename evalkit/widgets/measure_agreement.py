@@ -45,7 +45,7 @@ class MeasureAgreementModel(SettingsModel):
     ----------
     spread : float, default 0.2
         Width of the range of true qualities (0 to 1).
-    noise : float, default 0.3
+    noise : float, default 0.1
         Standard deviation of a measure's per-topic noise (> 0, at most 1).
     n_topics : int, default 40
     n_systems : int, default 19
@@ -61,7 +61,7 @@ class MeasureAgreementModel(SettingsModel):
 
     Examples
     --------
-    >>> model = MeasureAgreementModel(spread=0.2, noise=0.3)
+    >>> model = MeasureAgreementModel(spread=0.2, noise=0.1)
     >>> s = model.summary()
     >>> bool(s["tau_low"] < s["tau_mean"] < s["tau_high"])
     True
@@ -69,9 +69,9 @@ class MeasureAgreementModel(SettingsModel):
     True
     """
 
-    def __init__(self, spread: float = 0.2, noise: float = 0.3, n_topics: int = 40,
+    def __init__(self, spread: float = 0.2, noise: float = 0.1, n_topics: int = 40,
                  n_systems: int = 19, n_repeats: int = 100, seed: int = 0) -> None:
-        self.spread, self.noise, self.n_topics = 0.2, 0.3, 40
+        self.spread, self.noise, self.n_topics = 0.2, 0.1, 40
         self.n_systems, self.n_repeats, self.seed = 19, 100, 0
         self.set(spread=spread, noise=noise, n_topics=n_topics, n_systems=n_systems,
                  n_repeats=n_repeats, seed=seed)
@@ -155,7 +155,7 @@ class MeasureAgreementExplorer(_Explorer):
     --------
     >>> explorer = MeasureAgreementExplorer(plot=False)
     >>> before = explorer.model.summary()["tau_mean"]
-    >>> explorer.controls["spread"].value = 0.6
+    >>> explorer.controls["spread"].value = 0.5
     >>> explorer.model.summary()["tau_mean"] > before
     True
     """
@@ -169,7 +169,8 @@ class MeasureAgreementExplorer(_Explorer):
         layout = widgets.Layout(width="500px")
         common = {"style": style, "layout": layout, "continuous_update": False}
         controls: dict[str, widgets.Widget] = {
-            "spread": widgets.FloatSlider(value=m.spread, min=0.0, max=1.0, step=0.01,
+            "spread": widgets.FloatSlider(value=m.spread, min=0.0, max=max(0.6, m.spread),
+                                          step=0.01,
                                           description="spread of true system scores",
                                           **common),
             "noise": widgets.FloatSlider(value=m.noise, min=0.01, max=1.0, step=0.01,
@@ -196,7 +197,7 @@ class MeasureAgreementExplorer(_Explorer):
         import matplotlib.pyplot as plt
 
         m = self.model
-        spreads = np.linspace(0.0, 1.0, 9)
+        spreads = np.linspace(0.0, max(0.6, m.spread), 13)
         curve = m.tau_curve(spreads, n_repeats=max(10, m.n_repeats // 2))
         s = m.summary()
         figure, ax = plt.subplots(figsize=(5.8, 3.8))

@@ -51,15 +51,15 @@ def test_a_bad_change_leaves_the_model_as_it_was():
         model.set(n_topics="40")
     with pytest.raises(ValueError, match="n_systems"):
         model.set(n_systems=2)
-    assert (model.spread, model.noise, model.n_topics) == (0.2, 0.3, 40)
+    assert (model.spread, model.noise, model.n_topics) == (0.2, 0.1, 40)
 
 
 def test_view_follows_its_slider():
     explorer = MeasureAgreementExplorer(MeasureAgreementModel(n_repeats=20))
     before = cells(explorer.summary.value)
-    explorer.controls["spread"].value = 0.8
+    explorer.controls["spread"].value = 0.5
     after = cells(explorer.summary.value)
-    assert explorer.model.spread == 0.8
+    assert explorer.model.spread == 0.5
     assert after["tau between the measures, mean"] != before["tau between the measures, mean"]
     assert float(after["tau between the measures, mean"]) == pytest.approx(
         explorer.model.summary()["tau_mean"], abs=5e-4)
