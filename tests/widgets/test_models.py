@@ -16,12 +16,14 @@ from evalkit.widgets import (
     DCGModel,
     EstimationModel,
     KappaModel,
+    MeasureAgreementModel,
     PowerModel,
     RankingModel,
     RelevanceModel,
     ROCModel,
     TemperatureModel,
     TestSetModel,
+    WeightedKappaModel,
 )
 
 
@@ -56,6 +58,8 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "WeightedKappaModel": lambda: WeightedKappaModel(),
+    "MeasureAgreementModel": lambda: MeasureAgreementModel(n_repeats=20),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +109,15 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("WeightedKappaModel", "n_agreed", 3, 0),
+    ("WeightedKappaModel", "n_disagreements", 4, -1),
+    ("WeightedKappaModel", "distance", 2, 4),
+    ("MeasureAgreementModel", "spread", 0.5, 1.5),
+    ("MeasureAgreementModel", "noise", 0.2, 0.0),
+    ("MeasureAgreementModel", "n_topics", 20, 0),
+    ("MeasureAgreementModel", "n_systems", 10, 2),
+    ("MeasureAgreementModel", "n_repeats", 20, 5),
+    ("MeasureAgreementModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +134,8 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "WeightedKappaModel": {"distance": 2, "n_disagreements": 3},
+    "MeasureAgreementModel": {"spread": 0.3, "noise": 0.2},
 }
 
 
