@@ -27,7 +27,13 @@ from . import (
     stats,
     trec,
 )
-from .agreement import cohen_kappa, fleiss_kappa, interpret_kappa, kappa_from_table
+from .agreement import (
+    cohen_kappa,
+    fleiss_kappa,
+    interpret_kappa,
+    kappa_from_table,
+    labels_from_table,
+)
 from .checks import check
 from .classification import (
     accuracy,
@@ -124,6 +130,7 @@ __all__ = [
     "kappa_from_table",
     "fleiss_kappa",
     "interpret_kappa",
+    "labels_from_table",
     "kendall_tau",
     "concordant_discordant",
     "spearman_rho",

@@ -194,6 +194,8 @@ SPECS = [
                                "marginals": "separate"},
          tables=("table",), options=("weights", "marginals")),
     Spec(ek.fleiss_kappa, {"counts": [[3, 0], [2, 1], [0, 3], [1, 2]]}, tables=("counts",)),
+    Spec(ek.labels_from_table, {"table": [[20, 5], [10, 15]], "labels": [1, 0]},
+         tables=("table",)),
     Spec(ek.interpret_kappa, {"kappa": 0.65, "scale": "landis-koch"}, options=("scale",),
          scalars={"kappa": "real"}, negative={"kappa": 1.5}),
     Spec(ek.kendall_tau, {"x": X, "y": Y, "variant": "b"}, arrays=("x", "y"),

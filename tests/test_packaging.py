@@ -88,6 +88,7 @@ PROPOSED_ADDITIONS = {
     "long_tailed_support",  # datasets: Zipf class sizes (08, 09)
     "long_tailed_labels",  # datasets: simulated labels on them (09)
     "binormal_test_set",  # curves: a binormal scorer's test set at any balance (12)
+    "labels_from_table",  # agreement: two judges' labels from their agreement table (14)
 }
 
 

@@ -20,6 +20,7 @@ from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
+from .measure_agreement import MeasureAgreementExplorer, MeasureAgreementModel
 from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
 from .peeking import PeekingExplorer, PeekingModel
 from .power import PowerExplorer, PowerModel
@@ -30,6 +31,7 @@ from .roc import ROCExplorer, ROCModel
 from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
+from .weighted_kappa import WeightedKappaExplorer, WeightedKappaModel
 
 __all__ = [
     "TestSetExplorer",
@@ -51,6 +53,8 @@ __all__ = [
     "MulticlassAveragingExplorer",
     "CostMatrixExplorer",
     "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -70,4 +74,6 @@ __all__ = [
     "MulticlassAveragingModel",
     "CostMatrixModel",
     "ROCThresholdModel",
+    "WeightedKappaModel",
+    "MeasureAgreementModel",
 ]

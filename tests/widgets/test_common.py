@@ -15,6 +15,8 @@ DEFAULT_EXPLORERS = [
     "PeekingExplorer",
     "DiscountExplorer",
     "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
 ]
 
 
@@ -46,6 +48,8 @@ OLD_EXPLORER_NAMES = [
     "MulticlassAveragingExplorer",
     "CostMatrixExplorer",
     "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
 ]
 
 

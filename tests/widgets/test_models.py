@@ -19,6 +19,7 @@ from evalkit.widgets import (
     EstimationModel,
     InterpolationModel,
     KappaModel,
+    MeasureAgreementModel,
     MulticlassAveragingModel,
     PeekingModel,
     PowerModel,
@@ -29,6 +30,7 @@ from evalkit.widgets import (
     ROCThresholdModel,
     TemperatureModel,
     TestSetModel,
+    WeightedKappaModel,
 )
 
 
@@ -70,6 +72,8 @@ MODELS = {
     "MulticlassAveragingModel": lambda: MulticlassAveragingModel(),
     "CostMatrixModel": lambda: CostMatrixModel(),
     "ROCThresholdModel": lambda: ROCThresholdModel(threshold=0.6),
+    "WeightedKappaModel": lambda: WeightedKappaModel(),
+    "MeasureAgreementModel": lambda: MeasureAgreementModel(n_repeats=20),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -138,6 +142,15 @@ NUMERIC = [
     ("CostMatrixModel", "cost_fn", 30.0, float("-inf")),
     ("CostMatrixModel", "cost_tp", -2.0, float("nan")),
     ("CostMatrixModel", "prevalence", 0.5, 1.5),
+    ("WeightedKappaModel", "n_agreed", 3, 0),
+    ("WeightedKappaModel", "n_disagreements", 4, -1),
+    ("WeightedKappaModel", "distance", 2, 4),
+    ("MeasureAgreementModel", "spread", 0.5, 1.5),
+    ("MeasureAgreementModel", "noise", 0.2, 0.0),
+    ("MeasureAgreementModel", "n_topics", 20, 0),
+    ("MeasureAgreementModel", "n_systems", 10, 2),
+    ("MeasureAgreementModel", "n_repeats", 20, 5),
+    ("MeasureAgreementModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -161,6 +174,8 @@ GOOD = {
     "MulticlassAveragingModel": {"scale": 3.0, "exclude_focus": True},
     "CostMatrixModel": {"cost_fn": 20.0, "same_mix": True},
     "ROCThresholdModel": {"threshold": 0.7},
+    "WeightedKappaModel": {"distance": 2, "n_disagreements": 3},
+    "MeasureAgreementModel": {"spread": 0.3, "noise": 0.2},
 }
 
 
