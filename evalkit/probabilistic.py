@@ -534,6 +534,9 @@ def temperature_scale(y_proba: Any, *, temperature: float) -> np.ndarray:
     if one_column:
         if not ((proba >= 0) & (proba <= 1)).all():  # also catches NaN
             bad = int(np.flatnonzero(~((proba >= 0) & (proba <= 1)))[0])
+            if np.isnan(proba[bad]):
+                raise ValueError(f"y_proba contains NaN at position {bad}; every sample needs "
+                                 "a probability")
             raise ValueError(f"a 1-D y_proba holds probabilities from 0 to 1; y_proba[{bad}] "
                              f"is {float(proba[bad])!r}")
         proba = np.column_stack([1.0 - proba, proba])
