@@ -12,6 +12,8 @@ loading a front end.
 """
 
 from .averaging import AveragingExplorer, AveragingModel
+from .brier import BrierExplorer, BrierModel
+from .confidence import ConfidenceExplorer, ConfidenceModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .dcg import DCGExplorer, DCGModel
@@ -37,6 +39,8 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "ConfidenceExplorer",
+    "BrierExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +53,6 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "ConfidenceModel",
+    "BrierModel",
 ]

@@ -17,7 +17,7 @@ def test_explorers_display_as_their_widget(explorer_class):
 OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
                       "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
                       "KappaExplorer", "RankingExplorer", "TemperatureExplorer", "PowerExplorer",
-                      "EstimationExplorer"]
+                      "EstimationExplorer", "ConfidenceExplorer", "BrierExplorer"]
 
 
 @pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)

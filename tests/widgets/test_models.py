@@ -11,6 +11,8 @@ import pytest
 
 from evalkit.widgets import (
     AveragingModel,
+    BrierModel,
+    ConfidenceModel,
     ContingencyModel,
     CostModel,
     DCGModel,
@@ -56,6 +58,12 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "ConfidenceModel": lambda: ConfidenceModel([0, 1, 2, 1, 0], [[0.7, 0.2, 0.1],
+                                                                [0.2, 0.5, 0.3],
+                                                                [0.1, 0.3, 0.6],
+                                                                [0.4, 0.4, 0.2],
+                                                                [0.3, 0.3, 0.4]], n_samples=3),
+    "BrierModel": lambda: BrierModel([0, 1, 1, 0, 1], [0.2, 0.7, 0.4, 0.1, 0.9], n_bins=4),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +113,11 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("ConfidenceModel", "n_samples", 4, 6),
+    ("ConfidenceModel", "temperature", 2.0, 0.0),
+    ("BrierModel", "temperature", 2.0, -1.0),
+    ("BrierModel", "odds_factor", 3.0, 0.0),
+    ("BrierModel", "n_bins", 5, 0),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +134,8 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "ConfidenceModel": {"n_samples": 5, "temperature": 0.5},
+    "BrierModel": {"temperature": 0.5, "odds_factor": 2.0},
 }
 
 
