@@ -183,8 +183,7 @@ class BrierExplorer(_Explorer):
                    color=["#d62728", "#2ca02c", "#7f7f7f", "#1f77b4"])
         right.set(xlabel="value (one-column Brier scale)",
                   xlim=(0, max(0.5, 1.1 * max(s[name] for name in names))),
-                  title="Brier = reliability − resolution + uncertainty (+ within-bin terms)")
-        right.title.set_fontsize(9)
+                  title="The terms of the Brier score")
         right.invert_yaxis()
         figure.tight_layout()
         return figure
