@@ -61,6 +61,7 @@ from .probabilistic import (
     expected_calibration_error,
     probabilistic_confusion_matrix,
     reliability_curve,
+    temperature_scale,
 )
 from .ranking import (
     average_precision,
@@ -138,6 +139,7 @@ __all__ = [
     "c_precision",
     "c_recall",
     "c_f1",
+    "temperature_scale",
     "brier_score",
     "brier_decomposition",
     "expected_calibration_error",

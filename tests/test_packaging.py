@@ -89,6 +89,7 @@ PROPOSED_ADDITIONS = {
     "long_tailed_labels",  # datasets: simulated labels on them (09)
     "binormal_test_set",  # curves: a binormal scorer's test set at any balance (12)
     "labels_from_table",  # agreement: two judges' labels from their agreement table (14)
+    "temperature_scale",  # probabilistic: temperature scaling of probabilities (18-20)
 }
 
 

@@ -12,6 +12,8 @@ loading a front end.
 """
 
 from .averaging import AveragingExplorer, AveragingModel
+from .brier import BrierExplorer, BrierModel
+from .confidence import ConfidenceExplorer, ConfidenceModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .cost_matrix import CostMatrixExplorer, CostMatrixModel
@@ -55,6 +57,8 @@ __all__ = [
     "ROCThresholdExplorer",
     "WeightedKappaExplorer",
     "MeasureAgreementExplorer",
+    "ConfidenceExplorer",
+    "BrierExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -76,4 +80,6 @@ __all__ = [
     "ROCThresholdModel",
     "WeightedKappaModel",
     "MeasureAgreementModel",
+    "ConfidenceModel",
+    "BrierModel",
 ]

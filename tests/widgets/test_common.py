@@ -50,6 +50,8 @@ OLD_EXPLORER_NAMES = [
     "ROCThresholdExplorer",
     "WeightedKappaExplorer",
     "MeasureAgreementExplorer",
+    "ConfidenceExplorer",
+    "BrierExplorer",
 ]
 
 

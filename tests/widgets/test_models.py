@@ -11,6 +11,8 @@ import pytest
 
 from evalkit.widgets import (
     AveragingModel,
+    BrierModel,
+    ConfidenceModel,
     ContingencyModel,
     CostMatrixModel,
     CostModel,
@@ -74,6 +76,12 @@ MODELS = {
     "ROCThresholdModel": lambda: ROCThresholdModel(threshold=0.6),
     "WeightedKappaModel": lambda: WeightedKappaModel(),
     "MeasureAgreementModel": lambda: MeasureAgreementModel(n_repeats=20),
+    "ConfidenceModel": lambda: ConfidenceModel([0, 1, 2, 1, 0], [[0.7, 0.2, 0.1],
+                                                                [0.2, 0.5, 0.3],
+                                                                [0.1, 0.3, 0.6],
+                                                                [0.4, 0.4, 0.2],
+                                                                [0.3, 0.3, 0.4]], n_samples=3),
+    "BrierModel": lambda: BrierModel([0, 1, 1, 0, 1], [0.2, 0.7, 0.4, 0.1, 0.9], n_bins=4),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -151,6 +159,11 @@ NUMERIC = [
     ("MeasureAgreementModel", "n_systems", 10, 2),
     ("MeasureAgreementModel", "n_repeats", 20, 5),
     ("MeasureAgreementModel", "seed", 1, -1),
+    ("ConfidenceModel", "n_samples", 4, 6),
+    ("ConfidenceModel", "temperature", 2.0, 0.0),
+    ("BrierModel", "temperature", 2.0, -1.0),
+    ("BrierModel", "odds_factor", 3.0, 0.0),
+    ("BrierModel", "n_bins", 5, 0),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -176,6 +189,8 @@ GOOD = {
     "ROCThresholdModel": {"threshold": 0.7},
     "WeightedKappaModel": {"distance": 2, "n_disagreements": 3},
     "MeasureAgreementModel": {"spread": 0.3, "noise": 0.2},
+    "ConfidenceModel": {"n_samples": 5, "temperature": 0.5},
+    "BrierModel": {"temperature": 0.5, "odds_factor": 2.0},
 }
 
 
