@@ -204,6 +204,13 @@ def test_a_path_must_bring_what_its_notebooks_need(small):
     small_course.paths[0]["assumes"] = ["01"]
     course.write(small_course, readme=readme, picture=picture)
     assert _problems(small_course, readme, picture) == []
+    # A path's name that promises a duration must hold it (01 and 02 take a minute each).
+    small_course.paths[0].update(name="A 1-minute taste", notebooks=["01", "02"], assumes=[])
+    course.write(small_course, readme=readme, picture=picture)
+    assert _problems(small_course, readme, picture) == ["path 'A 1-minute taste' takes 2 minutes"]
+    small_course.paths[0]["name"] = "A 2-minute taste"
+    course.write(small_course, readme=readme, picture=picture)
+    assert _problems(small_course, readme, picture) == []
 
 
 def test_minutes_follow_the_reading_model(small, tmp_path):
