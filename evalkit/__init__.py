@@ -74,6 +74,7 @@ from .stats import (
     effect_size_label,
     paired_randomization_test,
     proportion_ci,
+    t_test_power,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -143,6 +144,7 @@ __all__ = [
     "paired_randomization_test",
     "cohens_d",
     "effect_size_label",
+    "t_test_power",
     "compare_systems",
     "compare_runs",
     "evaluate",
