@@ -254,6 +254,8 @@ SPECS = [
     Spec(ek.t_test_power, {"effect_size": 0.8, "n": 5, "paired": False, "alpha": 0.05},
          scalars={"effect_size": "real", "n": "int", "alpha": "real"},
          negative={"n": 1, "alpha": -0.1}),
+    Spec(ek.equal_variance_test, {"a": X, "b": Y, "test": "bartlett"}, arrays=("a", "b"),
+         nonempty=("a", "b"), scores=("a", "b"), options=("test",)),
     Spec(ek.compare_systems, {"scores_a": X, "scores_b": Y, "test": "randomization",
                               "n_resamples": 100, "seed": 0},
          arrays=("scores_a", "scores_b"), paired=("scores_a", "scores_b"),

@@ -913,3 +913,44 @@ def test_t_test_power_rejects_bad_input_naming_the_argument(kwargs, name):
 def test_t_test_power_options_are_keyword_only():
     with pytest.raises(TypeError):
         ek.t_test_power(0.5, 5, True)
+
+
+# --------------------------------------------------------------------------------------------
+# equal_variance_test: against scipy (Bartlett, Levene) and the F distribution by hand
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equal_variance_test_matches_scipy_and_the_f_distribution(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 1.0, 40), rng.normal(3, 1.3, 55)
+    bartlett = ek.equal_variance_test(a, b, test="bartlett")
+    assert tuple(bartlett) == pytest.approx(tuple(scipy_stats.bartlett(a, b)))
+    levene = ek.equal_variance_test(a, b)
+    assert tuple(levene) == pytest.approx(tuple(scipy_stats.levene(a, b, center="mean")))
+    f = ek.equal_variance_test(a, b, test="f")
+    ratio = a.var(ddof=1) / b.var(ddof=1)
+    one_sided = scipy_stats.f.cdf(ratio, 39, 54)
+    assert f.statistic == pytest.approx(ratio) == f.variance_ratio == levene.variance_ratio
+    assert f.pvalue == pytest.approx(2 * min(one_sided, 1 - one_sided))
+    # Two-sided: swapping the samples inverts F and keeps p.
+    assert ek.equal_variance_test(b, a, test="f").pvalue == pytest.approx(f.pvalue)
+
+
+def test_equal_variance_test_p_values_fall_with_the_sample_size_at_a_fixed_ratio():
+    rng = np.random.default_rng(3)
+    noise_a, noise_b = rng.standard_normal(10000), rng.standard_normal(10000)
+    small = ek.equal_variance_test(noise_a[:100] * 0.9, noise_b[:100], test="f").pvalue
+    large = ek.equal_variance_test(noise_a * 0.9, noise_b, test="f").pvalue
+    assert large < 1e-10 < 0.01 < small
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"a": [1.0, 2.0], "b": [1.0, 2.0], "test": "t"}, "test"),
+    ({"a": [1.0], "b": [1.0, 2.0]}, "a"),
+    ({"a": [1.0, 2.0], "b": [1.0, float("nan")]}, "b"),
+    ({"a": [1.0, 2.0], "b": [1.0, 1.0]}, "b"),
+])
+def test_equal_variance_test_rejects_bad_input_naming_the_argument(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ek.equal_variance_test(**kwargs)
