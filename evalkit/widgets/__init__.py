@@ -20,7 +20,10 @@ from .kappa import KappaExplorer, KappaModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .relevance import RelevanceExplorer, RelevanceModel
+from .resamples import ResamplesExplorer, ResamplesModel
 from .roc import ROCExplorer, ROCModel
+from .seeds import SeedsExplorer, SeedsModel
+from .spread import SpreadExplorer, SpreadModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
 
@@ -37,6 +40,9 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "SpreadExplorer",
+    "ResamplesExplorer",
+    "SeedsExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +55,7 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "SpreadModel",
+    "ResamplesModel",
+    "SeedsModel",
 ]

@@ -17,7 +17,8 @@ def test_explorers_display_as_their_widget(explorer_class):
 OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
                       "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
                       "KappaExplorer", "RankingExplorer", "TemperatureExplorer", "PowerExplorer",
-                      "EstimationExplorer"]
+                      "EstimationExplorer", "SpreadExplorer", "ResamplesExplorer",
+                      "SeedsExplorer"]
 
 
 @pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)
