@@ -19,7 +19,10 @@ from evalkit.widgets import (
     PowerModel,
     RankingModel,
     RelevanceModel,
+    ResamplesModel,
     ROCModel,
+    SeedsModel,
+    SpreadModel,
     TemperatureModel,
     TestSetModel,
 )
@@ -56,6 +59,9 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "SpreadModel": lambda: SpreadModel(n_items=50, n_resamples=20),
+    "ResamplesModel": lambda: ResamplesModel(n_resamples=30, n_experiments=20),
+    "SeedsModel": lambda: SeedsModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +111,18 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("SpreadModel", "n_items", 100, 1),
+    ("SpreadModel", "n_resamples", 30, 2.5),
+    ("SpreadModel", "seed", 1, -1),
+    ("ResamplesModel", "n_resamples", 100, 2),
+    ("ResamplesModel", "variance_ratio", 0.8, 0.0),
+    ("ResamplesModel", "alpha", 0.01, 1.0),
+    ("ResamplesModel", "n_experiments", 10, 0),
+    ("ResamplesModel", "seed", 1, -1),
+    ("SeedsModel", "n_runs", 10, 1),
+    ("SeedsModel", "effect_size", 0.5, 5.5),
+    ("SeedsModel", "alpha", 0.01, 0.0),
+    ("SeedsModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +139,9 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "SpreadModel": {"n_items": 100, "n_resamples": 30},
+    "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
+    "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
 }
 
 
