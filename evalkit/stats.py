@@ -5,6 +5,9 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
 
 - :func:`proportion_ci`: intervals for a proportion such as accuracy, vectorised over many
   test sets (:class:`evalkit.widgets.TestSetModel` simulates with it).
+- :func:`simulate_test_accuracies` and :func:`interval_coverage`: how a measured accuracy
+  spreads over many test sets of one size, and how often an interval method contains the
+  truth (:class:`evalkit.widgets.TestSetModel` is built on them).
 - :func:`bootstrap_ci`: a bootstrap interval for any metric, resampling the rows of all its
   arrays together (``scipy.stats.bootstrap(..., paired=True)``); for evalkit's
   confusion-matrix metrics, all resamples are drawn at once as multinomial confusion
@@ -44,6 +47,8 @@ from ._validation import (
 
 __all__ = [
     "proportion_ci",
+    "simulate_test_accuracies",
+    "interval_coverage",
     "bootstrap_ci",
     "paired_randomization_test",
     "cohens_d",
@@ -233,6 +238,116 @@ def proportion_ci(
     if np.ndim(low) == 0:
         low, high, p_hat = float(low), float(high), float(p_hat)
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
+
+
+def simulate_test_accuracies(
+    n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
+) -> np.ndarray:
+    r"""Accuracies measured on many simulated test sets of one size, for one classifier.
+
+    Each test set has ``n_test`` independent items, each answered correctly with probability
+    :math:`p` = ``true_accuracy``, so the number correct is binomial and the measured
+    accuracy is
+
+    .. math::
+
+        \hat p = K / n, \qquad K \sim \operatorname{Binomial}(n, p), \qquad
+        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}.
+
+    Parameters
+    ----------
+    n_test : int
+        Items per test set :math:`n`, at least 1.
+    true_accuracy : float
+        The classifier's true accuracy :math:`p`, in [0, 1].
+    n_sets : int, default 5000
+        Number of simulated test sets, at least 1.
+    seed : None, int or numpy.random.Generator
+        Seed of the random draws; the same seed gives the same test sets
+        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_sets) / n_test``).
+
+    Returns
+    -------
+    ndarray of float, shape (n_sets,)
+        The measured accuracy :math:`k/n` of each test set.
+
+    References
+    ----------
+    Mitchell, T. M. (1997). Machine Learning, chapter 5 (evaluating hypotheses: the binomial
+    distribution of the sample error). McGraw-Hill.
+
+    Examples
+    --------
+    >>> measured = simulate_test_accuracies(100, 0.8, n_sets=20000, seed=0)
+    >>> measured.shape, round(float(measured.std()), 2)
+    ((20000,), 0.04)
+    >>> simulate_test_accuracies(4, 1.0, n_sets=3, seed=0).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    n_test = check_scalar(n_test, "n_test", kind="int", low=1)
+    true_accuracy = check_scalar(true_accuracy, "true_accuracy", low=0.0, high=1.0)
+    n_sets = check_scalar(n_sets, "n_sets", kind="int", low=1)
+    rng = check_seed(seed)
+    return rng.binomial(n_test, true_accuracy, n_sets) / n_test
+
+
+def interval_coverage(
+    n: int, p: float, *, method: str = "wilson", confidence: float = 0.95
+) -> float:
+    r"""The exact coverage of an interval method: how often its interval contains the truth.
+
+    For test sets of :math:`n` independent items with true proportion :math:`p`, the number
+    correct :math:`K` is binomial; the coverage is the probability that the interval
+    computed from :math:`K` (by :func:`proportion_ci`) contains :math:`p`:
+
+    .. math::
+
+        C(n, p) = \sum_{k=0}^{n} \binom{n}{k} p^k (1-p)^{n-k}\,
+        [\,L(k, n) \le p \le U(k, n)\,].
+
+    A method keeps its promise when :math:`C` is close to ``confidence``; the Wald interval
+    falls far below it for small :math:`n` or :math:`p` near 0 or 1 (Brown et al. 2001).
+    This is the exact sum, not a simulation, so it has no random error.
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, at least 1.
+    p : float
+        True proportion (accuracy), in [0, 1].
+    method : {"wilson", "normal", "exact"}
+        The interval, as in :func:`proportion_ci`.
+    confidence : float, default 0.95
+        Nominal confidence level, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The coverage probability, in [0, 1].
+
+    References
+    ----------
+    Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval Estimation for a Binomial
+    Proportion. Statistical Science 16(2), 101–133.
+
+    Examples
+    --------
+    >>> round(interval_coverage(20, 0.95, method="normal"), 3)
+    0.639
+    >>> round(interval_coverage(20, 0.95, method="wilson"), 3)
+    0.925
+    >>> round(interval_coverage(20, 0.95, method="exact"), 3)
+    0.984
+    """
+    n = check_scalar(n, "n", kind="int", low=1)
+    p = check_scalar(p, "p", low=0.0, high=1.0)
+    method = check_option(method, "method", CI_METHODS)
+    confidence = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
+                              high_inclusive=False)
+    k = np.arange(n + 1)
+    low, high = proportion_ci(k, n, confidence=confidence, method=method)
+    covered = (low <= p) & (p <= high)
+    return float(np.sum(stats.binom.pmf(k, n, p)[covered]))
 
 
 # --------------------------------------------------------------------------------------------

@@ -954,3 +954,80 @@ def test_equal_variance_test_p_values_fall_with_the_sample_size_at_a_fixed_ratio
 def test_equal_variance_test_rejects_bad_input_naming_the_argument(kwargs, name):
     with pytest.raises(ValueError, match=name):
         ek.equal_variance_test(**kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# simulate_test_accuracies and interval_coverage
+# --------------------------------------------------------------------------------------------
+
+
+def test_simulated_accuracies_are_numpys_binomial_draws_over_n():
+    measured = ek.simulate_test_accuracies(30, 0.7, n_sets=1000, seed=3)
+    expected = np.random.default_rng(3).binomial(30, 0.7, 1000) / 30
+    np.testing.assert_array_equal(measured, expected)
+    assert measured.shape == (1000,)
+
+
+def test_simulated_accuracies_spread_as_the_binomial_formula_says():
+    measured = ek.simulate_test_accuracies(400, 0.9, n_sets=40_000, seed=1)
+    assert measured.mean() == pytest.approx(0.9, abs=0.001)
+    assert measured.std(ddof=1) == pytest.approx(np.sqrt(0.9 * 0.1 / 400), rel=0.02)
+
+
+def test_simulated_accuracies_take_a_generator_and_edge_accuracies():
+    rng = np.random.default_rng(0)
+    first = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
+    second = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
+    assert not np.array_equal(first, second)  # the stream continues
+    assert ek.simulate_test_accuracies(10, 0.0, n_sets=4, seed=0).tolist() == [0.0] * 4
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_test": 0, "true_accuracy": 0.8}, "n_test"),
+    ({"n_test": 10, "true_accuracy": 1.5}, "true_accuracy"),
+    ({"n_test": 10, "true_accuracy": 0.8, "n_sets": 0}, "n_sets"),
+    ({"n_test": 10, "true_accuracy": 0.8, "seed": -1}, "seed"),
+])
+def test_simulated_accuracies_reject_bad_input_naming_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ek.simulate_test_accuracies(**kwargs)
+
+
+@pytest.mark.parametrize("method", ["wilson", "normal", "exact"])
+@pytest.mark.parametrize("n, p", [(20, 0.95), (100, 0.8), (37, 0.5), (5, 0.0)])
+def test_interval_coverage_is_the_binomial_sum_by_hand(method, n, p):
+    # By hand: loop over every k, ask scipy (wilson, exact) or statsmodels (normal) for the
+    # interval, and add the binomial probability of the k whose interval holds p.
+    total = 0.0
+    for k in range(n + 1):
+        if method == "normal":
+            low, high = proportion_confint(k, n, alpha=0.05, method="normal")
+            low, high = max(low, 0.0), min(high, 1.0)
+        else:
+            ci = binomtest(k, n).proportion_ci(method=method)
+            low, high = ci.low, ci.high
+        if low - 1e-12 <= p <= high + 1e-12:
+            total += scipy_stats.binom.pmf(k, n, p)
+    assert ek.interval_coverage(n, p, method=method) == pytest.approx(total, abs=1e-9)
+
+
+def test_interval_coverage_agrees_with_a_simulation_and_brown_cai_dasgupta():
+    # Brown, Cai & DasGupta (2001): Wald's coverage at n = 20 is far below 0.95 near p = 0.95.
+    assert ek.interval_coverage(20, 0.95, method="normal") < 0.7
+    assert ek.interval_coverage(20, 0.95, method="exact") >= 0.95
+    measured = ek.simulate_test_accuracies(50, 0.85, n_sets=100_000, seed=0)
+    low, high = proportion_ci(np.rint(measured * 50).astype(int), 50)
+    simulated = np.mean((low <= 0.85) & (0.85 <= high))
+    assert ek.interval_coverage(50, 0.85) == pytest.approx(simulated, abs=0.004)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"n": 0, "p": 0.5}, ValueError, "n"),
+    ({"n": 10, "p": 1.5}, ValueError, "p"),
+    ({"n": 10, "p": 0.5, "method": "wald"}, ValueError, "method"),
+    ({"n": 10, "p": 0.5, "confidence": 1.0}, ValueError, "confidence"),
+    ({"n": True, "p": 0.5}, TypeError, "n"),
+])
+def test_interval_coverage_rejects_bad_input_naming_the_argument(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.interval_coverage(**kwargs)

@@ -75,7 +75,7 @@ def test_a_students_changed_notebook_is_never_overwritten(tmp_path: Path, capsys
     out = tmp_path / "student"
     report = student.write_student_editions([source, other], out)
     assert report == {"written": ["00-demo.ipynb", "01-other.ipynb"], "unchanged": [],
-                      "kept": []}
+                      "kept": [], "retired": [], "kept_renamed": []}
 
     # The student answers exercise 1 in 00-demo and saves; the teacher then edits both.
     mine = out / "00-demo.ipynb"
@@ -98,8 +98,49 @@ def test_a_students_changed_notebook_is_never_overwritten(tmp_path: Path, capsys
 
     # Unchanged on both sides: nothing is rewritten; the student's copy is still kept.
     again = student.write_student_editions([source, other], out)
-    assert again == {"written": [], "unchanged": ["01-other.ipynb"], "kept": ["00-demo.ipynb"]}
+    assert again == {"written": [], "unchanged": ["01-other.ipynb"], "kept": ["00-demo.ipynb"],
+                     "retired": [], "kept_renamed": []}
     assert mine.read_text() == saved
+
+
+def test_a_renumbered_course_keeps_the_students_work_under_its_old_name(tmp_path: Path, capsys):
+    """Edition 1 has 11-costs and 12-roc; edition 2 renumbers them to 13-costs and 11-roc. The
+    untouched old copy goes; the one the student worked on stays, and the tool says where its
+    notebook went. No new file takes an old file's place."""
+    first, second, out = tmp_path / "v1", tmp_path / "v2", tmp_path / "student"
+    first.mkdir()
+    second.mkdir()
+    for folder, names in [(first, ["11-costs.ipynb", "12-roc.ipynb"]),
+                          (second, ["11-roc.ipynb", "13-costs.ipynb"])]:
+        for name in names:
+            (folder / name).write_text(json.dumps(_notebook(
+                _code("answer_1 = 0.5", tags=("solution",)),
+                _code('ek.check("answer_1", answer_1, 0.5)')), indent=1))
+    student.write_student_editions(sorted(first.glob("*.ipynb")), out)
+    worked = out / "11-costs.ipynb"
+    work = json.loads(worked.read_text())
+    work["cells"][0]["source"] = "answer_1 = 1 / 2  # mine"
+    worked.write_text(json.dumps(work, indent=1))
+    saved = worked.read_text()
+
+    renamed = {"11-costs.ipynb": ["13-costs.ipynb"], "12-roc.ipynb": ["11-roc.ipynb"]}
+    report = student.write_student_editions(sorted(second.glob("*.ipynb")), out, renamed)
+    assert report["written"] == ["11-roc.ipynb", "13-costs.ipynb"]
+    assert report["retired"] == ["12-roc.ipynb -> 11-roc.ipynb"]
+    assert report["kept_renamed"] == ["11-costs.ipynb -> 13-costs.ipynb"]
+    assert worked.read_text() == saved and not (out / "12-roc.ipynb").exists()
+    assert sorted(p.name for p in out.glob("*.ipynb")) == [
+        "11-costs.ipynb", "11-roc.ipynb", "13-costs.ipynb"]
+    manifest = json.loads((out / ".written.json").read_text())
+    assert "12-roc.ipynb" not in manifest and "11-costs.ipynb" in manifest
+
+
+def test_the_course_maps_earlier_names_are_read_for_make_student():
+    renamed = student.former_names()
+    assert renamed["11-cost-curves-and-thresholds.ipynb"] == ["13-cost-curves-and-thresholds.ipynb"]
+    current = {p.name for p in NOTEBOOKS}
+    for old, new in renamed.items():
+        assert set(new) <= current, f"{old} is said to have become {new}, not in notebooks/"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -10,6 +10,11 @@ A student's work is never overwritten. The tool remembers, in ``<out>/.written.j
 digest of every notebook it wrote; a student notebook whose content no longer matches that
 digest was changed since, and is left as it is (the tool says so). Delete the file to get a
 fresh copy.
+
+When the course is renumbered, a notebook's earlier file names are in the course map
+(``formerly`` in notebooks/course.toml). A copy under an earlier name that the student never
+changed is removed (the new edition replaces it); one the student changed is kept, and the
+tool names the notebook it became.
 """
 
 from __future__ import annotations
@@ -108,17 +113,51 @@ def _dump(notebook: dict) -> str:
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_student_editions(paths: list[Path], out: Path) -> dict[str, list[str]]:
+def former_names(course_map: Path = REPO / "notebooks" / "course.toml") -> dict[str, list[str]]:
+    """Earlier file names of the course's notebooks: ``{old name: [new names]}`` (a notebook
+    split in two has two)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import course
+
+    renamed: dict[str, list[str]] = {}
+    for notebook in course.load(course_map).notebooks.values():
+        for old in notebook.formerly:
+            renamed.setdefault(old, []).append(notebook.file)
+    return renamed
+
+
+def _retire_former(out: Path, manifest: dict[str, str], current: set[str],
+                   renamed: dict[str, list[str]], report: dict[str, list[str]]) -> None:
+    """Copies under a name the course no longer uses: removed when the student never changed
+    them, kept (and reported with the new names) when they did."""
+    for old, new in renamed.items():
+        target = out / old
+        if old in current or not target.exists():
+            continue
+        if _digest(target.read_text(encoding="utf-8")) == manifest.get(old):
+            target.unlink()
+            manifest.pop(old)
+            report["retired"].append(f"{old} -> {', '.join(new)}")
+        else:
+            report["kept_renamed"].append(f"{old} -> {', '.join(new)}")
+
+
+def write_student_editions(paths: list[Path], out: Path,
+                           renamed: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
     """Write the student edition of each notebook into ``out``; never overwrite a student's work.
 
-    Returns the file names ``{"written": [...], "unchanged": [...], "kept": [...]}``: kept are
-    the notebooks changed since this tool wrote them (left untouched).
+    Returns the file names ``{"written": [...], "unchanged": [...], "kept": [...], "retired":
+    [...], "kept_renamed": [...]}``: kept are the notebooks changed since this tool wrote them
+    (left untouched); retired are unchanged copies under a name in ``renamed`` (earlier name ->
+    new names), removed; kept_renamed are such copies the student changed, left as they are.
     """
     out.mkdir(parents=True, exist_ok=True)
     manifest_path = out / MANIFEST
     manifest: dict[str, str] = (json.loads(manifest_path.read_text())
                                 if manifest_path.exists() else {})
-    report: dict[str, list[str]] = {"written": [], "unchanged": [], "kept": []}
+    report: dict[str, list[str]] = {"written": [], "unchanged": [], "kept": [], "retired": [],
+                                    "kept_renamed": []}
+    _retire_former(out, manifest, {path.name for path in paths}, renamed or {}, report)
     for path in paths:
         text = _dump(student_edition(json.loads(path.read_text(encoding="utf-8"))))
         target = out / path.name
@@ -148,12 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         parser.error(f"no such notebook: {', '.join(missing)}")
-    report = write_student_editions(paths, args.out)
+    report = write_student_editions(paths, args.out, former_names())
     print(f"Student edition in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
     for name in report["kept"]:
         print(f"  kept {name}: you changed it since it was written, so it was left as it is "
               f"(delete it to get a fresh copy)")
+    for change in report["retired"]:
+        print(f"  removed {change.split(' -> ')[0]}, an untouched copy of a notebook the course "
+              f"renamed (now {change.split(' -> ')[1]})")
+    for change in report["kept_renamed"]:
+        old, new = change.split(" -> ")
+        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new} "
+              f"(written fresh beside it)")
     return 0
 
 

@@ -1,0 +1,531 @@
+"""The course map: ``notebooks/course.toml`` says which notebooks there are, in what order,
+what each needs and teaches, and how long it takes. Everything else is made from it or
+checked against it.
+
+    python tools/course.py minutes   # each notebook's minutes by the reading model
+    python tools/course.py check     # every rule of the map (exit 1 and a list when broken)
+    python tools/course.py write     # notebook headers, the README's course map, the picture
+
+The reading model (``[reading_model]`` in the map, stated once): a notebook takes prose
+words / 180 + non-comment code lines / 10 + 5 per exercise + 1 per quiz question minutes.
+``write`` puts each notebook's prerequisites and minutes into its header line, the course
+table and suggested paths into README.md (between ``<!-- course-map -->`` markers) and draws
+``docs/course-map.svg``; ``check`` (run by tests/test_course.py) fails when any of them is
+stale, a concept is used before it is taught, or a notebook runs over the cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+REPO = Path(__file__).resolve().parent.parent
+MAP = REPO / "notebooks" / "course.toml"
+README = REPO / "README.md"
+PICTURE = REPO / "docs" / "course-map.svg"
+START, END = "<!-- course-map -->", "<!-- /course-map -->"
+HEADER = re.compile(r"^\*Prerequisites: .*? · about \d+ minutes\*$", re.M)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the map and the notebooks
+
+
+@dataclass
+class Notebook:
+    number: str
+    file: str
+    title: str
+    question: str
+    minutes: int
+    part: str
+    needs: list[str] = field(default_factory=list)
+    introduces: list[str] = field(default_factory=list)
+    uses: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    formerly: list[str] = field(default_factory=list)
+
+    @property
+    def stem(self) -> str:
+        return self.file.removesuffix(".ipynb")
+
+
+@dataclass
+class Course:
+    model: dict[str, float]
+    notebooks: dict[str, Notebook]
+    parts: list[dict[str, Any]]
+    concepts: dict[str, dict[str, Any]]
+    paths: list[dict[str, Any]]
+    notebooks_dir: Path
+
+    def home(self, concept: str) -> list[str]:
+        return [n for n, nb in self.notebooks.items() if concept in nb.introduces]
+
+    def reachable(self, number: str) -> set[str]:
+        """The notebooks that ``number`` needs, followed back through their own needs."""
+        seen: set[str] = set()
+        stack = list(self.notebooks[number].needs)
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in self.notebooks:
+                continue
+            seen.add(current)
+            stack.extend(self.notebooks[current].needs)
+        return seen
+
+
+def load(path: Path = MAP, notebooks_dir: Path | None = None) -> Course:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    part_of = {number: part["name"] for part in data.get("part", [])
+               for number in part["notebooks"]}
+    notebooks = {}
+    for entry in data["notebook"]:
+        number = entry["file"][:2]
+        notebooks[number] = Notebook(
+            number=number, part=part_of.get(number, ""),
+            **{key: entry[key] for key in entry if key in Notebook.__dataclass_fields__})
+    return Course(model=data["reading_model"], notebooks=notebooks,
+                  parts=data.get("part", []), concepts=data.get("concept", {}),
+                  paths=data.get("path", []),
+                  notebooks_dir=notebooks_dir or path.parent)
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _code_lines(cell: dict) -> list[str]:
+    stripped = (re.sub(r"#.*$", "", line).strip() for line in _source(cell).splitlines())
+    return [line for line in stripped if line]
+
+
+@dataclass
+class Reading:
+    words: int
+    code_lines: int
+    exercises: int
+    questions: int
+    minutes: float
+
+
+def reading(cells: list[dict], model: dict[str, float]) -> Reading:
+    """A notebook's size and its minutes by the reading model."""
+    words = sum(len(re.findall(r"[A-Za-z0-9][\w'’.-]*", _source(c)))
+                for c in cells if c["cell_type"] == "markdown")
+    lines = sum(len(_code_lines(c)) for c in cells if c["cell_type"] == "code")
+    exercises = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
+    questions = sum(_source(c).count("<details") for c in cells if c["cell_type"] == "markdown")
+    minutes = (words / model["words_per_minute"] + lines / model["code_lines_per_minute"]
+               + exercises * model["minutes_per_exercise"]
+               + questions * model["minutes_per_question"])
+    return Reading(words, lines, exercises, questions, minutes)
+
+
+def _cells(course: Course, number: str) -> list[dict]:
+    path = course.notebooks_dir / course.notebooks[number].file
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+# ---------------------------------------------------------------------------------------------
+# What the map makes: header lines, the README's course map, the picture
+
+
+def _numbers(numbers: list[str]) -> str:
+    if len(numbers) == 1:
+        return numbers[0]
+    return ", ".join(numbers[:-1]) + " and " + numbers[-1]
+
+
+def header_line(notebook: Notebook) -> str:
+    needs = "none" if not notebook.needs else (
+        ("notebook " if len(notebook.needs) == 1 else "notebooks ") + _numbers(notebook.needs))
+    return f"*Prerequisites: {needs} · about {notebook.minutes} minutes*"
+
+
+def _duration(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    if not hours:
+        return f"{rest} minutes"
+    return f"{hours} h {rest:02d} min" if rest else f"{hours} h"
+
+
+def path_closure(course: Course, path: dict[str, Any]) -> list[str]:
+    """The notebooks a path asks of its reader that it does not contain: every notebook
+    reachable through ``needs`` that is neither in the path (earlier) nor assumed."""
+    missing = []
+    done = set(path.get("assumes", []))
+    for number in path["notebooks"]:
+        for need in sorted(course.reachable(number)):
+            if need not in done and need not in missing:
+                missing.append(f"{number} needs {need}")
+        done.add(number)
+    return missing
+
+
+def readme_map(course: Course) -> str:
+    total = sum(nb.minutes for nb in course.notebooks.values())
+    model = course.model
+    lines = [
+        "## The course",
+        "",
+        f"{len(course.notebooks)} notebooks in {len(course.parts)} parts, "
+        f"{_duration(total)} in all by the reading model below. Each starts with what you will "
+        "learn and what to read first, works an example by hand and checks it against evalkit, "
+        "has an explorer to move, and ends with questions to check your understanding (answers "
+        "folded), exercises that check themselves (`ek.check`), a summary and references. "
+        "\"Sources\" are the course materials and papers whose worked examples the notebook "
+        "recomputes (and corrects where they are wrong).",
+        "",
+        "![The course map: a row per part, a box per notebook with its minutes, an arrow from "
+        "a notebook to each one that needs it directly (needs that follow from other arrows "
+        "are left implied).](docs/course-map.svg)",
+        "",
+        "**Minutes** come from one reading model: prose words / "
+        f"{model['words_per_minute']:g} + code lines / {model['code_lines_per_minute']:g} + "
+        f"{model['minutes_per_exercise']:g} per exercise + {model['minutes_per_question']:g} "
+        f"per quiz question, at most {model['max_minutes']:g} per notebook. The map, "
+        "[`notebooks/course.toml`](notebooks/course.toml), is the one source of this table, "
+        "the headers and the picture; `python tools/course.py check` (part of `make test`) "
+        "holds them to it.",
+        "",
+    ]
+    for part in course.parts:
+        lines += [f"**{part['name']}**", "",
+                  "| notebook | what it answers | min | needs | sources |",
+                  "|---|---|---|---|---|"]
+        for number in part["notebooks"]:
+            nb = course.notebooks[number]
+            needs = ", ".join(nb.needs) if nb.needs else "—"
+            lines.append(f"| [`{nb.stem}`](notebooks/{nb.file}) | {nb.question} | "
+                         f"{nb.minutes} | {needs} | {'; '.join(nb.sources)} |")
+        lines.append("")
+    lines += ["**Suggested paths** (each includes, or says it assumes, every notebook its "
+              "notebooks need)", ""]
+    for path in course.paths:
+        minutes = [course.notebooks[n].minutes for n in path["notebooks"]]
+        sequence = " → ".join(path["notebooks"])
+        assumes = (f", after {_numbers(path['assumes'])}" if path.get("assumes") else "")
+        lines.append(f"- **{path['name']}**{assumes}: {sequence} "
+                     f"({' + '.join(map(str, minutes))} = {_duration(sum(minutes))}). "
+                     f"{path['text'].strip()}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def drawn_needs(course: Course) -> set[tuple[str, str]]:
+    """The needs the picture draws: each direct need that no other need already implies (the
+    transitive reduction), so the picture shows what a path requires without a tangle."""
+    edges = set()
+    for number, nb in course.notebooks.items():
+        for need in nb.needs:
+            through_another = any(need in course.reachable(other)
+                                  for other in nb.needs if other != need)
+            if not through_another:
+                edges.add((need, number))
+    return edges
+
+
+def draw_map(course: Course, target: Path = PICTURE) -> None:
+    """The course as a picture: a row per part, a box per notebook, an arrow per need."""
+    import textwrap
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    plt.rcParams["svg.hashsalt"] = "evalkit-course-map"
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, smaller
+    width = max(len(part["notebooks"]) for part in course.parts)
+    box_w, box_h, gap_x, gap_y, label_w = 2.5, 0.9, 0.5, 0.5, 1.7
+    fig_w = label_w + width * (box_w + gap_x)
+    fig_h = len(course.parts) * (box_h + gap_y) + 0.2
+    fig, ax = plt.subplots(figsize=(fig_w, fig_h))
+    ax.set_xlim(0, fig_w)
+    ax.set_ylim(0, fig_h)
+    ax.axis("off")
+    centre: dict[str, tuple[float, float]] = {}
+    colours = plt.get_cmap("tab10").colors
+    for row, part in enumerate(course.parts):
+        y = fig_h - 0.1 - row * (box_h + gap_y) - box_h / 2
+        colour = colours[row % 10]
+        ax.text(0.05, y, textwrap.fill(part["name"], 14), ha="left", va="center", fontsize=10,
+                fontweight="bold", color=colour)
+        for column, number in enumerate(part["notebooks"]):
+            x = label_w + column * (box_w + gap_x) + box_w / 2
+            centre[number] = (x, y)
+            nb = course.notebooks[number]
+            ax.add_patch(FancyBboxPatch((x - box_w / 2, y - box_h / 2), box_w, box_h,
+                                        boxstyle="round,pad=0.02,rounding_size=0.08",
+                                        facecolor="white", edgecolor=colour, linewidth=1.6,
+                                        zorder=2, gid=f"notebook-{number}"))
+            ax.text(x, y + box_h / 2 - 0.17, f"{number} · {nb.minutes} min", ha="center",
+                    va="center", fontsize=8.5, fontweight="bold", zorder=3)
+            title = textwrap.shorten(nb.title.split(":")[0], 56, placeholder="…")
+            ax.text(x, y - 0.1, textwrap.fill(title, 30), ha="center", va="center",
+                    fontsize=7, linespacing=1.1, zorder=3)
+    for need, number in sorted(drawn_needs(course)):
+        (x0, y0), (x1, y1) = centre[need], centre[number]
+        if abs(y0 - y1) < 1e-9:  # same part: side to side, bowed when it jumps a box
+            start, end = (x0 + box_w / 2, y0), (x1 - box_w / 2, y1)
+            bend = 0.0 if x1 - x0 < box_w + gap_x + 1e-9 else -0.25
+        else:
+            start, end = (x0, y0 - box_h / 2), (x1, y1 + box_h / 2)
+            bend = 0.1
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9,
+                                     connectionstyle=f"arc3,rad={bend}", linewidth=0.8,
+                                     color="0.4", alpha=0.75, zorder=1,
+                                     gid=f"needs-{need}-{number}"))
+    fig.savefig(target, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+
+
+def write(course: Course, *, readme: Path = README, picture: Path | None = PICTURE) -> list[str]:
+    """Bring the headers, the README's course map and the picture in line with the map."""
+    changed = []
+    for nb in course.notebooks.values():
+        path = course.notebooks_dir / nb.file
+        text = path.read_text(encoding="utf-8")
+        notebook = json.loads(text)
+        first = notebook["cells"][0]
+        source = _source(first)
+        new = HEADER.sub(header_line(nb), source) if HEADER.search(source) else source
+        if new != source:
+            first["source"] = new.splitlines(keepends=True)
+            path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+            changed.append(nb.file)
+    text = readme.read_text(encoding="utf-8")
+    before, rest = text.split(START, 1)
+    after = rest.split(END, 1)[1]
+    new = f"{before}{START}\n{readme_map(course)}{END}{after}"
+    if new != text:
+        readme.write_text(new, encoding="utf-8")
+        changed.append(readme.name)
+    if picture is not None:
+        draw_map(course, picture)
+        changed.append(picture.name)
+    return changed
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules
+
+
+def _order_problems(course: Course) -> list[str]:
+    problems = []
+    numbers = list(course.notebooks)
+    on_disk = sorted(p.name for p in course.notebooks_dir.glob("[0-9][0-9]-*.ipynb"))
+    listed = sorted(nb.file for nb in course.notebooks.values())
+    if on_disk != listed:
+        problems.append(f"the map lists {sorted(set(listed) - set(on_disk))} that are not in "
+                        f"notebooks/, and notebooks/ has {sorted(set(on_disk) - set(listed))} "
+                        "that the map lacks")
+    if numbers != sorted(numbers):
+        problems.append(f"the map lists the notebooks out of order: {numbers}")
+    in_parts = [n for part in course.parts for n in part["notebooks"]]
+    if sorted(in_parts) != sorted(numbers) or len(set(in_parts)) != len(in_parts):
+        problems.append("every notebook must be in exactly one part")
+    for number, nb in course.notebooks.items():
+        for need in nb.needs:
+            if need not in course.notebooks:
+                problems.append(f"{number} needs {need}, which is not in the course")
+            elif need >= number:
+                problems.append(f"{number} needs {need}, which does not come before it")
+    # A cycle is impossible when every need comes earlier; say so plainly when one does not.
+    state: dict[str, int] = {}
+
+    def visit(number: str, trail: list[str]) -> None:
+        state[number] = 1
+        for need in course.notebooks[number].needs:
+            if need not in course.notebooks:
+                continue
+            if state.get(need) == 1:
+                problems.append("needs has a cycle: " + " -> ".join(trail + [number, need]))
+            elif need not in state:
+                visit(need, trail + [number])
+        state[number] = 2
+
+    for number in numbers:
+        if number not in state:
+            visit(number, [])
+    return problems
+
+
+def _concept_problems(course: Course) -> list[str]:
+    problems = []
+    declared = set(course.concepts)
+    for number, nb in course.notebooks.items():
+        for concept in nb.introduces + nb.uses:
+            if concept not in declared:
+                problems.append(f"{number} names the concept {concept!r}, which the map's "
+                                "[concept] table does not define")
+    for concept in sorted(declared):
+        homes = course.home(concept)
+        if len(homes) != 1:
+            problems.append(f"concept {concept!r} must have exactly one home; introduced in "
+                            f"{homes or 'no notebook'}")
+    for number, nb in course.notebooks.items():
+        reach = course.reachable(number)
+        for concept in nb.uses:
+            homes = course.home(concept)
+            if homes and homes[0] != number and homes[0] not in reach:
+                problems.append(f"{number} uses {concept!r}, taught in {homes[0]}, which is not "
+                                f"among its prerequisites (followed back: "
+                                f"{sorted(reach) or 'none'})")
+            if homes and homes[0] == number:
+                problems.append(f"{number} lists {concept!r} as both introduced and used")
+    return problems
+
+
+def _first_match(cells: list[dict], patterns: list[str], kind: str, flags: int = 0) -> int | None:
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != kind:
+            continue
+        text = ("\n".join(_code_lines(cell)) if kind == "code" else _source(cell))
+        if any(re.search(pattern, text, flags) for pattern in patterns):
+            return index
+    return None
+
+
+def _usage_problems(course: Course) -> list[str]:
+    """Concepts with ``code`` patterns are found in the notebooks' code: a notebook that calls
+    one must list it (introduces or uses), and its home must name it in prose first."""
+    problems = []
+    for number, nb in course.notebooks.items():
+        cells = _cells(course, number)
+        for concept, spec in course.concepts.items():
+            patterns = spec.get("code", [])
+            if not patterns:
+                continue
+            first_code = _first_match(cells, patterns, "code")
+            if first_code is None:
+                continue
+            if concept not in nb.introduces + nb.uses:
+                problems.append(f"{number} calls {concept!r} in cell {first_code} but the map "
+                                "lists it in neither introduces nor uses")
+            if concept in nb.introduces:
+                first_prose = _first_match(cells, [spec["term"]], "markdown", re.IGNORECASE)
+                if first_prose is None or first_prose > first_code:
+                    problems.append(f"{number} is the home of {concept!r} but uses it in cell "
+                                    f"{first_code} before any markdown cell names it "
+                                    f"(/{spec['term']}/)")
+    return problems
+
+
+MODEL_CALL = re.compile(r"\b\w+Model\(")
+HANDED_TO_EXPLORER = re.compile(r"\b\w+Explorer\(\s*(?:\w+\.)*\w+Model\(")
+
+
+def _explorer_problems(course: Course) -> list[str]:
+    """Every notebook shows an explorer, and builds an explorer's model only to hand it to its
+    explorer: worked examples call the public ``ek.`` functions."""
+    problems = []
+    for number in course.notebooks:
+        cells = _cells(course, number)
+        if _first_match(cells, [r"\b\w+Explorer\("], "code") is None:
+            problems.append(f"{number} has no explorer")
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] != "code":
+                continue
+            code = "\n".join(_code_lines(cell))
+            if len(MODEL_CALL.findall(code)) > len(HANDED_TO_EXPLORER.findall(code)):
+                problems.append(f"{number} builds an explorer's model outside its explorer in "
+                                f"cell {index}")
+    return problems
+
+
+def _minutes_problems(course: Course) -> list[str]:
+    problems = []
+    cap, tolerance = course.model["max_minutes"], course.model["tolerance"]
+    for number, nb in course.notebooks.items():
+        model = reading(_cells(course, number), course.model).minutes
+        if model > cap:
+            problems.append(f"{number} takes {model:.1f} minutes by the reading model, over the "
+                            f"cap of {cap:g}")
+        if abs(nb.minutes - model) > tolerance * model:
+            problems.append(f"{number}: the map says {nb.minutes} minutes, the reading model "
+                            f"{model:.1f} (more than {tolerance:.0%} apart)")
+    return problems
+
+
+def _made_problems(course: Course, readme: Path, picture: Path | None) -> list[str]:
+    problems = []
+    for number, nb in course.notebooks.items():
+        source = _source(_cells(course, number)[0])
+        if header_line(nb) not in source.splitlines():
+            problems.append(f"{number}: the header line is not {header_line(nb)!r} "
+                            "(python tools/course.py write)")
+    text = readme.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        problems.append(f"{readme.name} lacks the {START} ... {END} markers")
+    elif text.split(START, 1)[1].split(END, 1)[0] != "\n" + readme_map(course):
+        problems.append(f"{readme.name}'s course map is stale (python tools/course.py write)")
+    for path in course.paths:
+        for gap in path_closure(course, path):
+            problems.append(f"path {path['name']!r}: {gap}, which it neither includes "
+                            "before it nor assumes")
+    if picture is not None:
+        if not picture.exists():
+            problems.append(f"{picture.name} is missing (python tools/course.py write)")
+        else:
+            svg = picture.read_text(encoding="utf-8")
+            boxes = set(re.findall(r'id="notebook-(\d\d)"', svg))
+            arrows = set(re.findall(r'id="needs-(\d\d)-(\d\d)"', svg))
+            if boxes != set(course.notebooks) or arrows != drawn_needs(course):
+                problems.append(f"{picture.name} does not show the map's notebooks and needs "
+                                "(python tools/course.py write)")
+    return problems
+
+
+def check(course: Course, *, readme: Path = README, picture: Path | None = PICTURE,
+          minutes: bool = True) -> list[str]:
+    """Every rule of the course map; an empty list when all hold."""
+    problems = _order_problems(course) + _concept_problems(course)
+    if not any("not in notebooks/" in p for p in problems):
+        problems += _usage_problems(course) + _explorer_problems(course)
+        if minutes:
+            problems += _minutes_problems(course)
+        problems += _made_problems(course, readme, picture)
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["minutes", "check", "write"])
+    args = parser.parse_args(argv)
+    course = load()
+    if args.command == "minutes":
+        total = 0.0
+        for number, nb in course.notebooks.items():
+            r = reading(_cells(course, number), course.model)
+            total += r.minutes
+            print(f"{nb.file:48s} {r.minutes:5.1f} min (map {nb.minutes:2d}): {r.words} words, "
+                  f"{r.code_lines} code lines, {r.exercises} exercises, {r.questions} questions")
+        print(f"{'course':48s} {total:5.1f} min = {total / 60:.1f} h")
+        return 0
+    if args.command == "write":
+        for name in write(course):
+            print(f"wrote {name}")
+        return 0
+    problems = check(course)
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
