@@ -16,6 +16,10 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   2007), exact for small query sets, in bounded memory for large ones.
 - :func:`cohens_d` and :func:`effect_size_label`: how large a difference is, not only
   whether it is there.
+- :func:`t_test_power`: how likely a t test is to find a true effect of a given size
+  (:class:`evalkit.widgets.PowerModel` and :class:`evalkit.widgets.SeedsModel` use it).
+- :func:`equal_variance_test`: the F-test, Bartlett's and Levene's tests of equal variance
+  (:class:`evalkit.widgets.ResamplesModel` runs them).
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
   the effect size and (for many systems against a baseline) Holm's or Bonferroni's
   correction, like PyTerrier's ``Experiment``.
