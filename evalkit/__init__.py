@@ -80,10 +80,12 @@ from .stats import (
     compare_runs,
     compare_systems,
     effect_size_label,
+    equal_variance_test,
     interval_coverage,
     paired_randomization_test,
     proportion_ci,
     simulate_test_accuracies,
+    t_test_power,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -160,6 +162,8 @@ __all__ = [
     "paired_randomization_test",
     "cohens_d",
     "effect_size_label",
+    "t_test_power",
+    "equal_variance_test",
     "compare_systems",
     "compare_runs",
     "evaluate",

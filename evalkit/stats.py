@@ -16,6 +16,10 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   2007), exact for small query sets, in bounded memory for large ones.
 - :func:`cohens_d` and :func:`effect_size_label`: how large a difference is, not only
   whether it is there.
+- :func:`t_test_power`: how likely a t test is to find a true effect of a given size
+  (:class:`evalkit.widgets.PowerModel` and :class:`evalkit.widgets.SeedsModel` use it).
+- :func:`equal_variance_test`: the F-test, Bartlett's and Levene's tests of equal variance
+  (:class:`evalkit.widgets.ResamplesModel` runs them).
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
   the effect size and (for many systems against a baseline) Holm's or Bonferroni's
   correction, like PyTerrier's ``Experiment``.
@@ -53,12 +57,16 @@ __all__ = [
     "paired_randomization_test",
     "cohens_d",
     "effect_size_label",
+    "t_test_power",
+    "equal_variance_test",
     "compare_systems",
     "compare_runs",
     "ProportionInterval",
     "ConfidenceInterval",
     "BootstrapInterval",
     "RandomizationResult",
+    "VarianceTestResult",
+    "VARIANCE_TESTS",
     "CI_METHODS",
     "BOOTSTRAP_METHODS",
     "SIGNIFICANCE_TESTS",
@@ -113,6 +121,16 @@ BootstrapInterval = make_result(
         "``confidence``, ``method``, ``n_resamples`` and ``resampling`` (how the resamples "
         "were evaluated: 'multinomial', 'vectorized' or 'loop').",
 )
+
+VarianceTestResult = make_result(
+    "VarianceTestResult", ("statistic", "pvalue"), ("test", "variance_ratio"),
+    module=__name__,
+    doc="The result of a test of equal variances; unpacks like ``(statistic, pvalue)``. Also "
+        "has the ``test`` used and the ``variance_ratio`` var(a) / var(b) (ddof = 1).",
+)
+
+#: The tests of equal variance that :func:`equal_variance_test` runs.
+VARIANCE_TESTS = ("f", "bartlett", "levene")
 
 RandomizationResult = make_result(
     "RandomizationResult", ("statistic", "pvalue"),
@@ -983,6 +1001,140 @@ def effect_size_label(d: float) -> str:
         if size >= threshold:
             return label
     return "negligible"
+
+
+def t_test_power(effect_size: float, n: int, *, paired: bool = False,
+                 alpha: float = 0.05) -> float:
+    r"""Power of a two-sided t test: the chance that it finds a true effect of this size.
+
+    Under normal scores the t statistic follows a noncentral t distribution with
+    :math:`\nu` degrees of freedom and noncentrality :math:`\lambda`; the test rejects when
+    :math:`|t| > t_{1-\alpha/2,\,\nu}`, so
+
+    .. math::
+
+        \text{power} = P(T_{\nu,\lambda} > t_{1-\alpha/2,\nu}) +
+        P(T_{\nu,\lambda} < -t_{1-\alpha/2,\nu}),
+
+    with :math:`\nu = 2n - 2`, :math:`\lambda = d\sqrt{n/2}` for two independent groups of
+    ``n`` each (Student's test; effect size Cohen's d), and :math:`\nu = n - 1`,
+    :math:`\lambda = d_z\sqrt{n}` for ``n`` pairs (paired test; effect size :math:`d_z`,
+    see :func:`cohens_d`). Welch's test has slightly fewer degrees of freedom and slightly
+    less power. The same numbers as statsmodels' ``TTestIndPower().power`` and
+    ``TTestPower().power``.
+
+    Parameters
+    ----------
+    effect_size : float
+        The true standardized difference (d, or :math:`d_z` when ``paired``); 0 gives alpha.
+    n : int
+        Scores per group (unpaired, equal sizes) or pairs (``paired=True``); at least 2.
+    paired : bool, default False
+        Paired test on ``n`` pairs instead of two groups of ``n``.
+    alpha : float, default 0.05
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    float
+        The power, in [alpha, 1).
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed.,
+    chapter 2. Lawrence Erlbaum.
+
+    Examples
+    --------
+    >>> round(t_test_power(0.8, 26), 3)
+    0.807
+    >>> round(t_test_power(0.5, 40, paired=True), 3)
+    0.869
+    """
+    paired = _check_paired_flag(paired)
+    effect_size = check_scalar(effect_size, "effect_size")
+    n = check_scalar(n, "n", kind="int", low=2)
+    alpha = check_scalar(alpha, "alpha", low=0, high=1, low_inclusive=False,
+                         high_inclusive=False)
+    if paired:
+        df, shift = n - 1, effect_size * math.sqrt(n)
+    else:
+        df, shift = 2 * n - 2, effect_size * math.sqrt(n / 2.0)
+    # The power is symmetric in the effect's sign. scipy's noncentral t returns NaN for the
+    # far tail, P(T < -critical), at a large noncentrality (statsmodels then reports NaN);
+    # that term is then below 1e-15, so it counts as 0.
+    critical = stats.t.ppf(1.0 - alpha / 2.0, df)
+    shift = abs(shift)
+    far_tail = float(stats.nct.cdf(-critical, df, shift))
+    return float(stats.nct.sf(critical, df, shift)) + (0.0 if math.isnan(far_tail) else far_tail)
+
+
+def equal_variance_test(a: Any, b: Any, *, test: str = "levene") -> Any:
+    r"""Test whether two independent samples have the same variance.
+
+    .. math::
+
+        F = \frac{s_a^2}{s_b^2}, \qquad
+        W = \frac{(N - 2)\sum_g n_g (\bar z_g - \bar z)^2}{\sum_g \sum_i (z_{gi} - \bar z_g)^2},
+        \quad z_{gi} = |x_{gi} - \bar x_g|
+
+    - ``"f"``: the F-test, :math:`F = s_a^2 / s_b^2` against an
+      :math:`F(n_a - 1, n_b - 1)` distribution, two-sided
+      (:math:`p = 2\min(P(F' \le F), P(F' \ge F))`); exact for normal samples.
+    - ``"bartlett"``: Bartlett's (1937) likelihood-ratio test, also for normal samples
+      (``scipy.stats.bartlett``).
+    - ``"levene"``: Levene's (1960) test, a one-way ANOVA on the absolute deviations
+      :math:`|x_i - \bar x|` of each sample from its mean, robust to non-normality
+      (``scipy.stats.levene(a, b, center="mean")``).
+
+    All three assume two *independent* samples of independent values: bootstrap values of two
+    metrics on the same resamples are neither, and their number is the analyst's choice.
+
+    Parameters
+    ----------
+    a, b : array-like
+        The two samples (at least 2 finite values each).
+    test : {"f", "bartlett", "levene"}, default "levene"
+
+    Returns
+    -------
+    VarianceTestResult
+        ``statistic`` and ``pvalue`` (unpacks as that pair), ``test`` and ``variance_ratio``
+        (var(a) / var(b), sample variances).
+
+    References
+    ----------
+    Bartlett, M. S. (1937). Properties of sufficiency and statistical tests. Proceedings of
+    the Royal Society A 160(901), 268–282.
+    Levene, H. (1960). Robust tests for equality of variances. In Contributions to
+    Probability and Statistics, 278–292. Stanford University Press.
+
+    Examples
+    --------
+    >>> a = [0.1, 0.4, 0.2, 0.6, 0.3, 0.5]
+    >>> b = [0.30, 0.35, 0.32, 0.36, 0.31, 0.34]
+    >>> result = equal_variance_test(a, b, test="f")
+    >>> round(result.variance_ratio, 1), round(result.pvalue, 5)
+    (62.5, 0.00033)
+    """
+    test = check_option(test, "test", VARIANCE_TESTS)
+    first = check_finite_scores(a, "a")
+    second = check_finite_scores(b, "b")
+    _check_at_least_two(first, "a")
+    _check_at_least_two(second, "b")
+    var_a, var_b = first.var(ddof=1), second.var(ddof=1)
+    if var_b == 0:
+        raise ValueError("b has zero variance; the variance ratio is undefined")
+    if test == "f":
+        statistic = var_a / var_b
+        df_a, df_b = len(first) - 1, len(second) - 1
+        pvalue = 2 * min(stats.f.cdf(statistic, df_a, df_b), stats.f.sf(statistic, df_a, df_b))
+    elif test == "bartlett":
+        statistic, pvalue = stats.bartlett(first, second)
+    else:
+        statistic, pvalue = stats.levene(first, second, center="mean")
+    return VarianceTestResult(float(statistic), float(min(pvalue, 1.0)), test=test,
+                              variance_ratio=float(var_a / var_b))
 
 
 # --------------------------------------------------------------------------------------------

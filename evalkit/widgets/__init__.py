@@ -29,8 +29,11 @@ from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
 from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
+from .resamples import ResamplesExplorer, ResamplesModel
 from .roc import ROCExplorer, ROCModel
 from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
+from .seeds import SeedsExplorer, SeedsModel
+from .spread import SpreadExplorer, SpreadModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
 from .weighted_kappa import WeightedKappaExplorer, WeightedKappaModel
@@ -59,6 +62,9 @@ __all__ = [
     "MeasureAgreementExplorer",
     "ConfidenceExplorer",
     "BrierExplorer",
+    "SpreadExplorer",
+    "ResamplesExplorer",
+    "SeedsExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -82,4 +88,7 @@ __all__ = [
     "MeasureAgreementModel",
     "ConfidenceModel",
     "BrierModel",
+    "SpreadModel",
+    "ResamplesModel",
+    "SeedsModel",
 ]

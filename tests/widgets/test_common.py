@@ -52,6 +52,9 @@ OLD_EXPLORER_NAMES = [
     "MeasureAgreementExplorer",
     "ConfidenceExplorer",
     "BrierExplorer",
+    "SpreadExplorer",
+    "ResamplesExplorer",
+    "SeedsExplorer",
 ]
 
 

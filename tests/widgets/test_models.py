@@ -28,8 +28,11 @@ from evalkit.widgets import (
     RankingModel,
     RareClassModel,
     RelevanceModel,
+    ResamplesModel,
     ROCModel,
     ROCThresholdModel,
+    SeedsModel,
+    SpreadModel,
     TemperatureModel,
     TestSetModel,
     WeightedKappaModel,
@@ -82,6 +85,9 @@ MODELS = {
                                                                 [0.4, 0.4, 0.2],
                                                                 [0.3, 0.3, 0.4]], n_samples=3),
     "BrierModel": lambda: BrierModel([0, 1, 1, 0, 1], [0.2, 0.7, 0.4, 0.1, 0.9], n_bins=4),
+    "SpreadModel": lambda: SpreadModel(n_items=50, n_resamples=20),
+    "ResamplesModel": lambda: ResamplesModel(n_resamples=30, n_experiments=20),
+    "SeedsModel": lambda: SeedsModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -164,6 +170,18 @@ NUMERIC = [
     ("BrierModel", "temperature", 2.0, -1.0),
     ("BrierModel", "odds_factor", 3.0, 0.0),
     ("BrierModel", "n_bins", 5, 0),
+    ("SpreadModel", "n_items", 100, 1),
+    ("SpreadModel", "n_resamples", 30, 2.5),
+    ("SpreadModel", "seed", 1, -1),
+    ("ResamplesModel", "n_resamples", 100, 2),
+    ("ResamplesModel", "variance_ratio", 0.8, 0.0),
+    ("ResamplesModel", "alpha", 0.01, 1.0),
+    ("ResamplesModel", "n_experiments", 10, 0),
+    ("ResamplesModel", "seed", 1, -1),
+    ("SeedsModel", "n_runs", 10, 1),
+    ("SeedsModel", "effect_size", 0.5, 5.5),
+    ("SeedsModel", "alpha", 0.01, 0.0),
+    ("SeedsModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -191,6 +209,9 @@ GOOD = {
     "MeasureAgreementModel": {"spread": 0.3, "noise": 0.2},
     "ConfidenceModel": {"n_samples": 5, "temperature": 0.5},
     "BrierModel": {"temperature": 0.5, "odds_factor": 2.0},
+    "SpreadModel": {"n_items": 100, "n_resamples": 30},
+    "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
+    "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
 }
 
 
