@@ -97,12 +97,15 @@ def _write_if_changed(target: Path, text: str) -> None:
 
 
 def _copy_notebooks() -> None:
-    """Copy notebooks/*.ipynb into docs/notebooks/ (a build copy, not in git): Sphinx reads
-    sources from docs/ only, and a symbolic link would resolve outside it."""
+    """Copy notebooks/*.ipynb and the tool-conventions page beside them into docs/notebooks/
+    (a build copy, not in git): Sphinx reads sources from docs/ only, and a symbolic link
+    would resolve outside it. The page lives beside the notebooks so that their links to it
+    work in JupyterLab too."""
     target = DOCS / "notebooks"
     target.mkdir(exist_ok=True)
     sources = {path.name: path for path in (REPO / "notebooks").glob("*.ipynb")}
-    for stale in target.glob("*.ipynb"):
+    sources["conventions.md"] = REPO / "notebooks" / "conventions.md"
+    for stale in [*target.glob("*.ipynb"), *target.glob("*.md")]:
         if stale.name not in sources:
             stale.unlink()
     for name, path in sources.items():
@@ -116,7 +119,12 @@ def _write_course_map() -> None:
     start, end = "<!-- course-map -->", "<!-- /course-map -->"
     if start not in readme or end not in readme:
         raise RuntimeError(f"README.md lacks the {start} ... {end} markers of the course map")
-    _write_if_changed(DOCS / "_course_map.md", readme.split(start, 1)[1].split(end, 1)[0])
+    course_map = readme.split(start, 1)[1].split(end, 1)[0]
+    # The README links the picture as docs/course-map.svg (beside index.md: course-map.svg) and
+    # the map's source file, which the site does not carry (named, not linked, there).
+    course_map = course_map.replace("](docs/", "](").replace(
+        "[`notebooks/course.toml`](notebooks/course.toml)", "`notebooks/course.toml`")
+    _write_if_changed(DOCS / "_course_map.md", course_map)
 
 
 _write_reference()

@@ -27,7 +27,13 @@ from . import (
     stats,
     trec,
 )
-from .agreement import cohen_kappa, fleiss_kappa, interpret_kappa, kappa_from_table
+from .agreement import (
+    cohen_kappa,
+    fleiss_kappa,
+    interpret_kappa,
+    kappa_from_table,
+    labels_from_table,
+)
 from .checks import check
 from .classification import (
     accuracy,
@@ -44,7 +50,8 @@ from .classification import (
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
-from .curves import precision_recall_curve, roc_auc, roc_curve
+from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
+from .datasets import long_tailed_labels, long_tailed_support
 from .probabilistic import (
     brier_decomposition,
     brier_score,
@@ -54,6 +61,7 @@ from .probabilistic import (
     expected_calibration_error,
     probabilistic_confusion_matrix,
     reliability_curve,
+    temperature_scale,
 )
 from .ranking import (
     average_precision,
@@ -73,10 +81,14 @@ from .stats import (
     compare_runs,
     compare_systems,
     effect_size_label,
+    equal_variance_test,
     estimation_summary,
+    interval_coverage,
     paired_randomization_test,
     proportion_ci,
     simulate_estimates,
+    simulate_test_accuracies,
+    t_test_power,
 )
 from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
@@ -114,13 +126,17 @@ __all__ = [
     "expected_cost",
     "cost_optimal_threshold",
     "probability_threshold",
+    "long_tailed_support",
+    "long_tailed_labels",
     "roc_curve",
+    "binormal_test_set",
     "roc_auc",
     "precision_recall_curve",
     "cohen_kappa",
     "kappa_from_table",
     "fleiss_kappa",
     "interpret_kappa",
+    "labels_from_table",
     "kendall_tau",
     "concordant_discordant",
     "spearman_rho",
@@ -128,6 +144,7 @@ __all__ = [
     "c_precision",
     "c_recall",
     "c_f1",
+    "temperature_scale",
     "brier_score",
     "brier_decomposition",
     "expected_calibration_error",
@@ -142,10 +159,14 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "proportion_ci",
+    "simulate_test_accuracies",
+    "interval_coverage",
     "bootstrap_ci",
     "paired_randomization_test",
     "cohens_d",
     "effect_size_label",
+    "t_test_power",
+    "equal_variance_test",
     "compare_systems",
     "compare_runs",
     "available_sample",

@@ -40,6 +40,7 @@ __all__ = [
     "kappa_from_table",
     "fleiss_kappa",
     "interpret_kappa",
+    "labels_from_table",
     "KAPPA_WEIGHTS",
     "KAPPA_MARGINALS",
     "KAPPA_SCALES",
@@ -271,6 +272,65 @@ def fleiss_kappa(counts: Any) -> float:
 _LANDIS_KOCH = ((0.0, "poor"), (0.20, "slight"), (0.40, "fair"), (0.60, "moderate"),
                 (0.80, "substantial"), (1.0, "almost perfect"))
 
+
+
+def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""Two judges' labels, item by item, that produce a given k×k agreement table.
+
+    The inverse of counting: row *i*, column *j* of ``table`` holds :math:`n_{ij}` items that
+    judge A put in category *i* and judge B in category *j*, so the result lists
+    :math:`n_{ij}` items labelled :math:`(\ell_i, \ell_j)`, cell by cell in row-major order:
+
+    .. math::
+
+        (a, b) = \big(\underbrace{(\ell_i, \ell_j), \dots, (\ell_i, \ell_j)}_{n_{ij}}
+        \big)_{i, j = 1, \dots, k}
+
+    so that ``confusion_matrix(a, b, labels=labels)`` gives ``table`` back, and any
+    agreement statistic of the labels (``cohen_kappa``, scikit-learn's
+    ``cohen_kappa_score``) equals the one of the table. Worked examples in textbooks give the
+    table; tools that take labels need the items.
+
+    Parameters
+    ----------
+    table : array-like of shape (k, k)
+        Whole, non-negative counts; rows judge A, columns judge B.
+    labels : array-like of shape (k,), optional
+        The category of each row and column, in order; default ``0, 1, ..., k - 1``.
+
+    Returns
+    -------
+    rater_a, rater_b : ndarray of shape (n_items,)
+        ``n_items`` is the sum of the table.
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1), 37–46 (the agreement table of two judges).
+
+    Examples
+    --------
+    >>> a, b = labels_from_table([[2, 1], [0, 1]], labels=["yes", "no"])
+    >>> a.tolist(), b.tolist()
+    (['yes', 'yes', 'yes', 'no'], ['yes', 'yes', 'no', 'no'])
+    >>> round(cohen_kappa(*labels_from_table([[300, 20], [10, 70]])), 4)
+    0.7761
+    """
+    table = _check_table(table)
+    if not np.array_equal(table, np.round(table)):
+        raise ValueError("table must hold whole counts of items")
+    k = table.shape[0]
+    if labels is None:
+        categories = np.arange(k)
+    else:
+        categories = check_labels(labels, "labels")
+        if len(categories) != k:
+            raise ValueError(f"labels must name the {k} categories of table; got {len(categories)}")
+        if len(np.unique(categories)) != k:
+            raise ValueError("labels must not repeat a category")
+    counts = table.astype(np.int64).ravel()
+    rows, columns = np.divmod(np.arange(k * k), k)
+    return np.repeat(categories[rows], counts), np.repeat(categories[columns], counts)
 
 def interpret_kappa(kappa: float, scale: str = "landis-koch") -> str:
     r"""A verbal label for a kappa value, on a published scale.

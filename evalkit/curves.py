@@ -27,6 +27,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    check_scalar,
 )
 from .exceptions import UndefinedMetricWarning
 
@@ -36,6 +37,7 @@ __all__ = [
     "roc_auc",
     "precision_recall_curve",
     "youden_index",
+    "binormal_test_set",
     "MULTI_CLASS",
 ]
 
@@ -571,3 +573,82 @@ def _multiclass_auc(y_true: Any, y_score: Any, multi_class: str, labels: Any,
         prevalence = (support[first] + support[second]) / len(y_true)
         return float(np.average(pair_auc, weights=prevalence))
     return float(pair_auc.mean())
+
+
+# --------------------------------------------------------------------------------------------
+# A scorer with known curves: the binormal model
+# --------------------------------------------------------------------------------------------
+
+
+def binormal_test_set(
+    *, separation: float = 1.5, prevalence: float = 0.5, n_pool: int = 200, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""A test set scored by a binormal scorer, at any class balance with the same scores.
+
+    Negatives score :math:`N(0, 1)`, positives :math:`N(d, 1)` with :math:`d` =
+    ``separation``. ``np.random.default_rng(seed)`` draws ``n_pool`` standard-normal values
+    per class once (the positives' values plus :math:`d`). The test set always has
+    :math:`n = 100 \cdot` ``n_pool`` cases: with a share :math:`\pi` of positives (a whole
+    number of percent), each pooled positive score is repeated :math:`100\pi` times and each
+    pooled negative score :math:`100(1 - \pi)` times. Repeating cases within a class changes
+    no within-class share, so at every threshold :math:`t`
+
+    .. math::
+
+        \mathrm{TPR}(t) = \frac{TP(t)}{P}, \qquad \mathrm{FPR}(t) = \frac{FP(t)}{N}
+
+    are exactly the same at every balance (and with them the ROC curve and its AUC), while
+    precision :math:`= \pi\,\mathrm{TPR} / (\pi\,\mathrm{TPR} + (1 - \pi)\,\mathrm{FPR})`
+    moves with :math:`\pi`. The population AUC of the scorer is :math:`\Phi(d / \sqrt{2})`.
+
+    Parameters
+    ----------
+    separation : float, default 1.5
+        :math:`d`, the positives' mean score (the negatives' is 0; both have SD 1).
+    prevalence : float, default 0.5
+        Share of positives: 0.01, 0.02, ..., 0.99 (a whole number of percent).
+    n_pool : int, default 200
+        Scores drawn per class.
+    seed : int, default 0
+        Seed of ``np.random.default_rng``.
+
+    Returns
+    -------
+    y_true : ndarray of shape (100 * n_pool,)
+        1 for a positive, 0 for a negative; negatives first.
+    y_score : ndarray of shape (100 * n_pool,)
+        The scores, ascending within each class.
+
+    References
+    ----------
+    Fawcett, T. (2006). An introduction to ROC analysis. Pattern Recognition Letters 27(8),
+    861–874 (section 4.2: ROC curves are insensitive to class distribution).
+    Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for Classification and
+    Prediction. Oxford University Press, section 5.3 (the binormal ROC curve).
+
+    Examples
+    --------
+    >>> y_true, y_score = binormal_test_set(separation=1.5, prevalence=0.2)
+    >>> len(y_true), int(y_true.sum())
+    (20000, 4000)
+    >>> rare_true, rare_score = binormal_test_set(separation=1.5, prevalence=0.01)
+    >>> bool(np.isclose(roc_auc(y_true, y_score), roc_auc(rare_true, rare_score)))
+    True
+    """
+    separation = check_scalar(separation, "separation")
+    share = check_scalar(prevalence, "prevalence", low=0.01, high=0.99)
+    n_pool = check_scalar(n_pool, "n_pool", kind="int", low=1)
+    seed = check_scalar(seed, "seed", kind="int", low=0)
+    percent = share * 100.0
+    if abs(percent - round(percent)) > 1e-6:
+        raise ValueError(
+            "prevalence must be a whole number of percent (0.01, 0.02, ..., 0.99), so that "
+            f"every pooled score stands for a whole number of test cases; got {prevalence!r}")
+    n_positive_copies = round(percent)
+    draws = np.random.default_rng(seed).standard_normal((2, n_pool))
+    negatives, positives = np.sort(draws[0]), np.sort(draws[1]) + separation
+    y_score = np.concatenate([np.repeat(negatives, 100 - n_positive_copies),
+                              np.repeat(positives, n_positive_copies)])
+    y_true = np.repeat(np.array([0, 1]), [(100 - n_positive_copies) * n_pool,
+                                          n_positive_copies * n_pool])
+    return y_true, y_score

@@ -49,6 +49,7 @@ __all__ = [
     "c_precision",
     "c_recall",
     "c_f1",
+    "temperature_scale",
     "brier_score",
     "brier_decomposition",
     "BrierDecomposition",
@@ -486,6 +487,71 @@ def c_f1(
     """
     return _c_metric(y_true, y_proba, want="f", average=average, pos_label=pos_label,
                      labels=labels, exclude=exclude, zero_division=zero_division)
+
+
+def temperature_scale(y_proba: Any, *, temperature: float) -> np.ndarray:
+    r"""Probabilities sharpened or softened by a temperature (temperature scaling).
+
+    .. math::
+
+        p_i^{(T)}(j) = \frac{p_i(j)^{1/T}}{\sum_{l=1}^{k} p_i(l)^{1/T}}
+
+    the same as dividing a network's logits by :math:`T` before the softmax (Guo et al.
+    2017). :math:`T > 1` softens every row towards uniform, :math:`T < 1` sharpens it towards
+    one-hot, :math:`T = 1` leaves it as it is. The order of the classes in each row never
+    changes, so the argmax (the prediction) and everything computed from it stay the same.
+    A probability of exactly 0 stays 0.
+
+    Parameters
+    ----------
+    y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
+        Probabilities whose rows sum to 1, or for two classes the probability of the
+        positive class (then the result is 1-D too: the positive class at temperature *T*).
+    temperature : float
+        The temperature :math:`T > 0`.
+
+    Returns
+    -------
+    ndarray of the shape of ``y_proba``
+
+    References
+    ----------
+    Guo, C., Pleiss, G., Sun, Y. and Weinberger, K. Q. (2017). On calibration of modern
+    neural networks. Proceedings of ICML 2017, 1321–1330, section 4.2.
+
+    Examples
+    --------
+    >>> temperature_scale([[0.8, 0.2]], temperature=0.5).round(4)  # 0.8² / (0.8² + 0.2²)
+    array([[0.9412, 0.0588]])
+    >>> temperature_scale([0.8, 0.5], temperature=1e9).round(4)  # towards uniform
+    array([0.5, 0.5])
+    """
+    temperature = check_scalar(temperature, "temperature", low=0, low_inclusive=False)
+    proba = _as_matrix(y_proba)
+    if len(proba) == 0:
+        raise ValueError("y_proba is empty; it needs at least one sample")
+    one_column = proba.ndim == 1
+    if one_column:
+        if not ((proba >= 0) & (proba <= 1)).all():  # also catches NaN
+            bad = int(np.flatnonzero(~((proba >= 0) & (proba <= 1)))[0])
+            if np.isnan(proba[bad]):
+                raise ValueError(f"y_proba contains NaN at position {bad}; every sample needs "
+                                 "a probability")
+            raise ValueError(f"a 1-D y_proba holds probabilities from 0 to 1; y_proba[{bad}] "
+                             f"is {float(proba[bad])!r}")
+        proba = np.column_stack([1.0 - proba, proba])
+    else:
+        problem = _row_problem(proba, 0)
+        if problem:
+            raise ValueError(problem)
+    # In log space, shifted by each row's maximum, so that a small T does not overflow; a
+    # probability of 0 is log 0 = -inf and stays 0, as 0^(1/T) does.
+    with np.errstate(divide="ignore"):
+        logs = np.log(proba) / temperature
+    logs -= logs.max(axis=1, keepdims=True)
+    scaled = np.exp(logs)
+    scaled /= scaled.sum(axis=1, keepdims=True)
+    return scaled[:, 1] if one_column else scaled
 
 
 # ---------------------------------------------------------------------------------------------

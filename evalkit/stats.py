@@ -5,6 +5,9 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
 
 - :func:`proportion_ci`: intervals for a proportion such as accuracy, vectorised over many
   test sets (:class:`evalkit.widgets.TestSetModel` simulates with it).
+- :func:`simulate_test_accuracies` and :func:`interval_coverage`: how a measured accuracy
+  spreads over many test sets of one size, and how often an interval method contains the
+  truth (:class:`evalkit.widgets.TestSetModel` is built on them).
 - :func:`bootstrap_ci`: a bootstrap interval for any metric, resampling the rows of all its
   arrays together (``scipy.stats.bootstrap(..., paired=True)``); for evalkit's
   confusion-matrix metrics, all resamples are drawn at once as multinomial confusion
@@ -13,6 +16,10 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   2007), exact for small query sets, in bounded memory for large ones.
 - :func:`cohens_d` and :func:`effect_size_label`: how large a difference is, not only
   whether it is there.
+- :func:`t_test_power`: how likely a t test is to find a true effect of a given size
+  (:class:`evalkit.widgets.PowerModel` and :class:`evalkit.widgets.SeedsModel` use it).
+- :func:`equal_variance_test`: the F-test, Bartlett's and Levene's tests of equal variance
+  (:class:`evalkit.widgets.ResamplesModel` runs them).
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
   the effect size and (for many systems against a baseline) Holm's or Bonferroni's
   correction, like PyTerrier's ``Experiment``.
@@ -45,16 +52,22 @@ from ._validation import (
 
 __all__ = [
     "proportion_ci",
+    "simulate_test_accuracies",
+    "interval_coverage",
     "bootstrap_ci",
     "paired_randomization_test",
     "cohens_d",
     "effect_size_label",
+    "t_test_power",
+    "equal_variance_test",
     "compare_systems",
     "compare_runs",
     "ProportionInterval",
     "ConfidenceInterval",
     "BootstrapInterval",
     "RandomizationResult",
+    "VarianceTestResult",
+    "VARIANCE_TESTS",
     "CI_METHODS",
     "BOOTSTRAP_METHODS",
     "SIGNIFICANCE_TESTS",
@@ -114,6 +127,16 @@ BootstrapInterval = make_result(
         "``confidence``, ``method``, ``n_resamples`` and ``resampling`` (how the resamples "
         "were evaluated: 'multinomial', 'vectorized' or 'loop').",
 )
+
+VarianceTestResult = make_result(
+    "VarianceTestResult", ("statistic", "pvalue"), ("test", "variance_ratio"),
+    module=__name__,
+    doc="The result of a test of equal variances; unpacks like ``(statistic, pvalue)``. Also "
+        "has the ``test`` used and the ``variance_ratio`` var(a) / var(b) (ddof = 1).",
+)
+
+#: The tests of equal variance that :func:`equal_variance_test` runs.
+VARIANCE_TESTS = ("f", "bartlett", "levene")
 
 RandomizationResult = make_result(
     "RandomizationResult", ("statistic", "pvalue"),
@@ -225,6 +248,116 @@ def proportion_ci(
     if np.ndim(low) == 0:
         low, high, p_hat = float(low), float(high), float(p_hat)
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
+
+
+def simulate_test_accuracies(
+    n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
+) -> np.ndarray:
+    r"""Accuracies measured on many simulated test sets of one size, for one classifier.
+
+    Each test set has ``n_test`` independent items, each answered correctly with probability
+    :math:`p` = ``true_accuracy``, so the number correct is binomial and the measured
+    accuracy is
+
+    .. math::
+
+        \hat p = K / n, \qquad K \sim \operatorname{Binomial}(n, p), \qquad
+        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}.
+
+    Parameters
+    ----------
+    n_test : int
+        Items per test set :math:`n`, at least 1.
+    true_accuracy : float
+        The classifier's true accuracy :math:`p`, in [0, 1].
+    n_sets : int, default 5000
+        Number of simulated test sets, at least 1.
+    seed : None, int or numpy.random.Generator
+        Seed of the random draws; the same seed gives the same test sets
+        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_sets) / n_test``).
+
+    Returns
+    -------
+    ndarray of float, shape (n_sets,)
+        The measured accuracy :math:`k/n` of each test set.
+
+    References
+    ----------
+    Mitchell, T. M. (1997). Machine Learning, chapter 5 (evaluating hypotheses: the binomial
+    distribution of the sample error). McGraw-Hill.
+
+    Examples
+    --------
+    >>> measured = simulate_test_accuracies(100, 0.8, n_sets=20000, seed=0)
+    >>> measured.shape, round(float(measured.std()), 2)
+    ((20000,), 0.04)
+    >>> simulate_test_accuracies(4, 1.0, n_sets=3, seed=0).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    n_test = check_scalar(n_test, "n_test", kind="int", low=1)
+    true_accuracy = check_scalar(true_accuracy, "true_accuracy", low=0.0, high=1.0)
+    n_sets = check_scalar(n_sets, "n_sets", kind="int", low=1)
+    rng = check_seed(seed)
+    return rng.binomial(n_test, true_accuracy, n_sets) / n_test
+
+
+def interval_coverage(
+    n: int, p: float, *, method: str = "wilson", confidence: float = 0.95
+) -> float:
+    r"""The exact coverage of an interval method: how often its interval contains the truth.
+
+    For test sets of :math:`n` independent items with true proportion :math:`p`, the number
+    correct :math:`K` is binomial; the coverage is the probability that the interval
+    computed from :math:`K` (by :func:`proportion_ci`) contains :math:`p`:
+
+    .. math::
+
+        C(n, p) = \sum_{k=0}^{n} \binom{n}{k} p^k (1-p)^{n-k}\,
+        [\,L(k, n) \le p \le U(k, n)\,].
+
+    A method keeps its promise when :math:`C` is close to ``confidence``; the Wald interval
+    falls far below it for small :math:`n` or :math:`p` near 0 or 1 (Brown et al. 2001).
+    This is the exact sum, not a simulation, so it has no random error.
+
+    Parameters
+    ----------
+    n : int
+        Test-set size, at least 1.
+    p : float
+        True proportion (accuracy), in [0, 1].
+    method : {"wilson", "normal", "exact"}
+        The interval, as in :func:`proportion_ci`.
+    confidence : float, default 0.95
+        Nominal confidence level, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The coverage probability, in [0, 1].
+
+    References
+    ----------
+    Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval Estimation for a Binomial
+    Proportion. Statistical Science 16(2), 101–133.
+
+    Examples
+    --------
+    >>> round(interval_coverage(20, 0.95, method="normal"), 3)
+    0.639
+    >>> round(interval_coverage(20, 0.95, method="wilson"), 3)
+    0.925
+    >>> round(interval_coverage(20, 0.95, method="exact"), 3)
+    0.984
+    """
+    n = check_scalar(n, "n", kind="int", low=1)
+    p = check_scalar(p, "p", low=0.0, high=1.0)
+    method = check_option(method, "method", CI_METHODS)
+    confidence = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
+                              high_inclusive=False)
+    k = np.arange(n + 1)
+    low, high = proportion_ci(k, n, confidence=confidence, method=method)
+    covered = (low <= p) & (p <= high)
+    return float(np.sum(stats.binom.pmf(k, n, p)[covered]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -874,6 +1007,140 @@ def effect_size_label(d: float) -> str:
         if size >= threshold:
             return label
     return "negligible"
+
+
+def t_test_power(effect_size: float, n: int, *, paired: bool = False,
+                 alpha: float = 0.05) -> float:
+    r"""Power of a two-sided t test: the chance that it finds a true effect of this size.
+
+    Under normal scores the t statistic follows a noncentral t distribution with
+    :math:`\nu` degrees of freedom and noncentrality :math:`\lambda`; the test rejects when
+    :math:`|t| > t_{1-\alpha/2,\,\nu}`, so
+
+    .. math::
+
+        \text{power} = P(T_{\nu,\lambda} > t_{1-\alpha/2,\nu}) +
+        P(T_{\nu,\lambda} < -t_{1-\alpha/2,\nu}),
+
+    with :math:`\nu = 2n - 2`, :math:`\lambda = d\sqrt{n/2}` for two independent groups of
+    ``n`` each (Student's test; effect size Cohen's d), and :math:`\nu = n - 1`,
+    :math:`\lambda = d_z\sqrt{n}` for ``n`` pairs (paired test; effect size :math:`d_z`,
+    see :func:`cohens_d`). Welch's test has slightly fewer degrees of freedom and slightly
+    less power. The same numbers as statsmodels' ``TTestIndPower().power`` and
+    ``TTestPower().power``.
+
+    Parameters
+    ----------
+    effect_size : float
+        The true standardized difference (d, or :math:`d_z` when ``paired``); 0 gives alpha.
+    n : int
+        Scores per group (unpaired, equal sizes) or pairs (``paired=True``); at least 2.
+    paired : bool, default False
+        Paired test on ``n`` pairs instead of two groups of ``n``.
+    alpha : float, default 0.05
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    float
+        The power, in [alpha, 1).
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed.,
+    chapter 2. Lawrence Erlbaum.
+
+    Examples
+    --------
+    >>> round(t_test_power(0.8, 26), 3)
+    0.807
+    >>> round(t_test_power(0.5, 40, paired=True), 3)
+    0.869
+    """
+    paired = _check_paired_flag(paired)
+    effect_size = check_scalar(effect_size, "effect_size")
+    n = check_scalar(n, "n", kind="int", low=2)
+    alpha = check_scalar(alpha, "alpha", low=0, high=1, low_inclusive=False,
+                         high_inclusive=False)
+    if paired:
+        df, shift = n - 1, effect_size * math.sqrt(n)
+    else:
+        df, shift = 2 * n - 2, effect_size * math.sqrt(n / 2.0)
+    # The power is symmetric in the effect's sign. scipy's noncentral t returns NaN for the
+    # far tail, P(T < -critical), at a large noncentrality (statsmodels then reports NaN);
+    # that term is then below 1e-15, so it counts as 0.
+    critical = stats.t.ppf(1.0 - alpha / 2.0, df)
+    shift = abs(shift)
+    far_tail = float(stats.nct.cdf(-critical, df, shift))
+    return float(stats.nct.sf(critical, df, shift)) + (0.0 if math.isnan(far_tail) else far_tail)
+
+
+def equal_variance_test(a: Any, b: Any, *, test: str = "levene") -> Any:
+    r"""Test whether two independent samples have the same variance.
+
+    .. math::
+
+        F = \frac{s_a^2}{s_b^2}, \qquad
+        W = \frac{(N - 2)\sum_g n_g (\bar z_g - \bar z)^2}{\sum_g \sum_i (z_{gi} - \bar z_g)^2},
+        \quad z_{gi} = |x_{gi} - \bar x_g|
+
+    - ``"f"``: the F-test, :math:`F = s_a^2 / s_b^2` against an
+      :math:`F(n_a - 1, n_b - 1)` distribution, two-sided
+      (:math:`p = 2\min(P(F' \le F), P(F' \ge F))`); exact for normal samples.
+    - ``"bartlett"``: Bartlett's (1937) likelihood-ratio test, also for normal samples
+      (``scipy.stats.bartlett``).
+    - ``"levene"``: Levene's (1960) test, a one-way ANOVA on the absolute deviations
+      :math:`|x_i - \bar x|` of each sample from its mean, robust to non-normality
+      (``scipy.stats.levene(a, b, center="mean")``).
+
+    All three assume two *independent* samples of independent values: bootstrap values of two
+    metrics on the same resamples are neither, and their number is the analyst's choice.
+
+    Parameters
+    ----------
+    a, b : array-like
+        The two samples (at least 2 finite values each).
+    test : {"f", "bartlett", "levene"}, default "levene"
+
+    Returns
+    -------
+    VarianceTestResult
+        ``statistic`` and ``pvalue`` (unpacks as that pair), ``test`` and ``variance_ratio``
+        (var(a) / var(b), sample variances).
+
+    References
+    ----------
+    Bartlett, M. S. (1937). Properties of sufficiency and statistical tests. Proceedings of
+    the Royal Society A 160(901), 268–282.
+    Levene, H. (1960). Robust tests for equality of variances. In Contributions to
+    Probability and Statistics, 278–292. Stanford University Press.
+
+    Examples
+    --------
+    >>> a = [0.1, 0.4, 0.2, 0.6, 0.3, 0.5]
+    >>> b = [0.30, 0.35, 0.32, 0.36, 0.31, 0.34]
+    >>> result = equal_variance_test(a, b, test="f")
+    >>> round(result.variance_ratio, 1), round(result.pvalue, 5)
+    (62.5, 0.00033)
+    """
+    test = check_option(test, "test", VARIANCE_TESTS)
+    first = check_finite_scores(a, "a")
+    second = check_finite_scores(b, "b")
+    _check_at_least_two(first, "a")
+    _check_at_least_two(second, "b")
+    var_a, var_b = first.var(ddof=1), second.var(ddof=1)
+    if var_b == 0:
+        raise ValueError("b has zero variance; the variance ratio is undefined")
+    if test == "f":
+        statistic = var_a / var_b
+        df_a, df_b = len(first) - 1, len(second) - 1
+        pvalue = 2 * min(stats.f.cdf(statistic, df_a, df_b), stats.f.sf(statistic, df_a, df_b))
+    elif test == "bartlett":
+        statistic, pvalue = stats.bartlett(first, second)
+    else:
+        statistic, pvalue = stats.levene(first, second, center="mean")
+    return VarianceTestResult(float(statistic), float(min(pvalue, 1.0)), test=test,
+                              variance_ratio=float(var_a / var_b))
 
 
 # --------------------------------------------------------------------------------------------

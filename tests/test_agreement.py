@@ -234,3 +234,46 @@ def test_bad_input():
     with pytest.raises(TypeError, match="kappa must be a real number <= 1; got the string 'high'"):
         ek.interpret_kappa("high")
     assert ek.interpret_kappa(1 + 1e-13) == "almost perfect"  # round-off above 1 is allowed
+
+
+# --- labels_from_table: a table back into two judges' labels ---------------------------------
+
+
+def test_labels_from_table_by_hand():
+    a, b = ek.labels_from_table([[2, 1], [0, 3]], labels=["R", "N"])
+    assert a.tolist() == ["R", "R", "R", "N", "N", "N"]
+    assert b.tolist() == ["R", "R", "N", "N", "N", "N"]
+    a, b = ek.labels_from_table([[0, 2, 0], [1, 0, 0], [0, 0, 1]])
+    assert a.tolist() == [0, 0, 1, 2] and b.tolist() == [1, 1, 0, 2]
+
+
+@given(two_raters())
+def test_labels_from_table_round_trips_and_keeps_kappa(raters):
+    rater_a, rater_b = raters
+    labels = np.unique(np.concatenate([rater_a, rater_b]))
+    table = ek.confusion_matrix(rater_a, rater_b, labels=labels)
+    a, b = ek.labels_from_table(table, labels=labels)
+    assert len(a) == len(rater_a)
+    np.testing.assert_array_equal(ek.confusion_matrix(a, b, labels=labels), table)
+    if len(labels) > 1:  # sklearn's kappa is undefined with one category
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = cohen_kappa_score(rater_a, rater_b)
+        assert np.isclose(ek.cohen_kappa(a, b, zero_division=np.nan), theirs, equal_nan=True)
+
+
+def test_labels_from_table_bad_input():
+    with pytest.raises(ValueError, match="table must be a square"):
+        ek.labels_from_table([[1, 2, 3]])
+    with pytest.raises(ValueError, match="table must hold non-negative"):
+        ek.labels_from_table([[1, -2], [3, 4]])
+    with pytest.raises(ValueError, match="table must hold whole counts"):
+        ek.labels_from_table([[1, 2.5], [3, 4]])
+    with pytest.raises(ValueError, match="table is empty"):
+        ek.labels_from_table([[0, 0], [0, 0]])
+    with pytest.raises(ValueError, match="labels must name the 2 categories"):
+        ek.labels_from_table([[1, 2], [3, 4]], labels=["a", "b", "c"])
+    with pytest.raises(ValueError, match="labels must not repeat"):
+        ek.labels_from_table([[1, 2], [3, 4]], labels=["a", "a"])
+    with pytest.raises(TypeError):
+        ek.labels_from_table([[1, 2], [3, 4]], ["a", "b"])

@@ -325,3 +325,56 @@ def test_bad_multiclass_options():
         ek.roc_auc(y_true, y_score, multi_class="ovr", pos_label=1)
     with pytest.raises(ValueError, match="labels is for multi-class AUC"):
         ek.roc_auc([0, 1], [0.2, 0.3], labels=[0, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# binormal_test_set
+# ---------------------------------------------------------------------------------------------
+
+
+def test_binormal_test_set_by_hand():
+    y_true, y_score = ek.binormal_test_set(separation=1.5, prevalence=0.2, n_pool=5, seed=3)
+    draws = np.random.default_rng(3).standard_normal((2, 5))
+    np.testing.assert_array_equal(y_score[:400], np.repeat(np.sort(draws[0]), 80))
+    np.testing.assert_array_equal(y_score[400:], np.repeat(np.sort(draws[1]) + 1.5, 20))
+    np.testing.assert_array_equal(y_true, np.repeat([0, 1], [400, 100]))
+
+
+@pytest.mark.parametrize("threshold", [-0.5, 0.3, 1.0, 2.2])
+def test_binormal_test_set_rates_do_not_move_with_the_balance(threshold):
+    from sklearn import metrics as skm
+
+    rates = set()
+    for prevalence in (0.5, 0.2, 0.05, 0.01):
+        y_true, y_score = ek.binormal_test_set(separation=1.5, prevalence=prevalence)
+        assert len(y_true) == 20000 and y_true.sum() == round(prevalence * 100) * 200
+        y_pred = (y_score >= threshold).astype(int)
+        tn, fp, fn, tp = skm.confusion_matrix(y_true, y_pred).ravel()
+        rates.add((round(tp / (tp + fn), 12), round(fp / (fp + tn), 12)))
+        tpr, fpr = rates.copy().pop()
+        if tp + fp:
+            assert skm.precision_score(y_true, y_pred) == pytest.approx(
+                prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr))
+    assert len(rates) == 1
+
+
+def test_binormal_test_set_auc_tends_to_the_population_auc():
+    from scipy.stats import norm
+
+    y_true, y_score = ek.binormal_test_set(separation=1.0, prevalence=0.5, n_pool=20000)
+    assert ek.roc_auc(y_true, y_score) == pytest.approx(norm.cdf(1.0 / np.sqrt(2)), abs=0.01)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"prevalence": 0.005}, "prevalence"), ({"prevalence": 0.125}, "prevalence"),
+    ({"prevalence": 1.0}, "prevalence"), ({"n_pool": 0}, "n_pool"), ({"seed": -1}, "seed"),
+    ({"separation": float("nan")}, "separation"),
+])
+def test_binormal_test_set_bad_input(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ek.binormal_test_set(**kwargs)
+
+
+def test_binormal_test_set_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        ek.binormal_test_set(1.5, 0.2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -126,3 +127,104 @@ def test_three_system_runs_are_the_stored_runs():
         pd.testing.assert_frame_equal(ours.sort_values(key).reset_index(drop=True),
                                       theirs.sort_values(key).reset_index(drop=True),
                                       check_exact=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Synthetic long-tailed labels
+# ---------------------------------------------------------------------------------------------
+
+
+def _support_by_hand(n_samples, n_classes, skew):
+    """Zipf quotas of the samples beyond one per class, rounded by largest remainders."""
+    import math
+
+    share = [(i + 1) ** -skew for i in range(n_classes)]
+    quota = [(n_samples - n_classes) * s / sum(share) for s in share]
+    sizes = [math.floor(q) for q in quota]
+    by_remainder = sorted(range(n_classes), key=lambda i: (-(quota[i] - sizes[i]), i))
+    for i in by_remainder[: n_samples - n_classes - sum(sizes)]:
+        sizes[i] += 1
+    return [size + 1 for size in sizes]
+
+
+@pytest.mark.parametrize("n_samples, n_classes, skew", [(100, 4, 1.0), (5000, 10, 2.0),
+                                                         (2000, 8, 1.1), (8, 4, 0.0),
+                                                         (10, 10, 3.0), (997, 7, 0.5)])
+def test_long_tailed_support_is_zipf_rounded_by_largest_remainders(n_samples, n_classes, skew):
+    import evalkit as ek
+
+    support = ek.long_tailed_support(n_samples, n_classes=n_classes, skew=skew)
+    assert support.tolist() == _support_by_hand(n_samples, n_classes, skew)
+    assert support.sum() == n_samples and support.min() >= 1
+    assert np.all(np.diff(support) <= 0)  # largest class first
+
+
+def test_long_tailed_support_by_hand():
+    import evalkit as ek
+
+    # 96 shared samples: quotas 46.08, 23.04, 15.36, 11.52; one left over goes to class 3
+    assert ek.long_tailed_support(100, n_classes=4, skew=1.0).tolist() == [47, 24, 16, 13]
+    assert ek.long_tailed_support(40, n_classes=4, skew=0.0).tolist() == [10, 10, 10, 10]
+
+
+def test_long_tailed_labels_have_the_support_and_the_designed_recall():
+    import evalkit as ek
+
+    skew, weakness, top = 1.0, 0.5, 0.9
+    y_true, y_pred = ek.long_tailed_labels(200_000, n_classes=5, skew=skew,
+                                           rare_weakness=weakness, top_recall=top, seed=3)
+    support = ek.long_tailed_support(200_000, n_classes=5, skew=skew)
+    np.testing.assert_array_equal(np.bincount(y_true), support)
+    recall = ek.recall(y_true, y_pred, average=None, labels=range(5))
+    designed = top * np.arange(1, 6) ** -(skew * weakness)
+    np.testing.assert_allclose(recall, designed, atol=0.01)
+
+
+def test_long_tailed_labels_send_errors_where_asked():
+    import evalkit as ek
+
+    for errors_to in ("proportional", "uniform"):
+        y_true, y_pred = ek.long_tailed_labels(100_000, n_classes=4, skew=1.5,
+                                               errors_to=errors_to, seed=1)
+        wrong = y_pred[(y_true == 0) & (y_pred != 0)]  # the largest class's errors
+        shares = np.bincount(wrong, minlength=4)[1:] / wrong.size
+        support = ek.long_tailed_support(100_000, n_classes=4, skew=1.5)[1:]
+        expected = support / support.sum() if errors_to == "proportional" else np.full(3, 1 / 3)
+        np.testing.assert_allclose(shares, expected, atol=0.02)
+
+
+def test_long_tailed_labels_repeat_with_the_seed():
+    import evalkit as ek
+
+    first = ek.long_tailed_labels(500, n_classes=6, skew=1.0, seed=7)
+    again = ek.long_tailed_labels(500, n_classes=6, skew=1.0, seed=7)
+    other = ek.long_tailed_labels(500, n_classes=6, skew=1.0, seed=8)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[1], other[1])
+    # balanced classes and no weakness: every class is drawn with the same recall
+    y_true, y_pred = ek.long_tailed_labels(40_000, n_classes=4, skew=0.0, rare_weakness=2.0,
+                                           top_recall=0.6, seed=0)
+    np.testing.assert_allclose(ek.recall(y_true, y_pred, average=None), 0.6, atol=0.02)
+
+
+@pytest.mark.parametrize("function", ["long_tailed_support", "long_tailed_labels"])
+def test_long_tailed_bad_input_names_the_argument(function):
+    import evalkit as ek
+
+    with pytest.raises(ValueError, match="n_samples must be at least n_classes"):
+        getattr(ek, function)(5, n_classes=6)
+    with pytest.raises(ValueError, match="^skew must be"):
+        getattr(ek, function)(50, n_classes=6, skew=-0.1)
+    with pytest.raises(TypeError, match="^n_classes must be"):
+        getattr(ek, function)(50, n_classes="6")
+    with pytest.raises(TypeError):
+        getattr(ek, function)(50, 6)  # options are keyword-only
+
+
+def test_long_tailed_labels_bad_options_are_named():
+    import evalkit as ek
+
+    with pytest.raises(ValueError, match="errors_to must be one of"):
+        ek.long_tailed_labels(50, n_classes=3, errors_to="everywhere")
+    with pytest.raises(ValueError, match="^top_recall must be"):
+        ek.long_tailed_labels(50, n_classes=3, top_recall=1.5)

@@ -418,3 +418,60 @@ def test_labels_must_fit_the_columns():
         ek.expected_calibration_error([0, 1], [0.2, 0.7], n_bins=0)
     with pytest.raises(ValueError, match="norm must be one of"):
         ek.expected_calibration_error([0, 1], [0.2, 0.7], norm="l3")
+
+
+# ---------------------------------------------------------------------------------------------
+# temperature_scale
+# ---------------------------------------------------------------------------------------------
+
+
+def test_temperature_scale_is_the_softmax_of_the_logits_over_t():
+    from scipy.special import softmax
+
+    rng = np.random.default_rng(7)
+    logits = rng.normal(size=(50, 4)) * 3
+    proba = softmax(logits, axis=1)
+    for t in (0.1, 0.5, 1.0, 3.0):
+        np.testing.assert_allclose(ek.temperature_scale(proba, temperature=t),
+                                   softmax(logits / t, axis=1), rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(ek.temperature_scale(proba, temperature=1.0), proba)
+
+
+def test_temperature_scale_by_hand_keeps_the_argmax_and_the_row_sums():
+    # 0.8^2 / (0.8^2 + 0.2^2) = 0.64 / 0.68; at T = 2: sqrt(0.8) / (sqrt(0.8) + sqrt(0.2)) = 2/3
+    assert ek.temperature_scale([[0.8, 0.2]], temperature=0.5)[0, 0] == pytest.approx(0.64 / 0.68)
+    assert ek.temperature_scale([[0.8, 0.2]], temperature=2.0)[0, 0] == pytest.approx(2 / 3)
+    proba = np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8], [0.0, 0.4, 0.6]])
+    for t in (0.05, 0.7, 20.0):
+        scaled = ek.temperature_scale(proba, temperature=t)
+        np.testing.assert_array_equal(scaled.argmax(axis=1), proba.argmax(axis=1))
+        np.testing.assert_allclose(scaled.sum(axis=1), 1.0)
+        assert scaled[2, 0] == 0.0  # a zero stays zero
+    assert ek.temperature_scale(proba, temperature=1e-3)[0].round(6).tolist() == [1, 0, 0]
+
+
+def test_temperature_scale_of_a_positive_class_column_is_that_of_two_columns():
+    p = np.array([0.9, 0.3, 0.5, 0.0, 1.0])
+    both = ek.temperature_scale(np.column_stack([1 - p, p]), temperature=0.4)
+    np.testing.assert_allclose(ek.temperature_scale(p, temperature=0.4), both[:, 1])
+
+
+@pytest.mark.parametrize("y_proba, match", [
+    ([[0.5, 0.6]], "rows of y_proba must sum to 1"),
+    ([[1.2, -0.2]], "y_proba must hold probabilities >= 0"),
+    ([0.2, 1.5], "y_proba"),
+    ([0.2, np.nan], "y_proba"),
+    ([], "y_proba"),
+])
+def test_temperature_scale_refuses_bad_probabilities(y_proba, match):
+    with pytest.raises(ValueError, match=match):
+        ek.temperature_scale(y_proba, temperature=0.5)
+
+
+@pytest.mark.parametrize("temperature, error", [(0.0, ValueError), (-1.0, ValueError),
+                                                (np.inf, ValueError), (True, TypeError)])
+def test_temperature_scale_refuses_bad_temperatures(temperature, error):
+    with pytest.raises(error, match="temperature"):
+        ek.temperature_scale([0.3, 0.7], temperature=temperature)
+    with pytest.raises(TypeError):
+        ek.temperature_scale([0.3, 0.7], 0.5)  # the temperature is keyword-only

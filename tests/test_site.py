@@ -55,5 +55,6 @@ def test_every_public_function_has_a_page(site):
 
 def test_the_landing_page_is_the_course_map(site):
     html = (site / "index.html").read_text(encoding="utf-8")
-    linked = set(re.findall(r'href="notebooks/([\w-]+)\.html', html))
+    linked = set(re.findall(r'href="notebooks/(\d\d-[\w-]+)\.html', html))
+    assert 'href="notebooks/conventions.html' in html  # the tool-conventions page, linked once
     assert linked == {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}

@@ -563,9 +563,11 @@ def test_memory_stays_bounded_for_many_queries_and_resamples():
     assert peak < 30e6
 
 
+# Scores in [0, 1], without subnormal floats (below 2.2e-308): squaring those underflows to 0,
+# so a difference of 1e-309 reads as constant (t = inf), in scipy as in evalkit.
 paired_lists = st.integers(2, 24).flatmap(lambda n: st.tuples(
-    st.lists(st.floats(0, 1), min_size=n, max_size=n),
-    st.lists(st.floats(0, 1), min_size=n, max_size=n)))
+    st.lists(st.floats(0, 1, allow_subnormal=False), min_size=n, max_size=n),
+    st.lists(st.floats(0, 1, allow_subnormal=False), min_size=n, max_size=n)))
 
 
 @given(paired_lists)
@@ -939,3 +941,172 @@ def test_estimation_summary_bad_tables(rng, change, message):
         ek.estimation_summary(change(_estimates_table(rng)))
     with pytest.raises(TypeError, match="estimates must be a DataFrame"):
         ek.estimation_summary([[0.5]])
+# --------------------------------------------------------------------------------------------
+# t_test_power: against statsmodels' TTestIndPower / TTestPower
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("effect_size", [0.0, 0.2, 0.5, 0.8, 1.2, 2.0, -0.7])
+@pytest.mark.parametrize("n", [2, 5, 26, 100])
+@pytest.mark.parametrize("alpha", [0.01, 0.05])
+def test_t_test_power_matches_statsmodels(effect_size, n, alpha):
+    from statsmodels.stats.power import TTestIndPower, TTestPower
+
+    unpaired = TTestIndPower().power(effect_size=effect_size, nobs1=n, alpha=alpha, ratio=1.0)
+    paired = TTestPower().power(effect_size=effect_size, nobs=n, alpha=alpha)
+    # statsmodels (through scipy's noncentral t) gives NaN where the far tail underflows;
+    # the power is then within 1e-5 of 1.
+    for ours, theirs in [(ek.t_test_power(effect_size, n, alpha=alpha), unpaired),
+                         (ek.t_test_power(effect_size, n, paired=True, alpha=alpha), paired)]:
+        if np.isnan(theirs):
+            assert 1 - 1e-5 < ours <= 1
+        else:
+            assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+def test_t_test_power_by_hand_and_by_simulation():
+    # No effect: the power is the false-positive rate alpha.
+    assert ek.t_test_power(0.0, 5) == pytest.approx(0.05)
+    # Simulated five-run Student tests at d = 2 find the difference about 79% of the time.
+    rng = np.random.default_rng(0)
+    a = rng.normal(2.0, 1.0, size=(20000, 5))
+    b = rng.normal(0.0, 1.0, size=(20000, 5))
+    simulated = (scipy_stats.ttest_ind(a, b, axis=1).pvalue < 0.05).mean()
+    assert ek.t_test_power(2.0, 5) == pytest.approx(simulated, abs=0.01)
+    # More runs, more power; a paired test on n pairs has n - 1 degrees of freedom.
+    assert ek.t_test_power(0.8, 10) < ek.t_test_power(0.8, 26) < ek.t_test_power(0.8, 100)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"effect_size": float("nan"), "n": 5}, "effect_size"),
+    ({"effect_size": 0.5, "n": 1}, "n"),
+    ({"effect_size": 0.5, "n": 2.5}, "n"),
+    ({"effect_size": 0.5, "n": 5, "alpha": 0.0}, "alpha"),
+    ({"effect_size": 0.5, "n": 5, "alpha": 1.5}, "alpha"),
+])
+def test_t_test_power_rejects_bad_input_naming_the_argument(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ek.t_test_power(**kwargs)
+
+
+def test_t_test_power_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        ek.t_test_power(0.5, 5, True)
+
+
+# --------------------------------------------------------------------------------------------
+# equal_variance_test: against scipy (Bartlett, Levene) and the F distribution by hand
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equal_variance_test_matches_scipy_and_the_f_distribution(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 1.0, 40), rng.normal(3, 1.3, 55)
+    bartlett = ek.equal_variance_test(a, b, test="bartlett")
+    assert tuple(bartlett) == pytest.approx(tuple(scipy_stats.bartlett(a, b)))
+    levene = ek.equal_variance_test(a, b)
+    assert tuple(levene) == pytest.approx(tuple(scipy_stats.levene(a, b, center="mean")))
+    f = ek.equal_variance_test(a, b, test="f")
+    ratio = a.var(ddof=1) / b.var(ddof=1)
+    one_sided = scipy_stats.f.cdf(ratio, 39, 54)
+    assert f.statistic == pytest.approx(ratio) == f.variance_ratio == levene.variance_ratio
+    assert f.pvalue == pytest.approx(2 * min(one_sided, 1 - one_sided))
+    # Two-sided: swapping the samples inverts F and keeps p.
+    assert ek.equal_variance_test(b, a, test="f").pvalue == pytest.approx(f.pvalue)
+
+
+def test_equal_variance_test_p_values_fall_with_the_sample_size_at_a_fixed_ratio():
+    rng = np.random.default_rng(3)
+    noise_a, noise_b = rng.standard_normal(10000), rng.standard_normal(10000)
+    small = ek.equal_variance_test(noise_a[:100] * 0.9, noise_b[:100], test="f").pvalue
+    large = ek.equal_variance_test(noise_a * 0.9, noise_b, test="f").pvalue
+    assert large < 1e-10 < 0.01 < small
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"a": [1.0, 2.0], "b": [1.0, 2.0], "test": "t"}, "test"),
+    ({"a": [1.0], "b": [1.0, 2.0]}, "a"),
+    ({"a": [1.0, 2.0], "b": [1.0, float("nan")]}, "b"),
+    ({"a": [1.0, 2.0], "b": [1.0, 1.0]}, "b"),
+])
+def test_equal_variance_test_rejects_bad_input_naming_the_argument(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        ek.equal_variance_test(**kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# simulate_test_accuracies and interval_coverage
+# --------------------------------------------------------------------------------------------
+
+
+def test_simulated_accuracies_are_numpys_binomial_draws_over_n():
+    measured = ek.simulate_test_accuracies(30, 0.7, n_sets=1000, seed=3)
+    expected = np.random.default_rng(3).binomial(30, 0.7, 1000) / 30
+    np.testing.assert_array_equal(measured, expected)
+    assert measured.shape == (1000,)
+
+
+def test_simulated_accuracies_spread_as_the_binomial_formula_says():
+    measured = ek.simulate_test_accuracies(400, 0.9, n_sets=40_000, seed=1)
+    assert measured.mean() == pytest.approx(0.9, abs=0.001)
+    assert measured.std(ddof=1) == pytest.approx(np.sqrt(0.9 * 0.1 / 400), rel=0.02)
+
+
+def test_simulated_accuracies_take_a_generator_and_edge_accuracies():
+    rng = np.random.default_rng(0)
+    first = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
+    second = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
+    assert not np.array_equal(first, second)  # the stream continues
+    assert ek.simulate_test_accuracies(10, 0.0, n_sets=4, seed=0).tolist() == [0.0] * 4
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_test": 0, "true_accuracy": 0.8}, "n_test"),
+    ({"n_test": 10, "true_accuracy": 1.5}, "true_accuracy"),
+    ({"n_test": 10, "true_accuracy": 0.8, "n_sets": 0}, "n_sets"),
+    ({"n_test": 10, "true_accuracy": 0.8, "seed": -1}, "seed"),
+])
+def test_simulated_accuracies_reject_bad_input_naming_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ek.simulate_test_accuracies(**kwargs)
+
+
+@pytest.mark.parametrize("method", ["wilson", "normal", "exact"])
+@pytest.mark.parametrize("n, p", [(20, 0.95), (100, 0.8), (37, 0.5), (5, 0.0)])
+def test_interval_coverage_is_the_binomial_sum_by_hand(method, n, p):
+    # By hand: loop over every k, ask scipy (wilson, exact) or statsmodels (normal) for the
+    # interval, and add the binomial probability of the k whose interval holds p.
+    total = 0.0
+    for k in range(n + 1):
+        if method == "normal":
+            low, high = proportion_confint(k, n, alpha=0.05, method="normal")
+            low, high = max(low, 0.0), min(high, 1.0)
+        else:
+            ci = binomtest(k, n).proportion_ci(method=method)
+            low, high = ci.low, ci.high
+        if low - 1e-12 <= p <= high + 1e-12:
+            total += scipy_stats.binom.pmf(k, n, p)
+    assert ek.interval_coverage(n, p, method=method) == pytest.approx(total, abs=1e-9)
+
+
+def test_interval_coverage_agrees_with_a_simulation_and_brown_cai_dasgupta():
+    # Brown, Cai & DasGupta (2001): Wald's coverage at n = 20 is far below 0.95 near p = 0.95.
+    assert ek.interval_coverage(20, 0.95, method="normal") < 0.7
+    assert ek.interval_coverage(20, 0.95, method="exact") >= 0.95
+    measured = ek.simulate_test_accuracies(50, 0.85, n_sets=100_000, seed=0)
+    low, high = proportion_ci(np.rint(measured * 50).astype(int), 50)
+    simulated = np.mean((low <= 0.85) & (0.85 <= high))
+    assert ek.interval_coverage(50, 0.85) == pytest.approx(simulated, abs=0.004)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"n": 0, "p": 0.5}, ValueError, "n"),
+    ({"n": 10, "p": 1.5}, ValueError, "p"),
+    ({"n": 10, "p": 0.5, "method": "wald"}, ValueError, "method"),
+    ({"n": 10, "p": 0.5, "confidence": 1.0}, ValueError, "confidence"),
+    ({"n": True, "p": 0.5}, TypeError, "n"),
+])
+def test_interval_coverage_rejects_bad_input_naming_the_argument(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.interval_coverage(**kwargs)

@@ -478,6 +478,11 @@ def _made_problems(course: Course, readme: Path, picture: Path | None) -> list[s
         for gap in path_closure(course, path):
             problems.append(f"path {path['name']!r}: {gap}, which it neither includes "
                             "before it nor assumes")
+        # A path named "A 90-minute lecture" or "A 3-hour lab" must fit in that time.
+        said = re.search(r"(\d+)-(minute|hour)", path["name"])
+        total = sum(course.notebooks[n].minutes for n in path["notebooks"])
+        if said and total > int(said.group(1)) * (60 if said.group(2) == "hour" else 1):
+            problems.append(f"path {path['name']!r} takes {total} minutes")
     if picture is not None:
         if not picture.exists():
             problems.append(f"{picture.name} is missing (python tools/course.py write)")

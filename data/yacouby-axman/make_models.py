@@ -1,9 +1,9 @@
-"""Train the 100 random models of notebook 23 (Yacouby & Axman 2020, experiment D) and save
+"""Train the 100 random models of notebook 24 (Yacouby & Axman 2020, experiment D) and save
 their test-set probabilities to ``random_models.npz``.
 
 The paper drew 100 Sep-CNN models on SNLI with random hyper-parameters (its Table 2). SNLI is
-not available offline, so notebook 23 uses scikit-learn's handwritten digits instead, and the
-models here are small multi-layer perceptrons (scikit-learn's ``MLPClassifier``) with random
+not available offline, so notebooks 23 and 24 use scikit-learn's handwritten digits instead,
+and the models here are small multi-layer perceptrons (scikit-learn's ``MLPClassifier``) with random
 hyper-parameters in the same spirit: one or two hidden layers, their width, the L2 penalty
 (in place of dropout), the learning rate and the number of epochs. No two models share their
 hyper-parameters. Training all 100 takes about 15 seconds, which is why the notebook loads the
@@ -29,7 +29,7 @@ from sklearn.neural_network import MLPClassifier
 from threadpoolctl import threadpool_limits
 
 N_MODELS = 100
-TEST_SIZE = 0.6  # the same split as notebook 23
+TEST_SIZE = 0.6  # the same split as notebooks 23 and 24
 SPLIT_SEED = 0
 OUT = Path(__file__).with_name("random_models.npz")
 
@@ -40,7 +40,7 @@ EPOCHS = (10, 20, 50, 100, 200)
 
 
 def split():
-    """The digits split of notebook 23: 40% to train, 60% to test, stratified."""
+    """The digits split of notebooks 23 and 24: 40% to train, 60% to test, stratified."""
     X, y = load_digits(return_X_y=True)
     return train_test_split(X / 16.0, y, test_size=TEST_SIZE, random_state=SPLIT_SEED,
                             stratify=y)
@@ -78,7 +78,7 @@ def main() -> None:
                                   max_iter=epochs, random_state=i)
             proba[i] = model.fit(X_train, y_train).predict_proba(X_test)
     # Four decimals are plenty for the metrics and keep the file small; rows are renormalised
-    # on loading (notebook 23), so they sum to 1 again.
+    # on loading (notebook 24), so they sum to 1 again.
     np.savez_compressed(
         OUT,
         proba=np.round(proba * 10_000).astype(np.uint16),

@@ -12,17 +12,31 @@ loading a front end.
 """
 
 from .averaging import AveragingExplorer, AveragingModel
+from .brier import BrierExplorer, BrierModel
+from .confidence import ConfidenceExplorer, ConfidenceModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
+from .cost_matrix import CostMatrixExplorer, CostMatrixModel
 from .dcg import DCGExplorer, DCGModel
+from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
+from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
+from .measure_agreement import MeasureAgreementExplorer, MeasureAgreementModel
+from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
+from .peeking import PeekingExplorer, PeekingModel
 from .power import PowerExplorer, PowerModel
 from .ranking import RankingExplorer, RankingModel
+from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
+from .resamples import ResamplesExplorer, ResamplesModel
 from .roc import ROCExplorer, ROCModel
+from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
+from .seeds import SeedsExplorer, SeedsModel
+from .spread import SpreadExplorer, SpreadModel
 from .temperature import TemperatureExplorer, TemperatureModel
 from .testset import TestSetExplorer, TestSetModel
+from .weighted_kappa import WeightedKappaExplorer, WeightedKappaModel
 
 __all__ = [
     "TestSetExplorer",
@@ -37,6 +51,20 @@ __all__ = [
     "TemperatureExplorer",
     "PowerExplorer",
     "EstimationExplorer",
+    "InterpolationExplorer",
+    "RareClassExplorer",
+    "PeekingExplorer",
+    "DiscountExplorer",
+    "MulticlassAveragingExplorer",
+    "CostMatrixExplorer",
+    "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
+    "ConfidenceExplorer",
+    "BrierExplorer",
+    "SpreadExplorer",
+    "ResamplesExplorer",
+    "SeedsExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -49,4 +77,18 @@ __all__ = [
     "TemperatureModel",
     "PowerModel",
     "EstimationModel",
+    "InterpolationModel",
+    "RareClassModel",
+    "PeekingModel",
+    "DiscountModel",
+    "MulticlassAveragingModel",
+    "CostMatrixModel",
+    "ROCThresholdModel",
+    "WeightedKappaModel",
+    "MeasureAgreementModel",
+    "ConfidenceModel",
+    "BrierModel",
+    "SpreadModel",
+    "ResamplesModel",
+    "SeedsModel",
 ]

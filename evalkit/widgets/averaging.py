@@ -10,17 +10,13 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_scalar
-from ..classification import class_weights, classification_report
+from ..classification import class_weights, classification_report, confusion_matrix
+from ..datasets import ERROR_TARGETS, long_tailed_labels, long_tailed_support
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
-
-#: Where :class:`AveragingModel` sends a misclassified sample: to another class with
-#: probability proportional to that class's size, or to any other class alike.
-ERROR_TARGETS = ("proportional", "uniform")
-
 
 #: The averages :class:`AveragingModel` reports, from "every sample counts the same"
 #: (micro) to "every class counts the same" (macro), then the other macro-F.
@@ -50,7 +46,9 @@ class AveragingModel(SettingsModel):
     and sends the :math:`n_i - TP_i` errors to the other classes with one multinomial draw,
     to class :math:`j \ne i` with probability :math:`\propto n_j` (``errors_to=
     "proportional"``: the classifier leans towards frequent classes) or :math:`\propto 1`
-    (``"uniform"``). The same settings and seed always give the same labels.
+    (``"uniform"``). The same settings and seed always give the same labels. The sizes and
+    labels come from the public :func:`evalkit.datasets.long_tailed_support` and
+    :func:`evalkit.datasets.long_tailed_labels`.
 
     Parameters
     ----------
@@ -131,15 +129,8 @@ class AveragingModel(SettingsModel):
 
     @property
     def support(self) -> np.ndarray:
-        """Number of true samples of each class (Zipf shares rounded by largest remainders)."""
-        share = np.arange(1, self.n_classes + 1, dtype=np.float64) ** -self.skew
-        quota = (self.n_samples - self.n_classes) * share / share.sum()
-        sizes = np.floor(quota).astype(np.int64)
-        left = self.n_samples - self.n_classes - int(sizes.sum())
-        # The largest remainders get the samples left over; ties go to the larger class.
-        order = np.argsort(-(quota - sizes), kind="stable")
-        sizes[order[:left]] += 1
-        return sizes + 1  # the one sample every class keeps
+        """Number of true samples of each class: :func:`evalkit.datasets.long_tailed_support`."""
+        return long_tailed_support(self.n_samples, n_classes=self.n_classes, skew=self.skew)
 
     @property
     def designed_recall(self) -> np.ndarray:
@@ -151,20 +142,12 @@ class AveragingModel(SettingsModel):
         """The drawn confusion matrix: rows true class, columns predicted class."""
         key = self._key()
         if self._cache.get("key") != key:
-            rng = np.random.default_rng(self.seed)
-            support = self.support
-            tp = rng.binomial(support, self.designed_recall)
-            pull = support.astype(np.float64) if self.errors_to == "proportional" else (
-                np.ones(self.n_classes))
-            pvals = np.tile(pull, (self.n_classes, 1))
-            np.fill_diagonal(pvals, 0.0)
-            pvals /= pvals.sum(axis=1, keepdims=True)
-            matrix = rng.multinomial(support - tp, pvals) + np.diag(tp)
-            counts = matrix.ravel()
-            y_true = np.repeat(np.repeat(self.classes, self.n_classes), counts)
-            y_pred = np.repeat(np.tile(self.classes, self.n_classes), counts)
-            order = rng.permutation(self.n_samples)  # the order means nothing: shuffle it
-            self._cache = {"key": key, "matrix": matrix, "labels": (y_true[order], y_pred[order])}
+            y_true, y_pred = long_tailed_labels(
+                self.n_samples, n_classes=self.n_classes, skew=self.skew,
+                rare_weakness=self.rare_weakness, top_recall=self.top_recall,
+                errors_to=self.errors_to, seed=self.seed)
+            matrix = confusion_matrix(y_true, y_pred, labels=self.classes)
+            self._cache = {"key": key, "matrix": matrix, "labels": (y_true, y_pred)}
         return self._cache["matrix"].copy()
 
     def labels(self) -> tuple[np.ndarray, np.ndarray]:

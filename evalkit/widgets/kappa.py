@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_option, check_scalar
-from ..agreement import KAPPA_MARGINALS, KAPPA_SCALES, interpret_kappa, kappa_from_table
+from ..agreement import (
+    KAPPA_MARGINALS,
+    KAPPA_SCALES,
+    interpret_kappa,
+    kappa_from_table,
+    labels_from_table,
+)
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes
 
@@ -203,10 +209,7 @@ class KappaModel:
         >>> a.tolist(), b.tolist()
         ([1, 1, 1, 0], [1, 1, 0, 0])
         """
-        counts = [self.both_yes, self.a_yes_b_no, self.a_no_b_yes, self.both_no]
-        rater_a = np.repeat([1, 1, 0, 0], counts)
-        rater_b = np.repeat([1, 0, 1, 0], counts)
-        return rater_a, rater_b
+        return labels_from_table(self.table, labels=[1, 0])
 
     # -- agreement, chance, kappa -------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_scalar
+from ..stats import t_test_power
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel
 
@@ -99,10 +100,7 @@ class PowerModel(SettingsModel):
         significant experiments with the true effect's sign; NaN if there are none).
         """
         observed, pvalues = self._experiments()
-        df = self.n_topics - 1
-        critical = stats.t.ppf(1.0 - self.alpha / 2.0, df)
-        shift = self.effect_size * np.sqrt(self.n_topics)
-        power = stats.nct.sf(critical, df, shift) + stats.nct.cdf(-critical, df, shift)
+        power = t_test_power(self.effect_size, self.n_topics, paired=True, alpha=self.alpha)
         significant = pvalues < self.alpha
         direction = 1.0 if self.effect_size >= 0 else -1.0
         winners = significant & (np.sign(observed) == direction)

@@ -81,7 +81,7 @@ class RelevanceModel(_RankedList):
 
 
 class RelevanceExplorer(_Explorer):
-    """Click ranks to mark them relevant and watch P@k, R-precision, AP, RR and the P-R curve.
+    """Click ranks to mark them relevant and watch P@k, R-precision, AP and the P-R curve.
 
     Controls: one toggle button per rank, ``"rank 1"``, ``"rank 2"``, … (pressed = relevant),
     and ``"k"``, the cutoff of P@k and R@k. The table shows the measures of
@@ -147,8 +147,7 @@ class RelevanceExplorer(_Explorer):
             (f"R@{k}", _format(s["recall_at_k"])),
             ("R-precision", _format(s["r_precision"])),
             ("AP", _format(s["average_precision"])),
-            ("RR", _format(s["reciprocal_rank"])),
-        ]
+        ]  # RR stays in the model's summary; notebook 06 introduces it, after this explorer
         # Spell AP out: the precisions at the relevant ranks, and a 0 for each missed one.
         points = m.points()
         terms = [f"{p:.3g}" for p in points.precision[points.relevant]]

@@ -11,7 +11,13 @@ import numpy as np
 from .._validation import check_scalar, check_square_matrix
 from ..classification import confusion_matrix
 from ..costs import cost_optimal_threshold, expected_cost, total_cost
-from ..curves import precision_recall_curve, roc_auc, roc_curve, youden_index
+from ..curves import (
+    binormal_test_set,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+    youden_index,
+)
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
 
@@ -195,12 +201,10 @@ class ROCModel(SettingsModel):
         return 0.5 * (1.0 + math.erf(self.separation / 2.0))
 
     def test_set(self) -> tuple[np.ndarray, np.ndarray]:
-        """The test set's ``y_true`` (1 = positive) and ``y_score``: negatives first."""
-        w_neg, w_pos = self.weights
-        y_score = np.concatenate([np.repeat(self.negative_scores, w_neg),
-                                  np.repeat(self.positive_scores, w_pos)])
-        y_true = np.repeat(np.array([0, 1]), [self.n_negative, self.n_positive])
-        return y_true, y_score
+        """The test set's ``y_true`` (1 = positive) and ``y_score``: negatives first, from
+        :func:`evalkit.binormal_test_set`."""
+        return binormal_test_set(separation=self.separation, prevalence=self.prevalence,
+                                 n_pool=self.n_pool, seed=self.seed)
 
     # -- at the threshold ---------------------------------------------------------------------
 

@@ -9,25 +9,18 @@ import numpy as np
 
 from .._validation import check_labels, check_scalar
 from ..classification import accuracy, f1_score
-from ..probabilistic import brier_score, c_f1, expected_calibration_error, reliability_curve
+from ..probabilistic import (
+    brier_score,
+    c_f1,
+    expected_calibration_error,
+    reliability_curve,
+    temperature_scale,
+)
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel
 
 #: Where the explorer's slider starts and stops: a tenth to ten times the temperature.
 TEMPERATURE_RANGE = (0.1, 10.0)
-
-
-def scale_temperature(y_proba: np.ndarray, temperature: float) -> np.ndarray:
-    r"""Probabilities rescaled by a temperature: :math:`p_j^{1/T} / \sum_l p_l^{1/T}`.
-
-    The same as dividing the logits by *T* before the softmax (Guo et al. 2017). *T* > 1
-    softens the probabilities towards uniform, *T* < 1 sharpens them; the order of the
-    classes in each row, and so the argmax, never changes.
-    """
-    logs = np.log(np.clip(y_proba, 1e-300, None)) / temperature
-    logs -= logs.max(axis=1, keepdims=True)
-    scaled = np.exp(logs)
-    return scaled / scaled.sum(axis=1, keepdims=True)
 
 
 class TemperatureModel(SettingsModel):
@@ -76,8 +69,8 @@ class TemperatureModel(SettingsModel):
         }
 
     def scaled(self) -> np.ndarray:
-        """The probabilities at the current temperature."""
-        return scale_temperature(self.y_proba, self.temperature)
+        """The probabilities at the current temperature (:func:`evalkit.temperature_scale`)."""
+        return temperature_scale(self.y_proba, temperature=self.temperature)
 
     def summary(self) -> dict[str, float]:
         """Keys: ``temperature``, ``accuracy`` and ``f1_macro`` (of the argmax),

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_option, check_scalar
-from ..stats import CI_METHODS, proportion_ci
+from ..stats import CI_METHODS, interval_coverage, proportion_ci, simulate_test_accuracies
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel
 
@@ -71,9 +71,10 @@ class TestSetModel(SettingsModel):
     def _correct(self) -> np.ndarray:
         key = (self.n_test, self.true_accuracy, self.n_repeats, self.seed)
         if self._cache.get("key") != key:
-            rng = np.random.default_rng(self.seed)
+            measured = simulate_test_accuracies(self.n_test, self.true_accuracy,
+                                                n_sets=self.n_repeats, seed=self.seed)
             self._cache = {"key": key,
-                           "correct": rng.binomial(self.n_test, self.true_accuracy, self.n_repeats)}
+                           "correct": np.rint(measured * self.n_test).astype(np.int64)}
         return self._cache["correct"]
 
     def summary(self) -> dict[str, float]:
@@ -106,6 +107,8 @@ class TestSetModel(SettingsModel):
             "ci_low": float(low[0]),
             "ci_high": float(high[0]),
             "coverage": float(covered.mean()),
+            "coverage_exact": interval_coverage(self.n_test, p, method=self.method,
+                                                confidence=self.confidence),
         }
 
 
@@ -166,6 +169,7 @@ class TestSetExplorer(_Explorer):
             (f"its {share} {self.model.method} interval",
              f"{_format(s['ci_low'])} – {_format(s['ci_high'])}"),
             ("intervals containing the truth", f"{s['coverage']:.1%}"),
+            ("exact coverage of the method", f"{s['coverage_exact']:.1%}"),
         ]
         return _table(rows, f"{self.model.n_repeats} simulated test sets")
 

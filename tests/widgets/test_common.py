@@ -4,20 +4,58 @@ from __future__ import annotations
 
 import pytest
 
-from evalkit.widgets import ContingencyExplorer, TestSetExplorer
+from evalkit import widgets
+
+#: Explorers that build with no arguments (on their own example), one per line.
+DEFAULT_EXPLORERS = [
+    "TestSetExplorer",
+    "ContingencyExplorer",
+    "InterpolationExplorer",
+    "RareClassExplorer",
+    "PeekingExplorer",
+    "DiscountExplorer",
+    "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
+]
 
 
-@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
-def test_explorers_display_as_their_widget(explorer_class):
-    explorer = explorer_class(plot=False)
+@pytest.mark.parametrize("name", DEFAULT_EXPLORERS)
+def test_explorers_display_as_their_widget(name):
+    explorer = getattr(widgets, name)(plot=False)
     bundle = explorer._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-OLD_EXPLORER_NAMES = ["TestSetExplorer", "ContingencyExplorer", "DCGExplorer",
-                      "RelevanceExplorer", "AveragingExplorer", "CostExplorer", "ROCExplorer",
-                      "KappaExplorer", "RankingExplorer", "TemperatureExplorer", "PowerExplorer",
-                      "EstimationExplorer"]
+#: Every explorer, one per line: each must keep importing from evalkit.widgets.
+OLD_EXPLORER_NAMES = [
+    "TestSetExplorer",
+    "ContingencyExplorer",
+    "DCGExplorer",
+    "RelevanceExplorer",
+    "AveragingExplorer",
+    "CostExplorer",
+    "ROCExplorer",
+    "KappaExplorer",
+    "RankingExplorer",
+    "TemperatureExplorer",
+    "PowerExplorer",
+    "EstimationExplorer",
+    "InterpolationExplorer",
+    "RareClassExplorer",
+    "PeekingExplorer",
+    "DiscountExplorer",
+    "MulticlassAveragingExplorer",
+    "CostMatrixExplorer",
+    "ROCThresholdExplorer",
+    "WeightedKappaExplorer",
+    "MeasureAgreementExplorer",
+    "ConfidenceExplorer",
+    "BrierExplorer",
+    "SpreadExplorer",
+    "ResamplesExplorer",
+    "SeedsExplorer",
+]
 
 
 @pytest.mark.parametrize("name", OLD_EXPLORER_NAMES)
@@ -80,11 +118,11 @@ def test_costs_and_curves_do_not_import_each_other_both_ways():
     assert "from .costs" not in curves and "import costs" not in curves
 
 
-@pytest.mark.parametrize("explorer_class", [TestSetExplorer, ContingencyExplorer])
-def test_the_summary_keeps_its_width_beside_the_plot(explorer_class):
+@pytest.mark.parametrize("name", DEFAULT_EXPLORERS)
+def test_the_summary_keeps_its_width_beside_the_plot(name):
     # Squeezed by a wide plot, the summary table wrapped one word per line at 1280 px; the
     # browser tests measure that, this pins the layout that prevents it.
-    explorer = explorer_class(plot=False)
+    explorer = getattr(widgets, name)(plot=False)
     row = explorer.widget.children[-1]
     assert explorer.summary in row.children and explorer.output in row.children
     assert explorer.summary.layout.flex == "0 0 auto"

@@ -11,17 +11,31 @@ import pytest
 
 from evalkit.widgets import (
     AveragingModel,
+    BrierModel,
+    ConfidenceModel,
     ContingencyModel,
+    CostMatrixModel,
     CostModel,
     DCGModel,
+    DiscountModel,
     EstimationModel,
+    InterpolationModel,
     KappaModel,
+    MeasureAgreementModel,
+    MulticlassAveragingModel,
+    PeekingModel,
     PowerModel,
     RankingModel,
+    RareClassModel,
     RelevanceModel,
+    ResamplesModel,
     ROCModel,
+    ROCThresholdModel,
+    SeedsModel,
+    SpreadModel,
     TemperatureModel,
     TestSetModel,
+    WeightedKappaModel,
 )
 
 
@@ -56,6 +70,24 @@ MODELS = {
                                                                  [0.4, 0.4, 0.2]]),
     "PowerModel": lambda: PowerModel(n_experiments=200),
     "EstimationModel": lambda: EstimationModel(_estimation_table()),
+    "InterpolationModel": lambda: InterpolationModel([1, 0, 1, 0, 0, 0, 0, 0, 1, 1]),
+    "RareClassModel": lambda: RareClassModel(),
+    "PeekingModel": lambda: PeekingModel(n_repeats=100),
+    "DiscountModel": lambda: DiscountModel(rank=2),
+    "MulticlassAveragingModel": lambda: MulticlassAveragingModel(),
+    "CostMatrixModel": lambda: CostMatrixModel(),
+    "ROCThresholdModel": lambda: ROCThresholdModel(threshold=0.6),
+    "WeightedKappaModel": lambda: WeightedKappaModel(),
+    "MeasureAgreementModel": lambda: MeasureAgreementModel(n_repeats=20),
+    "ConfidenceModel": lambda: ConfidenceModel([0, 1, 2, 1, 0], [[0.7, 0.2, 0.1],
+                                                                [0.2, 0.5, 0.3],
+                                                                [0.1, 0.3, 0.6],
+                                                                [0.4, 0.4, 0.2],
+                                                                [0.3, 0.3, 0.4]], n_samples=3),
+    "BrierModel": lambda: BrierModel([0, 1, 1, 0, 1], [0.2, 0.7, 0.4, 0.1, 0.9], n_bins=4),
+    "SpreadModel": lambda: SpreadModel(n_items=50, n_resamples=20),
+    "ResamplesModel": lambda: ResamplesModel(n_resamples=30, n_experiments=20),
+    "SeedsModel": lambda: SeedsModel(),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -105,6 +137,51 @@ NUMERIC = [
     ("EstimationModel", "n_available", 50, 1),
     ("EstimationModel", "k", 5, 1.5),
     ("EstimationModel", "test_fraction", 0.2, 1.0),
+    ("InterpolationModel", "recall_level", 0.7, 1.5),
+    ("RareClassModel", "n_documents", 5000, 1),
+    ("RareClassModel", "n_relevant", 20, 0),
+    ("RareClassModel", "recall_target", 0.5, 1.5),
+    ("RareClassModel", "n_false_alarms", 30, -1),
+    ("PeekingModel", "n_models", 5, 0),
+    ("PeekingModel", "n_test", 100, 0.5),
+    ("PeekingModel", "true_accuracy", 0.9, float("nan")),
+    ("PeekingModel", "n_repeats", 50, 1),
+    ("PeekingModel", "seed", 1, -1),
+    ("DiscountModel", "rank", 3, 11),
+    ("DiscountModel", "grade", 2, 0),
+    ("DiscountModel", "n_ranks", 12, 1),
+    ("MulticlassAveragingModel", "scale", 2.0, 0.0),
+    ("CostMatrixModel", "cost_tn", -1.0, float("inf")),
+    ("CostMatrixModel", "cost_fp", 2.0, float("nan")),
+    ("CostMatrixModel", "cost_fn", 30.0, float("-inf")),
+    ("CostMatrixModel", "cost_tp", -2.0, float("nan")),
+    ("CostMatrixModel", "prevalence", 0.5, 1.5),
+    ("WeightedKappaModel", "n_agreed", 3, 0),
+    ("WeightedKappaModel", "n_disagreements", 4, -1),
+    ("WeightedKappaModel", "distance", 2, 4),
+    ("MeasureAgreementModel", "spread", 0.5, 1.5),
+    ("MeasureAgreementModel", "noise", 0.2, 0.0),
+    ("MeasureAgreementModel", "n_topics", 20, 0),
+    ("MeasureAgreementModel", "n_systems", 10, 2),
+    ("MeasureAgreementModel", "n_repeats", 20, 5),
+    ("MeasureAgreementModel", "seed", 1, -1),
+    ("ConfidenceModel", "n_samples", 4, 6),
+    ("ConfidenceModel", "temperature", 2.0, 0.0),
+    ("BrierModel", "temperature", 2.0, -1.0),
+    ("BrierModel", "odds_factor", 3.0, 0.0),
+    ("BrierModel", "n_bins", 5, 0),
+    ("SpreadModel", "n_items", 100, 1),
+    ("SpreadModel", "n_resamples", 30, 2.5),
+    ("SpreadModel", "seed", 1, -1),
+    ("ResamplesModel", "n_resamples", 100, 2),
+    ("ResamplesModel", "variance_ratio", 0.8, 0.0),
+    ("ResamplesModel", "alpha", 0.01, 1.0),
+    ("ResamplesModel", "n_experiments", 10, 0),
+    ("ResamplesModel", "seed", 1, -1),
+    ("SeedsModel", "n_runs", 10, 1),
+    ("SeedsModel", "effect_size", 0.5, 5.5),
+    ("SeedsModel", "alpha", 0.01, 0.0),
+    ("SeedsModel", "seed", 1, -1),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -121,6 +198,20 @@ GOOD = {
     "TemperatureModel": {"temperature": 0.5, "n_bins": 4},
     "PowerModel": {"n_topics": 20, "effect_size": 0.6},
     "EstimationModel": {"k": 5, "test_fraction": 0.2},
+    "InterpolationModel": {"recall_level": 0.7, "convention": "trec_eval"},
+    "RareClassModel": {"n_relevant": 100, "recall_target": 0.5},
+    "PeekingModel": {"n_models": 5, "n_test": 100},
+    "DiscountModel": {"rank": 4, "marginal_on_top": True},
+    "MulticlassAveragingModel": {"scale": 3.0, "exclude_focus": True},
+    "CostMatrixModel": {"cost_fn": 20.0, "same_mix": True},
+    "ROCThresholdModel": {"threshold": 0.7},
+    "WeightedKappaModel": {"distance": 2, "n_disagreements": 3},
+    "MeasureAgreementModel": {"spread": 0.3, "noise": 0.2},
+    "ConfidenceModel": {"n_samples": 5, "temperature": 0.5},
+    "BrierModel": {"temperature": 0.5, "odds_factor": 2.0},
+    "SpreadModel": {"n_items": 100, "n_resamples": 30},
+    "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
+    "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
 }
 
 
@@ -233,6 +324,10 @@ def test_cross_setting_rules_are_checked_before_anything_is_applied():
     with pytest.raises(ValueError, match="order must list every item"):
         ranking.set(order=["1", "1", "2", "3", "4"])
     assert ranking.order == ["1", "2", "3", "4", "5"]
+    discount = DiscountModel(rank=4)
+    with pytest.raises(ValueError, match="rank must be between 1 and n_ranks = 3"):
+        discount.set(n_ranks=3, grade=1)
+    assert (discount.rank, discount.n_ranks, discount.grade) == (4, 10, 3)
 
 
 @pytest.mark.parametrize("model_name", MODELS)

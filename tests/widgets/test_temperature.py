@@ -7,7 +7,6 @@ import pytest
 
 import evalkit as ek
 from evalkit.widgets import TemperatureExplorer, TemperatureModel
-from evalkit.widgets.temperature import scale_temperature
 
 from .helpers import cells
 
@@ -21,13 +20,13 @@ def data():
     return y_true, proba, logits
 
 
-def test_scaling_is_a_softmax_of_logits_over_t(data):
+def test_the_model_scales_with_the_public_function_a_softmax_of_logits_over_t(data):
     _, proba, logits = data
     for t in (0.3, 1.0, 4.0):
         expected = np.exp(logits / t) / np.exp(logits / t).sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(scale_temperature(proba, t), expected, rtol=1e-10)
-    np.testing.assert_array_equal(np.argmax(scale_temperature(proba, 7.0), axis=1),
-                                  np.argmax(proba, axis=1))
+        scaled = TemperatureModel(np.argmax(proba, axis=1), proba, temperature=t).scaled()
+        np.testing.assert_allclose(scaled, expected, rtol=1e-10)
+        np.testing.assert_allclose(scaled, ek.temperature_scale(proba, temperature=t))
 
 
 def test_argmax_metrics_stay_and_probabilistic_ones_move(data):
