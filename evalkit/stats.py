@@ -961,6 +961,7 @@ def cohens_d(a: Any, b: Any, *, paired: bool = False) -> float:
     _check_at_least_two(second, "b")
     if paired:
         difference = first - second
+        difference = _unit_scale(difference)  # d_z does not change; tiny ones stay non-zero
         return _ratio_or_infinity(difference.mean(), difference.std(ddof=1))
     spread = math.sqrt((first.var(ddof=1) + second.var(ddof=1)) / 2.0)
     return _ratio_or_infinity(first.mean() - second.mean(), spread)
@@ -1151,6 +1152,13 @@ _TEST_NAMES = {("t", True): "paired t", ("t", False): "Welch t",
                ("randomization", True): "randomization", ("wilcoxon", True): "Wilcoxon"}
 
 
+def _unit_scale(values: np.ndarray) -> np.ndarray:
+    """``values`` divided by their largest magnitude (unchanged when all are 0): ratios of a
+    mean to an SD stay the same, and differences of 1e-200 no longer square to 0."""
+    largest = np.max(np.abs(values)) if values.size else 0.0
+    return values / largest if largest > 0 else values
+
+
 def _check_paired_flag(paired: Any) -> bool:
     if not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"paired must be True or False; got {paired!r}")
@@ -1170,10 +1178,12 @@ def _difference_test(a: np.ndarray, b: np.ndarray, *, paired: bool, test: str,
         result = stats.wilcoxon(a, b)
         return float(result.statistic), float(result.pvalue)
     if paired:
-        difference = a - b
-        if difference.std() == 0:  # constant, non-zero differences: t is +-inf, as scipy
+        difference = _unit_scale(a - b)
+        if np.ptp(difference) == 0:  # constant, non-zero differences: t is +-inf, as scipy
             return math.copysign(math.inf, difference.mean()), 0.0
-        result = stats.ttest_rel(a, b)
+        # ttest_rel(a, b) is the one-sample test of a - b; t does not change when the
+        # differences are rescaled, and rescaled ones cannot underflow when squared.
+        result = stats.ttest_1samp(difference, 0.0)
     else:
         if a.std() == 0 and b.std() == 0:
             if a[0] == b[0]:
