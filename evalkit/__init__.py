@@ -75,15 +75,18 @@ from .ranking import (
     reciprocal_rank,
 )
 from .stats import (
+    available_sample,
     bootstrap_ci,
     cohens_d,
     compare_runs,
     compare_systems,
     effect_size_label,
     equal_variance_test,
+    estimation_summary,
     interval_coverage,
     paired_randomization_test,
     proportion_ci,
+    simulate_estimates,
     simulate_test_accuracies,
     t_test_power,
 )
@@ -166,6 +169,9 @@ __all__ = [
     "equal_variance_test",
     "compare_systems",
     "compare_runs",
+    "available_sample",
+    "simulate_estimates",
+    "estimation_summary",
     "evaluate",
     "read_qrels",
     "read_run",

@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.datasets import load_iris
+from sklearn.neighbors import KNeighborsClassifier
 
 import evalkit as ek
 from evalkit import costs, curves, probabilistic, stats
@@ -124,6 +126,13 @@ def _positional(function: Callable[..., Any], *names: str) -> Callable[..., Any]
 
     return call
 
+
+IRIS_X, IRIS_Y = load_iris(return_X_y=True)
+#: A table of estimates: two samples, a holdout and a 10-fold estimate on each.
+ESTIMATES = pd.DataFrame({"n_available": 100, "repeat": [0, 0, 0, 1, 1, 1],
+                          "method": ["truth", "holdout", "k-fold"] * 2,
+                          "parameter": [np.nan, 0.5, 10, np.nan, 0.5, 10],
+                          "estimate": [0.80, 0.70, 0.78, 0.90, 0.86, 0.88]})
 
 SPECS = [
     # classification
@@ -292,6 +301,15 @@ SPECS = [
                            "alpha": 0.1},
          options=("test", "correction"), scalars={"alpha": "real", "n_resamples": "int"},
          negative={"alpha": 1.0, "n_resamples": 0}),
+    Spec(ek.available_sample, {"n_total": 10, "n_available": 4, "seed": 0, "repeat": 0},
+         scalars={"n_total": "int", "n_available": "int", "seed": "int", "repeat": "int"},
+         negative={"n_available": 1, "seed": -1, "repeat": -1}),
+    Spec(ek.simulate_estimates, {"estimator": KNeighborsClassifier(1), "X": IRIS_X,
+                                 "y": IRIS_Y, "n_available": 20, "n_repeats": 2,
+                                 "k_values": (5,), "test_fractions": (0.25,)},
+         scalars={"n_available": "int", "n_repeats": "int", "seed": "int"},
+         negative={"n_available": 1, "n_repeats": 0, "seed": -1}),
+    Spec(ek.estimation_summary, {"estimates": ESTIMATES}),
 ]
 SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
 

@@ -563,9 +563,11 @@ def test_memory_stays_bounded_for_many_queries_and_resamples():
     assert peak < 30e6
 
 
+# Scores in [0, 1], without subnormal floats (below 2.2e-308): squaring those underflows to 0,
+# so a difference of 1e-309 reads as constant (t = inf), in scipy as in evalkit.
 paired_lists = st.integers(2, 24).flatmap(lambda n: st.tuples(
-    st.lists(st.floats(0, 1), min_size=n, max_size=n),
-    st.lists(st.floats(0, 1), min_size=n, max_size=n)))
+    st.lists(st.floats(0, 1, allow_subnormal=False), min_size=n, max_size=n),
+    st.lists(st.floats(0, 1, allow_subnormal=False), min_size=n, max_size=n)))
 
 
 @given(paired_lists)
@@ -862,6 +864,83 @@ def test_result_repr_summarises_long_arrays_but_keeps_them():
     assert "null_distribution=array([" in repr(short)
 
 
+# --- Estimating accuracy from small samples: the summary of a simulation --------------------
+
+def _estimates_table(rng, n_repeats=7):
+    rows = []
+    for repeat in range(n_repeats):
+        truth = rng.uniform(0.6, 0.9)
+        rows.append((100, repeat, "truth", np.nan, truth))
+        for fraction in (0.2, 0.5):
+            rows.append((100, repeat, "holdout", fraction, rng.uniform(0.5, 1.0)))
+        for k in (5, 10):
+            rows.append((100, repeat, "k-fold", float(k), rng.uniform(0.5, 1.0)))
+        rows.append((100, repeat, "leave-one-out", np.nan, rng.uniform(0.5, 1.0)))
+    return pd.DataFrame(rows, columns=["n_available", "repeat", "method", "parameter",
+                                       "estimate"])
+
+
+def test_estimation_summary_by_hand():
+    table = pd.DataFrame({"n_available": 10, "repeat": [0, 0, 0, 1, 1, 1],
+                          "method": ["truth", "holdout", "leave-one-out"] * 2,
+                          "parameter": [np.nan, 1 / 3, np.nan] * 2,
+                          "estimate": [0.8, 0.5, 0.9, 0.6, 0.8, 0.6]})
+    summary = ek.estimation_summary(table).set_index("method")
+    # holdout errors -0.3 and +0.2; leave-one-out +0.1 and 0.0
+    assert summary.loc["holdout", "n_train"] == 10 - 4  # ceil(10/3) = 4 tested
+    assert summary.loc["holdout", "bias"] == pytest.approx(-0.05)
+    assert summary.loc["holdout", "sd"] == pytest.approx(np.std([-0.3, 0.2], ddof=1))
+    assert summary.loc["holdout", "rmse"] == pytest.approx(np.sqrt((0.09 + 0.04) / 2))
+    assert summary.loc["leave-one-out", "parameter"] == 10  # n folds
+    assert summary.loc["leave-one-out", "n_train"] == 9
+    assert summary.loc["leave-one-out", "mean"] == pytest.approx(0.75)
+    assert list(summary["n_samples"]) == [2, 2]
+
+
+def test_estimation_summary_rmse_is_bias_and_spread(rng):
+    table = _estimates_table(rng)
+    summary = ek.estimation_summary(table)
+    r = summary["n_samples"].to_numpy()
+    assert np.allclose(summary["rmse"] ** 2,
+                       summary["bias"] ** 2 + summary["sd"] ** 2 * (r - 1) / r)
+    assert list(summary["method"]) == ["holdout", "holdout", "k-fold", "k-fold",
+                                       "leave-one-out"]
+    assert list(summary["n_train"]) == [80, 50, 80, 90, 99]
+    # Every row against a plain pandas computation of the same numbers.
+    truth = table[table["method"] == "truth"].set_index("repeat")["estimate"]
+    for row in summary.itertuples():
+        rows = table[(table["method"] == row.method)
+                     & ((table["parameter"] == row.parameter) | (row.method == "leave-one-out"))]
+        error = rows["estimate"].to_numpy() - truth.loc[rows["repeat"]].to_numpy()
+        assert row.bias == pytest.approx(error.mean())
+        assert row.sd == pytest.approx(error.std(ddof=1))
+
+
+def test_estimation_summary_of_the_shipped_study_is_what_notebook_21_prints():
+    from evalkit.datasets import data_path
+
+    summary = ek.estimation_summary(pd.read_csv(data_path("estimation", "explorer.csv")))
+    ten = summary[(summary["n_available"] == 100) & (summary["method"] == "k-fold")
+                  & (summary["parameter"] == 10)].iloc[0]
+    assert (round(ten["bias"], 3), round(ten["sd"], 3), round(ten["rmse"], 3)) == (
+        -0.012, 0.036, 0.038)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t.drop(columns="repeat"), "estimates lacks the column"),
+    (lambda t: t.assign(method=t["method"].replace("holdout", "jackknife")),
+     "unknown method"),
+    (lambda t: t[t["method"] != "truth"], "has no 'truth' rows"),
+    (lambda t: t.assign(estimate=t["estimate"].where(t["method"] != "k-fold", np.nan)),
+     r"accuracies in \[0, 1\]"),
+    (lambda t: t[~((t["method"] == "truth") & (t["repeat"] == 3))],
+     "without the truth of their sample"),
+])
+def test_estimation_summary_bad_tables(rng, change, message):
+    with pytest.raises(ValueError, match=message):
+        ek.estimation_summary(change(_estimates_table(rng)))
+    with pytest.raises(TypeError, match="estimates must be a DataFrame"):
+        ek.estimation_summary([[0.5]])
 # --------------------------------------------------------------------------------------------
 # t_test_power: against statsmodels' TTestIndPower / TTestPower
 # --------------------------------------------------------------------------------------------

@@ -5,13 +5,13 @@ evalkit installed, or ``PYTHONPATH=.``). The
 learner is 1-nearest-neighbour (scikit-learn's ``KNeighborsClassifier(n_neighbors=1)``) on
 two of scikit-learn's bundled data sets, handwritten digits (1,797 images, 10 classes) and
 Wisconsin breast cancer (569 tumours, 2 classes). Each repetition draws an "available"
-sample with :func:`evalkit.widgets.estimation.available_sample` (seed 0, so repetition *r*
+sample with :func:`evalkit.stats.available_sample` (seed 0, so repetition *r*
 of a size is the same sample in every file); the rest of the data set stays untouched and
 gives the truth: the accuracy on it of the model trained on the whole available sample.
 
 It writes three CSV files beside itself:
 
-- ``explorer.csv``: :func:`~evalkit.widgets.estimation.simulate_estimates` on digits for
+- ``explorer.csv``: :func:`~evalkit.stats.simulate_estimates` on digits for
   samples of 50, 100 and 200 items, 200 repetitions each (holdout at seven test fractions,
   k-fold for k = 2, 3, 5, 10, 20, leave-one-out, the truth): what the notebook's explorer
   reads. Columns ``n_available, repeat, method, parameter, estimate``.
@@ -46,7 +46,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from threadpoolctl import threadpool_limits
 
-from evalkit.widgets.estimation import available_sample, simulate_estimates
+from evalkit.stats import available_sample, simulate_estimates
 
 HERE = Path(__file__).resolve().parent
 SEED = 0

@@ -12,174 +12,21 @@ errors for one setting at a time, so a slider move costs a look-up, not a refit.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_labels, check_scalar
+from .._validation import check_scalar
+
+# The simulation and its summary are public maths (evalkit.stats); they are re-exported here
+# so that ``from evalkit.widgets.estimation import simulate_estimates`` keeps working.
+from ..stats import ESTIMATION_COLUMNS as COLUMNS
+from ..stats import (
+    estimation_summary,
+)
 from ._base import _Explorer, _format, _grid
 from ._state import SettingsModel
-
-#: Numbers of folds computed by default (leave-one-out is computed besides, as its own method).
-K_VALUES = (2, 3, 5, 10, 20)
-#: Holdout test fractions computed by default; 1/3 is the course notes' 2/3–1/3 split.
-TEST_FRACTIONS = (0.1, 0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6)
-#: The methods of a table of estimates; "truth" is the accuracy on the untouched rest.
-METHODS = ("truth", "holdout", "k-fold", "leave-one-out")
-#: The columns of a table of estimates, one row per (sample, method, parameter).
-COLUMNS = ("n_available", "repeat", "method", "parameter", "estimate")
-
-
-def available_sample(n_total: int, n_available: int, *, seed: int,
-                     repeat: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """The available sample of one repetition, the untouched rest, and the seed of its splits.
-
-    The recipe, so that anyone can redraw a sample: ``rng =
-    numpy.random.default_rng([seed, n_available, repeat])``; the first ``n_available`` of
-    ``rng.permutation(n_total)`` are available, the others are the rest (both returned
-    sorted); then ``split_seed = int(rng.integers(2**31 - 1))`` is the ``random_state`` of
-    that sample's holdout and k-fold splitters.
-
-    Examples
-    --------
-    >>> available, rest, split_seed = available_sample(10, 4, seed=0, repeat=0)
-    >>> len(available), len(rest), sorted(set(available) | set(rest)) == list(range(10))
-    (4, 6, True)
-    """
-    n_total = check_scalar(n_total, "n_total", kind="int", low=2)
-    n_available = check_scalar(n_available, "n_available", kind="int", low=2,
-                               high=n_total - 1)
-    seed = check_scalar(seed, "seed", kind="int", low=0)
-    repeat = check_scalar(repeat, "repeat", kind="int", low=0)
-    rng = np.random.default_rng([seed, n_available, repeat])
-    order = rng.permutation(n_total)
-    split_seed = int(rng.integers(2**31 - 1))
-    return np.sort(order[:n_available]), np.sort(order[n_available:]), split_seed
-
-
-def _accuracy_of_fit(estimator: Any, X: np.ndarray, y: np.ndarray, train: np.ndarray,
-                     test: np.ndarray) -> float:
-    from sklearn.base import clone
-
-    fitted = clone(estimator).fit(X[train], y[train])
-    return float(np.mean(fitted.predict(X[test]) == y[test]))
-
-
-def simulate_estimates(
-    estimator: Any,
-    X: Any,
-    y: Any,
-    *,
-    n_available: int,
-    n_repeats: int = 200,
-    k_values: Sequence[int] = K_VALUES,
-    test_fractions: Sequence[float] = TEST_FRACTIONS,
-    leave_one_out: bool = True,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Holdout, k-fold and leave-one-out estimates of accuracy on many small samples.
-
-    For each of ``n_repeats`` repetitions, :func:`available_sample` draws ``n_available``
-    rows of ``X`` and ``y``; the rest stay untouched. On the available sample:
-
-    - **truth**: a clone of ``estimator`` fitted on the whole sample, scored on the rest;
-    - **holdout** (one row per test fraction *f*): ``train_test_split(test_size=f,
-      random_state=split_seed)`` of the sample, so ``ceil(f n)`` items are tested;
-    - **k-fold** (one row per *k*): the mean of the *k* fold accuracies under
-      ``KFold(k, shuffle=True, random_state=split_seed)``, exactly what
-      ``cross_val_score(estimator, X_sample, y_sample, cv=that KFold).mean()`` returns;
-    - **leave-one-out** (if asked): the same with *k* = ``n_available``.
-
-    Accuracy is the share of correct predictions. scikit-learn is imported here (it is not
-    a dependency of evalkit itself); ``estimator`` is any scikit-learn classifier.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``n_available``, ``repeat``, ``method``, ``parameter`` (the test fraction or
-        *k*; NaN for the truth and leave-one-out) and ``estimate``: the table that
-        :class:`EstimationModel` reads.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.neighbors import KNeighborsClassifier
-    >>> X, y = load_iris(return_X_y=True)
-    >>> table = simulate_estimates(KNeighborsClassifier(1), X, y, n_available=30,
-    ...                            n_repeats=2, k_values=(5,), test_fractions=(0.2,))
-    >>> table.groupby("method").size().to_dict()
-    {'holdout': 2, 'k-fold': 2, 'leave-one-out': 2, 'truth': 2}
-    """
-    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict")):
-        raise TypeError("estimator must be a scikit-learn classifier (with fit and predict); "
-                        f"got {type(estimator).__name__}")
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (samples x features); got shape {X.shape}")
-    y = check_labels(y, "y")
-    if len(X) != len(y):
-        raise ValueError(f"X and y have different lengths ({len(X)} != {len(y)})")
-    n_available = check_scalar(n_available, "n_available", kind="int", low=2,
-                               high=len(y) - 1)
-    n_repeats = check_scalar(n_repeats, "n_repeats", kind="int", low=1)
-    seed = check_scalar(seed, "seed", kind="int", low=0)
-    ks = [check_scalar(k, "k_values", kind="int", low=2, high=n_available) for k in k_values]
-    fractions = [check_scalar(f, "test_fractions", low=1.0 / n_available,
-                              high=1.0 - 1.0 / n_available) for f in test_fractions]
-    if not isinstance(leave_one_out, bool):
-        raise TypeError(f"leave_one_out must be True or False; got {leave_one_out!r}")
-    from sklearn.model_selection import KFold, train_test_split
-
-    rows: list[tuple[int, int, str, float, float]] = []
-    positions = np.arange(n_available)
-    for repeat in range(n_repeats):
-        available, rest, split_seed = available_sample(len(y), n_available, seed=seed,
-                                                       repeat=repeat)
-        X_sample, y_sample = X[available], y[available]
-        truth = _accuracy_of_fit(estimator, X, y, available, rest)
-        rows.append((n_available, repeat, "truth", np.nan, truth))
-        for fraction in fractions:
-            train, test = train_test_split(positions, test_size=fraction,
-                                           random_state=split_seed)
-            rows.append((n_available, repeat, "holdout", fraction,
-                         _accuracy_of_fit(estimator, X_sample, y_sample, train, test)))
-        splits = [("k-fold", float(k), KFold(k, shuffle=True, random_state=split_seed))
-                  for k in ks]
-        if leave_one_out:
-            splits.append(("leave-one-out", np.nan, KFold(n_available)))
-        for method, parameter, splitter in splits:
-            folds = [_accuracy_of_fit(estimator, X_sample, y_sample, train, test)
-                     for train, test in splitter.split(positions)]
-            rows.append((n_available, repeat, method, parameter, float(np.mean(folds))))
-    return pd.DataFrame(rows, columns=list(COLUMNS))
-
-
-def _check_table(estimates: Any) -> pd.DataFrame:
-    if not isinstance(estimates, pd.DataFrame):
-        raise TypeError("estimates must be a DataFrame with the columns "
-                        f"{', '.join(COLUMNS)} (see simulate_estimates); "
-                        f"got {type(estimates).__name__}")
-    missing = [column for column in COLUMNS if column not in estimates.columns]
-    if missing:
-        raise ValueError(f"estimates lacks the column(s) {', '.join(missing)}; it needs "
-                         f"{', '.join(COLUMNS)} (see simulate_estimates)")
-    table = estimates.loc[:, list(COLUMNS)].reset_index(drop=True)
-    unknown = sorted(set(table["method"]) - set(METHODS))
-    if unknown:
-        raise ValueError(f"estimates has unknown method(s) {unknown}; the methods are "
-                         f"{', '.join(METHODS)}")
-    values = pd.to_numeric(table["estimate"], errors="coerce").to_numpy(np.float64)
-    if not (np.isfinite(values).all() and (values >= 0).all() and (values <= 1).all()):
-        raise ValueError("estimates['estimate'] must hold accuracies in [0, 1] (no NaN)")
-    table["estimate"] = values
-    truth = table[table["method"] == "truth"]
-    if truth.empty:
-        raise ValueError("estimates has no 'truth' rows: nothing to compare the estimates with")
-    if truth.duplicated(["n_available", "repeat"]).any():
-        raise ValueError("estimates has more than one 'truth' row for a (n_available, repeat)")
-    return table
 
 
 class EstimationModel(SettingsModel):
@@ -221,7 +68,9 @@ class EstimationModel(SettingsModel):
 
     def __init__(self, estimates: Any, *, n_available: int | None = None, k: int = 10,
                  test_fraction: float = 1 / 3) -> None:
-        self.estimates = _check_table(estimates)
+        self._summary = estimation_summary(estimates)  # checks the table, or raises
+        self.estimates = estimates.loc[:, list(COLUMNS)].reset_index(drop=True)
+        self.estimates["estimate"] = self.estimates["estimate"].astype(np.float64)
         self._groups: dict[tuple[int, str, float], tuple[np.ndarray, np.ndarray]] = {}
         truth = self.estimates[self.estimates["method"] == "truth"].set_index(
             ["n_available", "repeat"])["estimate"]
@@ -229,9 +78,6 @@ class EstimationModel(SettingsModel):
                 self.estimates["method"] != "truth"].groupby(
                     ["n_available", "method", self.estimates["parameter"].fillna(0.0)]):
             keys = pd.MultiIndex.from_arrays([group["n_available"], group["repeat"]])
-            if not keys.isin(truth.index).all():
-                raise ValueError(f"estimates has {method} rows for n_available={size} "
-                                 "without the truth of their sample")
             self._groups[(int(size), str(method), float(parameter))] = (
                 group["estimate"].to_numpy(), truth.loc[keys].to_numpy())
         self._truth = {int(size): group.to_numpy()
@@ -316,15 +162,20 @@ class EstimationModel(SettingsModel):
         """Whether the table has leave-one-out estimates for the current size."""
         return (self.n_available, "leave-one-out", 0.0) in self._groups
 
-    @staticmethod
-    def _describe(estimate: np.ndarray, truth: np.ndarray) -> dict[str, float]:
-        error = estimate - truth
-        return {
-            "mean": float(estimate.mean()),
-            "bias": float(error.mean()),
-            "sd": float(error.std(ddof=1)) if len(error) > 1 else 0.0,
-            "rmse": float(np.sqrt(np.mean(error**2))),
-        }
+    def _row(self, method: str, parameter: float | None) -> dict[str, float]:
+        """The public summary's row (mean, bias, sd, rmse) of one method at the current size."""
+        self._pair(method, parameter)  # a clear error for a setting the table lacks
+        if method == "holdout":
+            value = self.test_fraction if parameter is None else parameter
+        elif method == "k-fold":
+            value = self.k if parameter is None else parameter
+        else:
+            value = self.n_available
+        rows = self._summary[(self._summary["n_available"] == self.n_available)
+                             & (self._summary["method"] == method)
+                             & np.isclose(self._summary["parameter"], float(value))]
+        row = rows.iloc[0]
+        return {name: float(row[name]) for name in ("mean", "bias", "sd", "rmse")}
 
     def summary(self) -> dict[str, float]:
         """The numbers the explorer shows.
@@ -356,28 +207,17 @@ class EstimationModel(SettingsModel):
         else:
             result.update({f"loo_{name}": math.nan for name in ("mean", "bias", "sd", "rmse")})
         for prefix, method in parts:
-            for name, value in self._describe(*self._pair(method, None)).items():
+            for name, value in self._row(method, None).items():
                 result[f"{prefix}_{name}"] = value
         return result
 
     def table(self) -> pd.DataFrame:
         """Bias, SD and RMSE of every holdout fraction, every k and leave-one-out at the
-        current size: one row per (method, parameter), with the mean training-set size."""
-        size = self.n_available
-        rows = []
-        for fraction in self.test_fractions():
-            row = self._describe(*self._pair("holdout", fraction))
-            rows.append({"method": "holdout", "parameter": fraction,
-                         "n_train": size - math.ceil(fraction * size), **row})
-        for k in self.k_values():
-            row = self._describe(*self._pair("k-fold", k))
-            rows.append({"method": "k-fold", "parameter": float(k),
-                         "n_train": size * (k - 1) / k, **row})
-        if self.has_leave_one_out():
-            row = self._describe(*self._pair("leave-one-out", None))
-            rows.append({"method": "leave-one-out", "parameter": float(size),
-                         "n_train": size - 1.0, **row})
-        return pd.DataFrame(rows)
+        current size: one row per (method, parameter), with the mean training-set size (the
+        current size's rows of :func:`evalkit.stats.estimation_summary`)."""
+        rows = self._summary[self._summary["n_available"] == self.n_available]
+        return rows[["method", "parameter", "n_train", "mean", "bias", "sd",
+                     "rmse"]].reset_index(drop=True)
 
 
 def _fraction_label(fraction: float) -> str:

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from evalkit import available_sample, simulate_estimates
 from evalkit.widgets import EstimationExplorer, EstimationModel
-from evalkit.widgets.estimation import available_sample, simulate_estimates
 
 from .helpers import grid_rows
 
