@@ -90,6 +90,11 @@ PROPOSED_ADDITIONS = {
     "binormal_test_set",  # curves: a binormal scorer's test set at any balance (12)
     "labels_from_table",  # agreement: two judges' labels from their agreement table (14)
     "temperature_scale",  # probabilistic: temperature scaling of probabilities (18-20)
+    "t_test_power",  # stats: power of a paired or two-group t test (22, 25)
+    "equal_variance_test",  # stats: F, Bartlett and Levene tests for two samples (23, 24)
+    "available_sample",  # stats: the estimation study's samples (21)
+    "simulate_estimates",  # stats: holdout/k-fold/LOO estimates on many samples (21)
+    "estimation_summary",  # stats: their bias, SD and RMSE (21)
 }
 
 
