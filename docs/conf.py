@@ -65,6 +65,7 @@ TOPICS = {
     "evalkit.correlation": "Rank correlation",
     "evalkit.probabilistic": "Probabilistic metrics and calibration",
     "evalkit.stats": "Estimation and significance",
+    "evalkit.datasets": "Data sets: the shipped collections and simulated class sizes",
     "evalkit.checks": "Notebook helpers",
 }
 
