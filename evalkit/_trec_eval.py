@@ -284,6 +284,7 @@ def read_inputs(qrels_path: str, run_path: str) -> tuple[pd.DataFrame, pd.DataFr
     for path, reader, doc_field, what in ((qrels_path, read_qrels, 2, "judged"),
                                           (run_path, read_run, 2, "retrieved")):
         try:
+            _first_duplicate(path, doc_field, what)
             table = reader(path)
         except (OSError, ValueError, UnicodeDecodeError) as error:
             raise TrecEvalError(str(error).splitlines()[0] if str(error) else repr(error),
@@ -291,7 +292,6 @@ def read_inputs(qrels_path: str, run_path: str) -> tuple[pd.DataFrame, pd.DataFr
         if len(table) == 0:
             kind = "judgements" if reader is read_qrels else "results"
             raise TrecEvalError(f"{_source_name(path)}: no {kind} in the file", code=2)
-        _first_duplicate(path, doc_field, what)
         tables.append(table)
     return tables[0], tables[1]
 

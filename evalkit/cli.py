@@ -12,6 +12,7 @@ Every error is one line on stderr and a non-zero exit code; success exits 0.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
@@ -53,12 +54,11 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
 
 def _load_grading() -> object | None:
     try:
-        from . import grading
+        return importlib.import_module("evalkit.grading")
     except ModuleNotFoundError as error:
-        if error.name not in ("evalkit.grading",):
+        if error.name != "evalkit.grading":
             raise
         return None
-    return grading
 
 
 def main(argv: Sequence[str] | None = None) -> int:

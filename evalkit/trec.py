@@ -105,9 +105,9 @@ def _unknown_metric(label: Any) -> ValueError:
     closest = difflib.get_close_matches(stem.lower(), list(folded), n=1, cutoff=0.0)
     nearest = folded[closest[0]] if closest else "AP"
     ir_name = ir_of.get(nearest, nearest)
-    trec_name = trec_of.get(ir_name, nearest if nearest in ir_of else "map")
+    trec_name = nearest if nearest in ir_of else trec_of.get(nearest, "map")
     float_cut = ir_name in _FLOAT_CUTOFFS
-    if METRICS.get(ir_name) == "required":
+    if METRICS.get(ir_name) == "required" or nearest in TREC_EVAL_FAMILIES:
         ir_name += "@0.5" if float_cut else "@10"
     if trec_name in TREC_EVAL_FAMILIES:
         trec_name += "_0.50" if float_cut else "_10"
