@@ -637,10 +637,10 @@ def _parse_cutoff(name: str, text: str, label: str) -> int | float:
             level = -1.0
         valid = 0.0 <= level <= 1.0 if name == "IPrec" else 0.0 <= level < float("inf")
         if not valid:
-            raise ValueError(f"metrics: {label!r} needs {_FLOAT_CUTOFFS[name]} after '@'")
+            raise ValueError(f"metrics: {label!r} needs {_FLOAT_CUTOFFS[name]} as its cutoff")
         return level
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 after '@'")
+        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 as its cutoff")
     return int(text)
 
 
@@ -663,6 +663,11 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
             name, text = trec
         elif match is not None and match.group("name") in METRICS:
             name, text = match.group("name"), match.group("cutoff")
+        elif label in TREC_EVAL_FAMILIES:
+            ir_name = TREC_EVAL_FAMILIES[label]
+            cut = "0.5" if ir_name in _FLOAT_CUTOFFS else "10"
+            raise ValueError(f"metrics: trec_eval's {label!r} needs a cutoff, e.g. "
+                             f"'{label}_{cut}' (or '{ir_name}@{cut}')")
         elif label in _SUMMARY_ONLY:
             raise ValueError(f"metrics: {label!r} {_SUMMARY_ONLY[label]}")
         else:

@@ -21,6 +21,8 @@ import types
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evalkit as ek
 from evalkit import _trec_eval
@@ -378,3 +380,26 @@ def test_grade_hands_over_to_the_grader(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "evalkit.grading", fake)
     code, _, _ = run_cli(["grade", "--submissions", "subs"], capsys)
     assert code == 3 and calls == ["subs"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(family=st.sampled_from(["P", "recall", "map_cut", "ndcg_cut", "success"]),
+       k=st.integers(1, 60), level=st.integers(1, 3), seed=st.integers(0, 40))
+def test_every_spelling_of_a_cutoff_gives_the_same_column(family, k, level, seed):
+    ir = {"P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success"}
+    qrels, run = random_collection(seed)
+    labels = [f"{family}_{k}", f"{family}.{k}", f"{ir[family]}@{k}"]
+    table = ek.evaluate(qrels, run, labels, relevance_level=level)
+    assert list(table.columns) == labels
+    np.testing.assert_array_equal(table[labels[0]], table[labels[2]])
+    np.testing.assert_array_equal(table[labels[1]], table[labels[2]])
+
+
+@pytest.mark.parametrize(("label", "expected"), [
+    ("P_0", "whole number >= 1"), ("iprec_at_recall_1.5", "recall level in"),
+    ("Rprec_mult_x", "unknown metric"), ("map_cut", "needs a cutoff"),
+])
+def test_bad_trec_eval_cutoffs_in_evaluate(label, expected):
+    qrels, run = random_collection(1)
+    with pytest.raises(ValueError, match=expected):
+        ek.evaluate(qrels, run, [label])
