@@ -5,8 +5,9 @@
   the printing order; ``meas_avg.c`` and ``m_num_rel.c``, ``m_gm_map.c``: ``-c``).
 - Every value, per query (``-q``) and for ``all``, against pytrec_eval (which bundles
   trec_eval 9) on many random qrels and runs, with ``-c`` and ``-l``.
-- With ``TREC_EVAL=/path/to/trec_eval`` (a trec_eval 9.0.8 binary) in the environment, the
-  whole output is also compared byte for byte with the real program.
+- With ``TREC_EVAL=/path/to/trec_eval`` (a trec_eval 9.0.8 binary: ``git clone
+  https://github.com/usnistgov/trec_eval; git checkout v9.0.8; make``) in the environment,
+  the whole output is also compared byte for byte with the real program.
 - Bad input: one line on stderr naming file and line, a non-zero exit code.
 """
 
