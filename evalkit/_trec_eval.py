@@ -356,11 +356,13 @@ def format_output(per_query: pd.DataFrame, summary: dict[str, Any], columns: lis
     """trec_eval's lines: ``-q`` per query (measures in order), then ``all``."""
     out: list[str] = []
     if query_lines:
-        for query, row in per_query.iterrows():
-            for column in columns:
-                if column.name in per_query.columns:
-                    out.append(_line(column.name, str(query), row[column.name],
-                                     column.measure.kind))
+        shown = [c for c in columns if c.name in per_query.columns]
+        values = per_query[[c.name for c in shown]].to_numpy(dtype=float).tolist()
+        patterns = [f"{c.name:<22}\t{{}}\t{{:{'.0f' if c.measure.kind == LONG else '6.4f'}}}\n"
+                    for c in shown]
+        for query, row in zip(per_query.index, values, strict=True):
+            out.extend(pattern.format(query, value)
+                       for pattern, value in zip(patterns, row, strict=True))
     if summary_lines:
         for column in columns:
             out.append(_line(column.name, "all", summary[column.name], column.measure.kind))
