@@ -19,6 +19,10 @@ the last line).
   ``num_nonrel_judged_ret`` are sums; with ``-c``, ``num_rel`` counts every judgement with a
   grade > 0 in the qrels (trec_eval 9's ``m_num_rel.c``, whatever ``-l``); ``gm_map`` is the
   geometric mean of AP, each floored at 1e-5 (a missing query adds 1e-5 with ``-c``).
+
+trec_eval 10 differs in ``-c`` only: it also scores each query the run misses (a one-document
+"bogus" ranking zeroed afterwards) and prints its ``-q`` lines; its values for ``all`` are the
+same. evalkit follows 9.0.8, as pytrec_eval does.
 """
 
 from __future__ import annotations
