@@ -20,9 +20,10 @@ the last line).
   grade > 0 in the qrels (trec_eval 9's ``m_num_rel.c``, whatever ``-l``); ``gm_map`` is the
   geometric mean of AP, each floored at 1e-5 (a missing query adds 1e-5 with ``-c``).
 
-trec_eval 10 differs in ``-c`` only: it also scores each query the run misses (a one-document
-"bogus" ranking zeroed afterwards) and prints its ``-q`` lines; its values for ``all`` are the
-same. evalkit follows 9.0.8, as pytrec_eval does.
+trec_eval 10 differs in places: ``iprec_at_recall`` and ``11pt_avg`` turn recall levels into
+counts by rounding (see :func:`evalkit.interpolated_precision`), and with ``-c`` it scores each
+query the run misses on a one-document "bogus" ranking and prints its ``-q`` lines (which
+changes a few ``all`` values too, e.g. ``success``). evalkit follows 9.0.8, as pytrec_eval does.
 """
 
 from __future__ import annotations
