@@ -47,6 +47,7 @@ import base64
 import copy
 import csv
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -297,6 +298,19 @@ def _read_out(client: Any, cell: Any, nonce: str, index: int, timeout: float) ->
     return json.loads(match.group(1))
 
 
+def _interrupt(kernel_manager: Any) -> None:
+    """Interrupt the kernel (nbclient's kernel manager is asynchronous)."""
+    outcome = kernel_manager.interrupt_kernel()
+    if inspect.isawaitable(outcome):
+        from jupyter_core.utils import run_sync
+
+        async def wait() -> None:
+            await outcome
+
+        run_sync(wait)()
+    time.sleep(1)  # let KeyboardInterrupt reach the running cell
+
+
 def run_notebook(notebook: dict, workdir: Path, *, timeout: float, before: str = "",
                  after: str = "", kernel_name: str | None = None) -> RunResult:
     """Run ``notebook`` in a fresh kernel in ``workdir`` (cell by cell, within ``timeout``
@@ -320,11 +334,11 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float, before: str =
                             resources={"metadata": {"path": str(workdir)}})
     result = RunResult()
     nonce = secrets.token_hex(16)
-    deadline = time.monotonic() + timeout
     index = 0
     try:
         with client.setup_kernel(cwd=str(workdir)):
             client.kc.allow_stdin = False
+            deadline = time.monotonic() + timeout  # the kernel's start does not count
             if before:
                 client.execute_cell(node.cells[0], 0)
             try:
@@ -345,8 +359,7 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float, before: str =
                 # Stop the loop, then still read what was answered before it.
                 result.status = "timed out"
                 result.detail = f"over the limit of {timeout:g} s (in cell {index})"
-                client.km.interrupt_kernel()
-                time.sleep(1)
+                _interrupt(client.km)
             try:
                 reader.source = after.replace("{nonce}", nonce)
                 result.printed = _read_out(client, reader, nonce, len(node.cells) - 1,
