@@ -53,6 +53,7 @@ import os
 import re
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,6 +91,7 @@ class Check:
 class CourseNotebook:
     path: Path
     checks: list[Check] = field(default_factory=list)
+    kernel_name: str = "python3"
 
     @property
     def name(self) -> str:
@@ -336,7 +338,9 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float, before: str =
     nonce = secrets.token_hex(16)
     index = 0
     try:
-        with client.setup_kernel(cwd=str(workdir)):
+        # The kernel's own stderr (ZeroMQ notices, whatever the student writes to fd 2)
+        # would garble the progress bar.
+        with client.setup_kernel(cwd=str(workdir), stderr=subprocess.DEVNULL):
             client.kc.allow_stdin = False
             deadline = time.monotonic() + timeout  # the kernel's start does not count
             if before:
@@ -389,7 +393,9 @@ def reference(path: Path, *, timeout: float, cache: Path | None = None,
     """The teacher's notebook's checks with their expected values, tolerances and hints."""
     text = path.read_text(encoding="utf-8")
     notebook = json.loads(text)
-    course_notebook = CourseNotebook(path=path, checks=parse_checks(notebook))
+    course_notebook = CourseNotebook(
+        path=path, checks=parse_checks(notebook),
+        kernel_name=notebook.get("metadata", {}).get("kernelspec", {}).get("name", "python3"))
     cache_file = None
     records = None
     if cache is not None:
@@ -554,8 +560,13 @@ def mark(submission: Submission, course: CourseNotebook, *, timeout: float,
     with tempfile.TemporaryDirectory(prefix="evalkit-grade-") as tmp:
         copy_path = Path(tmp) / course.name
         shutil.copyfile(submission.path, copy_path)  # the student may look for its own file
-        run = run_notebook(notebook, Path(tmp), timeout=timeout, after=reader,
-                           kernel_name=kernel_name)
+        # The kernel is the course notebook's: a submission's metadata does not choose it.
+        try:
+            run = run_notebook(notebook, Path(tmp), timeout=timeout, after=reader,
+                               kernel_name=kernel_name or course.kernel_name)
+        except Exception as error:  # noqa: BLE001 - one submission never stops the batch
+            run = RunResult(status="grader error",
+                            detail=f"{type(error).__name__}: {error}"[:300])
     result.status, result.detail = run.status, run.detail
     if not isinstance(run.printed, dict):
         result.verdicts = unread
@@ -651,6 +662,7 @@ _STATUS_TEXT = {
     "kernel died": "The notebook's kernel died, so no answer could be read",
     "not a notebook": "The file is not a notebook the grader can read",
     "unreadable": "The answers could not be read out of the kernel",
+    "grader error": "The grader could not run the notebook; tell your lecturer",
 }
 
 

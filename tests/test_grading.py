@@ -133,6 +133,9 @@ def graded(tmp_path_factory):
     _write(submissions / "crashes" / name, _edition(RIGHT, insert={4: "1 / 0"}))
     _write(submissions / "loops" / name, _edition(RIGHT, insert={4: "while True:\n    pass"}))
     _write(submissions / "kills" / name, _edition(RIGHT, insert={6: "import os\nos._exit(1)"}))
+    own_kernel = _edition(RIGHT)
+    own_kernel["metadata"]["kernelspec"] = {"name": "no-such-kernel", "display_name": "x"}
+    _write(submissions / "own_kernel" / name, own_kernel)
     _write(submissions / "corrupt" / name, '{"cells": [ this is not json')
     _write(submissions / "stray" / "notes.ipynb", '{"cells": []}')
     before = {path: path.read_bytes() for path in submissions.rglob("*.ipynb")}
@@ -231,6 +234,11 @@ def test_a_loop_is_stopped_at_the_time_limit_and_earlier_answers_count(graded):
     assert _verdicts(row) == ["correct", "error", "error"]
 
 
+def test_the_kernel_is_the_course_notebooks_not_the_submissions(graded):
+    row = graded["rows"]["own_kernel"]
+    assert (row["status"], _verdicts(row)) == ("ok", ["correct"] * 3)
+
+
 def test_a_killed_kernel_is_reported(graded):
     row = graded["rows"]["kills"]
     assert row["status"] == "kernel died" and _verdicts(row) == ["error"] * 3
@@ -241,15 +249,15 @@ def test_corrupt_and_unmatched_files_get_rows_and_the_batch_goes_on(graded):
     assert rows["corrupt"]["status"] == "not a notebook"
     assert "JSONDecodeError" in rows["corrupt"]["detail"]
     assert rows["stray"]["status"] == "no course notebook"
-    assert len(graded["marks"]) == len(graded["before"]) == 14
+    assert len(graded["marks"]) == len(graded["before"]) == 15
     assert set(rows) == {p.parent.name if p.parent != graded["submissions"]
                          else "unanswered" for p in graded["before"]}
 
 
 def test_progress_counts_every_submission(graded):
     lines = graded["progress"].splitlines()
-    assert lines[0].startswith("[") and " 0/14 " in lines[0]
-    assert lines[-1].endswith("14/14 done")
+    assert lines[0].startswith("[") and " 0/15 " in lines[0]
+    assert lines[-1].endswith("15/15 done")
 
 
 def test_teacher_values_are_cached_by_digest(graded):
