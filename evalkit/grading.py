@@ -9,8 +9,11 @@ Every ``*.ipynb`` under ``SUBMISSIONS`` is a submission, in any layout: one fold
 (also the names a notebook had before the course was renumbered, ``formerly`` in
 ``notebooks/course.toml``), failing that by the cell ids the student edition keeps.
 
-How a submission is marked (the ideas of nbgrader's autograder and otter-grader, without their
-set-up):
+How a submission is marked. From nbgrader's autograder: the check cells are compared with the
+teacher's (nbgrader checksums its locked cells) and the run happens on a copy with a time
+limit. From otter-grader: the answers are read out of the executed notebook's variables, not
+from what the notebook printed. Unlike both, the reference values come from running the
+teacher's notebook, so no test files need writing:
 
 1. The teacher's notebook runs once, in a kernel of its own, with ``evalkit.check`` wrapped so
    that every check records what it compares against: the expected value, the tolerance and
@@ -613,7 +616,7 @@ def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DE
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         cell_ids[path.name] = {cell.get("id") for cell in cells} - {None}
     found = find_submissions(submissions, course_files, former_names(course_dir), cell_ids)
-    references: dict[str, CourseNotebook] = {}
+    references: dict[str, CourseNotebook | str] = {}  # a str says why there is none
     marks: list[Mark] = []
     for done, submission in enumerate(found):
         label = f"{submission.student} {submission.path.name}"
@@ -624,12 +627,23 @@ def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DE
                               detail="its name matches no notebook of the course"))
             continue
         if submission.notebook not in references:
-            references[submission.notebook] = reference(
-                course_dir / submission.notebook, timeout=max(timeout, 600.0),
-                cache=out / ".cache", kernel_name=kernel_name)
-        marks.append(mark(submission, references[submission.notebook], timeout=timeout,
-                          kernel_name=kernel_name))
+            try:
+                references[submission.notebook] = reference(
+                    course_dir / submission.notebook, timeout=max(timeout, 600.0),
+                    cache=out / ".cache", kernel_name=kernel_name)
+            except (RuntimeError, ValueError) as error:
+                references[submission.notebook] = str(error)[:300]
+        course = references[submission.notebook]
+        if isinstance(course, str):
+            marks.append(Mark(student=submission.student, notebook=submission.notebook,
+                              submission=str(submission.path), status="grader error",
+                              detail=course))
+        else:
+            marks.append(mark(submission, course, timeout=timeout, kernel_name=kernel_name))
+        # Written after each notebook, so an interrupted batch keeps what it marked.
+        write_gradebook(marks, out / "gradebook.csv")
     _progress(len(found), len(found), "done", progress)
+    references = {name: c for name, c in references.items() if not isinstance(c, str)}
     write_gradebook(marks, out / "gradebook.csv")
     write_feedback(marks, references, out / "feedback")
     return marks
@@ -715,7 +729,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help=f"seconds allowed per notebook (default: {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--kernel", default=None,
-                        help="Jupyter kernel to run in (default: each notebook's own)")
+                        help="Jupyter kernel to run in (default: the course notebook's)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -101,6 +101,9 @@ def graded(tmp_path_factory):
     (course / "course.toml").write_text(
         '[[notebook]]\nfile = "01-tiny.ipynb"\nformerly = ["07-old-tiny.ipynb"]\n',
         encoding="utf-8")
+    broken = _teacher()
+    broken["cells"].insert(2, _cell("raise RuntimeError('the teacher broke it')"))
+    _write(course / "02-broken.ipynb", broken)
     name = "01-tiny.ipynb"
     gradebook = out / "gradebook.csv"
     _write(submissions / "honest" / name, _edition(RIGHT))
@@ -138,6 +141,7 @@ def graded(tmp_path_factory):
     _write(submissions / "own_kernel" / name, own_kernel)
     _write(submissions / "corrupt" / name, '{"cells": [ this is not json')
     _write(submissions / "stray" / "notes.ipynb", '{"cells": []}')
+    _write(submissions / "ivan" / "02-broken.ipynb", _edition(RIGHT))
     before = {path: path.read_bytes() for path in submissions.rglob("*.ipynb")}
     progress = root / "progress.txt"
     with progress.open("w") as stream:
@@ -249,15 +253,21 @@ def test_corrupt_and_unmatched_files_get_rows_and_the_batch_goes_on(graded):
     assert rows["corrupt"]["status"] == "not a notebook"
     assert "JSONDecodeError" in rows["corrupt"]["detail"]
     assert rows["stray"]["status"] == "no course notebook"
-    assert len(graded["marks"]) == len(graded["before"]) == 15
+    assert len(graded["marks"]) == len(graded["before"]) == 16
     assert set(rows) == {p.parent.name if p.parent != graded["submissions"]
                          else "unanswered" for p in graded["before"]}
 
 
+def test_a_teacher_notebook_that_fails_is_reported_on_its_rows_only(graded):
+    row = graded["rows"]["ivan"]
+    assert row["status"] == "grader error" and "the teacher broke it" in row["detail"]
+    assert graded["rows"]["honest"]["total"] == "3"
+
+
 def test_progress_counts_every_submission(graded):
     lines = graded["progress"].splitlines()
-    assert lines[0].startswith("[") and " 0/15 " in lines[0]
-    assert lines[-1].endswith("15/15 done")
+    assert lines[0].startswith("[") and " 0/16 " in lines[0]
+    assert lines[-1].endswith("16/16 done")
 
 
 def test_teacher_values_are_cached_by_digest(graded):
