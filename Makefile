@@ -6,6 +6,7 @@
 #   make lab IP=0.0.0.0           listen on every network interface (default: this machine only)
 #   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
 #   make student                  the student edition (no solutions, no outputs) in build/student/
+#   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/gradebook.csv
 #   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
 #   make present NB=07 PORT=8899 NO_BROWSER=1   (same options as make lab)
 #   make site                     the course site (Sphinx) in build/site/; open build/site/index.html
@@ -32,10 +33,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 PYTEST_ARGS ?=
 
-.PHONY: help lab test student present site bench clean
+.PHONY: help lab test student grade present site bench clean
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -64,6 +65,16 @@ test: $(STAMP)
 
 student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
+
+# Each submission runs in a fresh kernel on a temporary copy; the marks are computed outside
+# it (evalkit/grading.py). TIMEOUT is seconds per notebook. Student code runs with your
+# rights: run this in a container or under an account of its own.
+SUBMISSIONS ?=
+TIMEOUT ?= 300
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "Which folder? e.g. make grade SUBMISSIONS=handed-in/"; exit 2; }
+	$(BIN)/python -m evalkit.grading "$(SUBMISSIONS)" --course notebooks --out build/grades \
+	  --timeout $(TIMEOUT)
 
 # Voila serves one notebook as an app: code hidden, explorers live, the lecture template's
 # larger type (tools/jupyter/voila/templates/lecture).
