@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .trec import _read_text, _source_name, evaluate, read_qrels, read_run
+from ._text_files import read_text, source_name
+from .trec import evaluate, read_qrels, read_run
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's common.h
 
@@ -270,7 +271,7 @@ def plan(selection: Selection) -> list[Column]:
 def _first_duplicate(path: str, doc_field: int, what: str) -> None:
     """Raise, naming the file and both lines, at the first (query, document) listed twice."""
     seen: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         fields = line.split()
         if len(fields) <= doc_field:
             continue
@@ -296,7 +297,7 @@ def read_inputs(qrels_path: str, run_path: str) -> tuple[pd.DataFrame, pd.DataFr
                                 code=2) from None
         if len(table) == 0:
             kind = "judgements" if reader is read_qrels else "results"
-            raise TrecEvalError(f"{_source_name(path)}: no {kind} in the file", code=2)
+            raise TrecEvalError(f"{source_name(path)}: no {kind} in the file", code=2)
         tables.append(table)
     return tables[0], tables[1]
 

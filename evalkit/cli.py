@@ -16,7 +16,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from . import _trec_eval
+from ._trec_eval import add_arguments as add_trec_eval_arguments
+from ._trec_eval import help_text as trec_eval_help
+from ._trec_eval import run as run_trec_eval
 
 __all__ = ["main", "build_parser"]
 
@@ -38,10 +40,10 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
         description="Score a TREC run against TREC qrels as trec_eval 9 does: the same "
                     "options, measure names and output lines (name, tab, query or 'all', "
                     "tab, value).",
-        epilog=_trec_eval.help_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=trec_eval_help(), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _trec_eval.add_arguments(trec_eval)
-    trec_eval.set_defaults(handler=_trec_eval.run)
+    add_trec_eval_arguments(trec_eval)
+    trec_eval.set_defaults(handler=run_trec_eval)
     grade = commands.add_parser(
         "grade", help="mark submitted student editions outside the students' kernels",
         description="Mark submitted student notebooks (see README, 'For lecturers').",

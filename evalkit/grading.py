@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .checks import _compare, _is_placeholder
+from ._answers import _compare, _is_placeholder
 
 __all__ = ["add_arguments", "run", "main", "grade"]
 

@@ -37,6 +37,8 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from ._text_files import read_text as _read_text
+from ._text_files import source_name as _source_name
 from ._trec_measures import MEASURES, JudgedRun, group_positions
 from ._validation import check_option, check_scalar
 
@@ -125,36 +127,6 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 # ---------------------------------------------------------------------------------------------
 # Reading and writing TREC files
 # ---------------------------------------------------------------------------------------------
-
-
-def _source_name(path_or_buffer: Any) -> str:
-    if isinstance(path_or_buffer, str | os.PathLike):
-        return str(path_or_buffer)
-    return getattr(path_or_buffer, "name", None) or "<buffer>"
-
-
-def _read_text(path_or_buffer: Any) -> str:
-    """The whole text of a file (plain or gzip) or of a text/bytes buffer."""
-    if isinstance(path_or_buffer, str | os.PathLike):
-        path = Path(path_or_buffer)
-        if not path.is_file():
-            raise FileNotFoundError(f"{path} does not exist")
-        data: Any = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    elif hasattr(path_or_buffer, "read"):
-        data = path_or_buffer.read()
-    else:
-        raise TypeError(
-            f"path_or_buffer must be a path or an open file; got {type(path_or_buffer).__name__}"
-        )
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            name = _source_name(path_or_buffer)
-            raise ValueError(f"{name} is not UTF-8 text ({error})") from None
-    return data
 
 
 def _numbered_lines(text: str) -> Iterator[tuple[int, list[str]]]:
