@@ -81,8 +81,7 @@ $(OLDEST_STAMP): pyproject.toml tools/oldest.py
 	@touch $@
 
 test-oldest: $(OLDEST_STAMP)
-	$(OLDEST)/bin/python -m pip list --format=freeze \
-	  | grep -i -E "^($$(sed -n 's/==.*//p' $(OLDEST)/requirements.txt | paste -sd'|'))=="
+	$(OLDEST)/bin/python tools/oldest.py --check
 	PATH=$(CURDIR)/$(OLDEST)/bin:$$PATH $(OLDEST)/bin/python -m pytest -p no:cacheprovider \
 	  --doctest-modules --nbval-lax --nbval-current-env \
 	  --ignore=tests/browser evalkit tests notebooks $(PYTEST_ARGS)

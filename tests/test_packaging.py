@@ -108,6 +108,27 @@ def test_oldest_rejects_two_floors_for_one_package(tmp_path):
         _oldest().floors(pyproject)
 
 
+def test_oldest_check_accepts_only_the_floors(monkeypatch):
+    import importlib.metadata
+
+    oldest = _oldest()
+    installed = {name: version + ".0" for name, version in oldest.floors().items()}
+    installed["scipy"] = "1.15.3"  # a patch release above the floor is not the floor
+    del installed["nbval"]
+
+    def version(name):
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    assert oldest.check() == [f"scipy 1.15.3 is installed, the floor is {oldest.floors()['scipy']}",
+                              f"nbval is not installed (floor {oldest.floors()['nbval']})"]
+    installed["scipy"], installed["nbval"] = oldest.floors()["scipy"], oldest.floors()["nbval"]
+    assert oldest.check() == []
+    assert oldest.main(["--check"]) == 0 and oldest.main(["--bogus"]) == 2
+
+
 def test_make_test_oldest_runs_in_ci_after_make_test():
     ci = (REPO / ".ci" / "run").read_text()
     assert 0 < ci.index("make test\n") < ci.index("make test-oldest\n")
