@@ -7,6 +7,7 @@
 #   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
 #   make test-oldest              unit tests, doctests and notebooks on the oldest versions we promise
 #   make student                  the student edition (no solutions, no outputs) in build/student/
+#   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/gradebook.csv
 #   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
 #   make present NB=07 PORT=8899 NO_BROWSER=1   (same options as make lab)
 #   make site                     the course site (Sphinx) in build/site/; open build/site/index.html
@@ -36,10 +37,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 PYTEST_ARGS ?=
 
-.PHONY: help lab test test-oldest student present site bench clean
+.PHONY: help lab test test-oldest student grade present site bench clean
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -88,6 +89,16 @@ test-oldest: $(OLDEST_STAMP)
 
 student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
+
+# Each submission runs in a fresh kernel on a temporary copy; the marks are computed outside
+# it (evalkit/grading.py). TIMEOUT is seconds per notebook. Student code runs with your
+# rights: run this in a container or under an account of its own.
+SUBMISSIONS ?=
+TIMEOUT ?= 300
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "Which folder? e.g. make grade SUBMISSIONS=handed-in/"; exit 2; }
+	$(BIN)/python -m evalkit.grading "$(SUBMISSIONS)" --course notebooks --out build/grades \
+	  --timeout $(TIMEOUT)
 
 # Voila serves one notebook as an app: code hidden, explorers live, the lecture template's
 # larger type (tools/jupyter/voila/templates/lecture).

@@ -252,3 +252,72 @@ def num_relevant(run: JudgedRun, k: float | None) -> np.ndarray:
 def num_relevant_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
     """NumRelRet, trec_eval ``num_rel_ret``: relevant documents retrieved."""
     return np.bincount(run.relevant_query, minlength=run.n_queries)
+
+
+@_measure("NumNonRelJudgedRet", cutoff="none")
+def num_nonrelevant_judged_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
+    """NumNonRelJudgedRet, trec_eval ``num_nonrel_judged_ret``: judged (grade >= 0)
+    documents retrieved that are not relevant."""
+    judged = run.judged_grade >= 0
+    nonrelevant = judged & ~is_relevant(run.judged_grade, run.relevance_level)
+    return run.per_query(run.judged_query[nonrelevant])
+
+
+@_measure("Success", cutoff="required")
+def success(run: JudgedRun, k: float | None) -> np.ndarray:
+    r"""Success@k, trec_eval ``success.k``: 1 when a relevant document is in the top k."""
+    top = within_cutoff(run.relevant_rank, k)
+    return (run.per_query(run.relevant_query[top]) > 0).astype(np.float64)
+
+
+@_measure("SetP", cutoff="none")
+def set_precision(run: JudgedRun, k: float | None) -> np.ndarray:
+    r"""SetP, trec_eval ``set_P``: relevant retrieved / retrieved (the whole list)."""
+    found = run.per_query(run.relevant_query)
+    retrieved = run.n_retrieved
+    return np.divide(found, retrieved, out=np.zeros(run.n_queries), where=retrieved > 0)
+
+
+@_measure("SetR", cutoff="none")
+def set_recall(run: JudgedRun, k: float | None) -> np.ndarray:
+    r"""SetR, trec_eval ``set_recall``: relevant retrieved / R (the whole list)."""
+    return run.over_r(run.per_query(run.relevant_query))
+
+
+@_measure("SetF", cutoff="optional")
+def set_f(run: JudgedRun, beta: float | None) -> np.ndarray:
+    r"""SetF, trec_eval ``set_F`` (``SetF@b``: trec_eval ``set_F.b``, default b = 1).
+
+    :math:`(b + 1) P R / (b P + R)` with P = SetP and R = SetR, as trec_eval writes it
+    (b weighs recall, not squared); 0 when nothing relevant was retrieved.
+    """
+    b = 1.0 if beta is None else float(beta)
+    p, r = set_precision(run, None), set_recall(run, None)
+    found = run.per_query(run.relevant_query) > 0
+    denominator = b * p + r
+    return np.divide((b + 1.0) * p * r, denominator, out=np.zeros(run.n_queries),
+                     where=found & (denominator > 0))
+
+
+@_measure("RprecMult", cutoff="required")
+def r_precision_multiple(run: JudgedRun, multiple: float | None) -> np.ndarray:
+    r"""Precision at a multiple m of R, trec_eval ``Rprec_mult.m``.
+
+    Precision at rank :math:`c = (\text{long})(mR + 0.9)` (trec_eval's rule; the list counts
+    as padded with non-relevant documents), 0 when c = 0.
+    """
+    cut = (multiple * run.n_relevant + 0.9).astype(np.int64)
+    top = run.relevant_rank <= cut[run.relevant_query]
+    found = run.per_query(run.relevant_query[top])
+    return np.divide(found, cut, out=np.zeros(run.n_queries), where=cut > 0)
+
+
+#: The recall levels of trec_eval's ``11pt_avg`` and ``iprec_at_recall``: 0.0, 0.1, …, 1.0.
+ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+
+
+@_measure("IPrecAvg", cutoff="none")
+def eleven_point_average(run: JudgedRun, k: float | None) -> np.ndarray:
+    r"""IPrecAvg, trec_eval ``11pt_avg``: the mean of interpolated precision (IPrec) at the
+    recall levels 0.0, 0.1, …, 1.0."""
+    return np.mean([interpolated_precision(run, level) for level in ELEVEN_POINTS], axis=0)

@@ -23,6 +23,7 @@ trec_eval's rules, which :func:`evaluate` follows (``trec_eval.c``, ``form_res_r
 
 from __future__ import annotations
 
+import difflib
 import gzip
 import io
 import os
@@ -45,6 +46,76 @@ __all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "ME
 #: "required" or "none"). Each is one small function in the registry ``_trec_measures``.
 METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
 _METRIC_PATTERN = re.compile(r"(?P<name>[A-Za-z]+)(?:@(?P<cutoff>[^@]+))?")
+_FLOAT_CUTOFFS = {"IPrec": "a recall level in [0, 1]", "RprecMult": "a multiple of R >= 0",
+                  "SetF": "a weight b >= 0"}
+
+#: trec_eval's names that :func:`evaluate` also takes, each with the ir_measures-style name it
+#: stands for. Families take their cutoff after ``_`` or ``.`` (``P_10``, ``P.10``).
+TREC_EVAL_NAMES = {
+    "map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG",
+    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+    "num_nonrel_judged_ret": "NumNonRelJudgedRet", "set_P": "SetP", "set_recall": "SetR",
+    "set_F": "SetF", "11pt_avg": "IPrecAvg",
+}
+TREC_EVAL_FAMILIES = {
+    "P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success",
+    "iprec_at_recall": "IPrec", "Rprec_mult": "RprecMult",
+}
+_TREC_FAMILY_PATTERN = re.compile(
+    r"(?P<family>" + "|".join(sorted(TREC_EVAL_FAMILIES, key=len, reverse=True))
+    + r")[_.](?P<cutoff>[0-9.]+)"
+)
+
+
+_SUMMARY_ONLY = {
+    "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
+              "1e-5), not a per-query value; ask for 'map' and average with scipy.stats.gmean",
+    "runid": "is the run's name, not a measure; see the run's run_id column",
+    "num_q": "is trec_eval's count of queries, not a per-query value; use len() of the result",
+}
+
+
+def _from_trec_eval_name(label: str) -> tuple[str, str | None] | None:
+    """(name, cutoff text) for a trec_eval measure name, or None when it is not one."""
+    if label in TREC_EVAL_NAMES:
+        return TREC_EVAL_NAMES[label], None
+    if label.startswith("set_F_") or label.startswith("set_F."):
+        return "SetF", label[6:]
+    match = _TREC_FAMILY_PATTERN.fullmatch(label)
+    if match is None:
+        return None
+    return TREC_EVAL_FAMILIES[match.group("family")], match.group("cutoff")
+
+
+def _known_names() -> list[str]:
+    names = [f"{n}@k" if rule == "required" else n for n, rule in METRICS.items()]
+    return names + list(TREC_EVAL_NAMES) + [f"{family}_k" for family in TREC_EVAL_FAMILIES]
+
+
+def _unknown_metric(label: Any) -> ValueError:
+    """The error for an unknown name, suggesting the nearest name in both vocabularies."""
+    text = str(label)
+    stem = re.split(r"[@_.]?[0-9]", text, maxsplit=1)[0] or text
+    # The closest name in either vocabulary, then its counterpart in the other one.
+    trec_of = {v: k for k, v in TREC_EVAL_FAMILIES.items()}
+    trec_of.update({v: k for k, v in TREC_EVAL_NAMES.items()})
+    ir_of = {**TREC_EVAL_NAMES, **TREC_EVAL_FAMILIES}
+    names = list(METRICS) + list(ir_of)
+    folded = {name.lower(): name for name in names}
+    closest = difflib.get_close_matches(stem.lower(), list(folded), n=1, cutoff=0.0)
+    nearest = folded[closest[0]] if closest else "AP"
+    ir_name = ir_of.get(nearest, nearest)
+    trec_name = nearest if nearest in ir_of else trec_of.get(nearest, "map")
+    float_cut = ir_name in _FLOAT_CUTOFFS
+    if METRICS.get(ir_name) == "required" or nearest in TREC_EVAL_FAMILIES:
+        ir_name += "@0.5" if float_cut else "@10"
+    if trec_name in TREC_EVAL_FAMILIES:
+        trec_name += "_0.50" if float_cut else "_10"
+    hints = f"{ir_name!r} (ir_measures) or {trec_name!r} (trec_eval)"
+    return ValueError(
+        f"metrics: unknown metric {label!r}; did you mean {hints}? "
+        f"Known metrics: {', '.join(_known_names())}"
+    )
 MISSING_QUERIES = ("ignore", "zero")
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -560,16 +631,17 @@ class _Metric:
 
 
 def _parse_cutoff(name: str, text: str, label: str) -> int | float:
-    if name == "IPrec":
+    if name in _FLOAT_CUTOFFS:
         try:
             level = float(text)
         except ValueError:
             level = -1.0
-        if not 0.0 <= level <= 1.0:
-            raise ValueError(f"metrics: {label!r} needs a recall level in [0, 1] after '@'")
+        valid = 0.0 <= level <= 1.0 if name == "IPrec" else 0.0 <= level < float("inf")
+        if not valid:
+            raise ValueError(f"metrics: {label!r} needs {_FLOAT_CUTOFFS[name]} as its cutoff")
         return level
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 after '@'")
+        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 as its cutoff")
     return int(text)
 
 
@@ -584,18 +656,28 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
         ) from None
     if not metrics:
         raise ValueError("metrics is empty; ask for at least one, e.g. ['AP', 'nDCG@10']")
-    known = ", ".join(f"{n}@k" if rule == "required" else n for n, rule in METRICS.items())
     parsed: list[_Metric] = []
     for label in metrics:
         match = _METRIC_PATTERN.fullmatch(label) if isinstance(label, str) else None
-        rule = METRICS.get(match.group("name")) if match else None
-        if match is None or rule is None:
-            raise ValueError(f"metrics: unknown metric {label!r}; known metrics: {known}")
-        name, text = match.group("name"), match.group("cutoff")
+        trec = _from_trec_eval_name(label) if isinstance(label, str) else None
+        if trec is not None:
+            name, text = trec
+        elif match is not None and match.group("name") in METRICS:
+            name, text = match.group("name"), match.group("cutoff")
+        elif label in TREC_EVAL_FAMILIES:
+            ir_name = TREC_EVAL_FAMILIES[label]
+            cut = "0.5" if ir_name in _FLOAT_CUTOFFS else "10"
+            raise ValueError(f"metrics: trec_eval's {label!r} needs a cutoff, e.g. "
+                             f"'{label}_{cut}' (or '{ir_name}@{cut}')")
+        elif label in _SUMMARY_ONLY:
+            raise ValueError(f"metrics: {label!r} {_SUMMARY_ONLY[label]}")
+        else:
+            raise _unknown_metric(label)
+        rule = METRICS[name]
         if rule == "none" and text is not None:
             raise ValueError(f"metrics: {name} takes no cutoff; got {label!r}")
         if rule == "required" and text is None:
-            example = "0.5" if name == "IPrec" else "10"
+            example = "0.5" if name in _FLOAT_CUTOFFS else "10"
             raise ValueError(
                 f"metrics: {name} needs a cutoff, e.g. {name}@{example}; got {label!r}"
             )
@@ -740,10 +822,16 @@ def evaluate(
 
     Metric names follow ir_measures: ``AP``, ``AP@k`` (trec_eval ``map_cut``), ``P@k``,
     ``R@k`` (``recall``), ``RR``, ``RR@k``, ``nDCG`` (``ndcg``), ``nDCG@k`` (``ndcg_cut``),
-    ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet`` and ``IPrec@r``
-    (``iprec_at_recall``). The rules trec_eval applies (ranking by score with ties broken by
-    doc_id descending, unjudged = not relevant, the ideal ranking from the qrels, which
-    queries are kept) are listed in the documentation of :mod:`evalkit.trec`.
+    ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``IPrec@r``
+    (``iprec_at_recall``), ``Success@k`` (``success``), ``SetP``, ``SetR``, ``SetF``
+    (``set_P``, ``set_recall``, ``set_F``), ``RprecMult@m`` (``Rprec_mult``), ``IPrecAvg``
+    (``11pt_avg``) and ``NumNonRelJudgedRet`` (``num_nonrel_judged_ret``). trec_eval's own
+    names are taken too, with the cutoff after ``_`` or ``.``: ``"map"``, ``"P_10"``,
+    ``"ndcg_cut.10"``, ``"recip_rank"``, ``"iprec_at_recall_0.10"``, … (``"map"`` and
+    ``"AP"`` give the same numbers; each column is labelled as asked). The rules trec_eval
+    applies (ranking by score with ties broken by doc_id descending, unjudged = not
+    relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
+    documentation of :mod:`evalkit.trec`.
 
     Parameters
     ----------

@@ -38,6 +38,16 @@ ORACLE = {
     "IPrec@0.3": ("iprec_at_recall_0.30", "iprec_at_recall"),
     "IPrec@0.7": ("iprec_at_recall_0.70", "iprec_at_recall"),
     "IPrec@1.0": ("iprec_at_recall_1.00", "iprec_at_recall"),
+    "Success@1": ("success_1", "success.1"),
+    "Success@5": ("success_5", "success.5"),
+    "SetP": ("set_P", "set_P"),
+    "SetR": ("set_recall", "set_recall"),
+    "SetF": ("set_F", "set_F"),
+    "RprecMult@0.2": ("Rprec_mult_0.20", "Rprec_mult"),
+    "RprecMult@1.4": ("Rprec_mult_1.40", "Rprec_mult"),
+    "RprecMult@2.0": ("Rprec_mult_2.00", "Rprec_mult"),
+    "IPrecAvg": ("11pt_avg", "11pt_avg"),
+    "NumNonRelJudgedRet": ("num_nonrel_judged_ret", "num_nonrel_judged_ret"),
 }
 
 

@@ -21,6 +21,7 @@ from ..costs import (
     cost_optimal_threshold,
     costs_by_threshold,
     expected_cost,
+    probability_threshold,
     total_cost,
 )
 from ._base import _Explorer, _format, _grid, _table
@@ -208,9 +209,7 @@ class CostModel:
         it does not apply (see :meth:`theoretical_threshold_issue`)."""
         if self.theoretical_threshold_issue() is not None:
             return None
-        false_positive_regret = self.cost_fp - self.cost_tn
-        false_negative_regret = self.cost_fn - self.cost_tp
-        return false_positive_regret / (false_positive_regret + false_negative_regret)
+        return probability_threshold(self.cost_matrix)
 
     def summary(self) -> dict[str, Any]:
         """Every number the explorer shows, by name.

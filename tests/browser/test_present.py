@@ -27,7 +27,7 @@ from .test_notebooks_in_browser import (
 )
 
 #: Notebooks shown in lecture mode by the test: explorers with a side table beside a plot.
-PRESENT = ["07", "09", "12"]
+PRESENT = ["07", "09", "11", "12"]
 START_TIMEOUT = 120.0  # Voilà runs the whole notebook before the widgets appear
 CHANGE_TIMEOUT_MS = 20_000
 

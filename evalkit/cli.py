@@ -1,0 +1,79 @@
+"""The ``evalkit`` command line (also ``python -m evalkit``).
+
+- ``evalkit trec_eval [-q] [-c] [-l N] [-m MEASURE]... QRELS RUN``: trec_eval's options,
+  measure names and output lines, computed by :func:`evalkit.evaluate`
+  (see :mod:`evalkit._trec_eval`).
+- ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.grading`, imported
+  only when this subcommand is asked for).
+
+Every error is one line on stderr and a non-zero exit code; success exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from . import _trec_eval
+
+__all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr (exit code 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
+    """The parser; ``grading`` is the :mod:`evalkit.grading` module when ``grade`` is run."""
+    parser = _Parser(prog="evalkit", description="evalkit's command line.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    trec_eval = commands.add_parser(
+        "trec_eval", help="trec_eval's command line and output, on evalkit's measures",
+        description="Score a TREC run against TREC qrels as trec_eval 9 does: the same "
+                    "options, measure names and output lines (name, tab, query or 'all', "
+                    "tab, value).",
+        epilog=_trec_eval.help_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _trec_eval.add_arguments(trec_eval)
+    trec_eval.set_defaults(handler=_trec_eval.run)
+    grade = commands.add_parser(
+        "grade", help="mark submitted student editions outside the students' kernels",
+        description="Mark submitted student notebooks (see README, 'For lecturers').",
+    )
+    if grading is not None:
+        grading.add_arguments(grade)  # type: ignore[attr-defined]
+        grade.set_defaults(handler=grading.run)  # type: ignore[attr-defined]
+    return parser
+
+
+def _load_grading() -> object | None:
+    try:
+        return importlib.import_module("evalkit.grading")
+    except ModuleNotFoundError as error:
+        if error.name != "evalkit.grading":
+            raise
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    grading = None
+    if argv[:1] == ["grade"]:
+        grading = _load_grading()
+        if grading is None:
+            sys.stderr.write("evalkit grade: the grader (evalkit.grading) is not in this "
+                             "copy of evalkit\n")
+            return 2
+    parser = build_parser(grading)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2, already printed)
+        return int(done.code or 0)
+    return int(args.handler(args))

@@ -1,0 +1,406 @@
+"""The ``evalkit`` command line: ``evalkit trec_eval`` against trec_eval 9's rules and pytrec_eval.
+
+- Byte-for-byte output on hand-made cases whose lines are derived from trec_eval 9.0.8's
+  source (``meas_print_*.c``: ``"%-22s\\t%s\\t%6.4f\\n"``, ``%ld`` for counts; ``measures.c``:
+  the printing order; ``meas_avg.c`` and ``m_num_rel.c``, ``m_gm_map.c``: ``-c``).
+- Every value, per query (``-q``) and for ``all``, against pytrec_eval (which bundles
+  trec_eval 9) on many random qrels and runs, with ``-c`` and ``-l``.
+- With ``TREC_EVAL=/path/to/trec_eval`` (a trec_eval 9.0.8 binary: ``git clone
+  https://github.com/usnistgov/trec_eval; git checkout v9.0.8; make``) in the environment,
+  the whole output is also compared byte for byte with the real program.
+- Bad input: one line on stderr naming file and line, a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evalkit as ek
+from evalkit import _trec_eval
+from evalkit.cli import main
+from tests.test_trec import random_collection
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+QRELS = """\
+q1 0 a 1
+q1 0 b 0
+q1 0 c 2
+q2 0 a 1
+q3 0 d 1
+"""
+RUN = """\
+q1 Q0 b 1 3.0 first
+q1 Q0 a 2 2.0 first
+q1 Q0 x 3 1.0 first
+q2 Q0 x 1 5.0 last
+q2 Q0 a 2 4.0 last
+q9 Q0 a 1 1.0 last
+"""
+
+
+def run_cli(argv, capsys):
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def files(tmp_path):
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    return str(qrels), str(run)
+
+
+def line(name, query, value):
+    return f"{name:<22}\t{query}\t{value}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-made cases, byte for byte
+# ---------------------------------------------------------------------------------------------
+
+
+def test_per_query_lines_in_trec_eval_order_then_all(files, capsys):
+    # q1 ranks b (0), a (1), x (unjudged); R = 2 (a, c): AP = (1/2) / 2, P_2 = 1/2.
+    # q2 ranks x, a; R = 1: AP = 1/2, P_2 = 1/2. q9 is not judged: left out. q3 is not run.
+    # trec_eval prints num_ret, map, P in its own order, whatever the order of -m.
+    code, out, err = run_cli(["trec_eval", "-q", "-m", "P.2", "-m", "map", "-m", "num_ret",
+                              *files], capsys)
+    assert (code, err) == (0, "")
+    assert out == (
+        "num_ret               \tq1\t3\n"
+        "map                   \tq1\t0.2500\n"
+        "P_2                   \tq1\t0.5000\n"
+        "num_ret               \tq2\t2\n"
+        "map                   \tq2\t0.5000\n"
+        "P_2                   \tq2\t0.5000\n"
+        "num_ret               \tall\t5\n"
+        "map                   \tall\t0.3750\n"
+        "P_2                   \tall\t0.5000\n"
+    )
+
+
+def test_complete_flag_averages_over_every_judged_query(files, capsys):
+    # -c: num_q = 3 (q1, q2, q3), map = (0.25 + 0.5 + 0) / 3, num_rel counts every grade > 0
+    # in the qrels (a, c, a, d), gm_map adds log(1e-5) for the missing q3; runid is the run
+    # id on the run file's last line.
+    code, out, _ = run_cli(["trec_eval", "-c", *files], capsys)
+    assert code == 0
+    lines = out.splitlines(keepends=True)
+    gm = math.exp((math.log(0.25) + math.log(0.5) + math.log(1e-5)) / 3)
+    assert lines[:7] == [
+        line("runid", "all", "last"), line("num_q", "all", "3"),
+        line("num_ret", "all", "5"), line("num_rel", "all", "4"),
+        line("num_rel_ret", "all", "2"), line("map", "all", "0.2500"),
+        line("gm_map", "all", f"{gm:6.4f}"),
+    ]
+    assert line("P_5", "all", "0.1333") in lines  # (1/5 + 1/5 + 0) / 3
+    names = [x.split()[0] for x in lines]
+    assert names == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
+                     "Rprec", "bpref", "recip_rank"] + [
+        f"iprec_at_recall_{v / 10:3.2f}" for v in range(11)] + [
+        f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+
+
+def test_relevance_level_and_the_official_default(files, capsys):
+    # -l 2: only c is relevant in q1 (never retrieved): map 0; q2 has no relevant document.
+    code, out, _ = run_cli(["trec_eval", "-l", "2", "-q", "-m", "num_rel", "-m", "map",
+                            "-m", "ndcg", *files], capsys)
+    assert code == 0
+    # ndcg ignores -l: q1 DCG = 0/1 + 1/log2(3), ideal 2/1 + 1/log2(3) (grades c=2, a=1).
+    ndcg_q1 = (1 / math.log2(3)) / (2 + 1 / math.log2(3))
+    assert out == (
+        line("num_rel", "q1", 1) + line("map", "q1", "0.0000")
+        + line("ndcg", "q1", f"{ndcg_q1:6.4f}")
+        + line("num_rel", "q2", 0) + line("map", "q2", "0.0000")
+        + line("ndcg", "q2", "0.6309")  # 1/log2(3)
+        + line("num_rel", "all", 1) + line("map", "all", "0.0000")
+        + line("ndcg", "all", f"{(ndcg_q1 + 1 / math.log2(3)) / 2:6.4f}")
+    )
+
+
+def test_family_cutoffs_are_sorted_and_the_first_parameters_win(files, capsys):
+    code, out, _ = run_cli(["trec_eval", "-m", "ndcg_cut.10,1", "-m", "P.3", "-m", "P.7",
+                            "-m", "iprec_at_recall.0.5,0.25", "-m", "set_F.0.5", *files],
+                           capsys)
+    assert code == 0
+    assert [x.split("\t")[0].strip() for x in out.splitlines()] == [
+        "iprec_at_recall_0.25", "iprec_at_recall_0.50", "P_3", "ndcg_cut_1", "ndcg_cut_10",
+        "set_F_0.5"]
+
+
+def test_all_trec_prints_every_supported_measure_and_names_the_others(files, capsys):
+    code, out, err = run_cli(["trec_eval", "-m", "all_trec", *files], capsys)
+    assert code == 0
+    printed = {re.sub(r"_[0-9.]+$", "", x.split()[0]) for x in out.splitlines()}
+    assert printed == {m.name for m in _trec_eval.SUPPORTED}
+    assert err.count("\n") == 1 and "not computed" in err
+    for name in _trec_eval.NOT_COMPUTED:
+        assert name in err
+
+
+def test_nosummary_prints_only_query_lines(files, capsys):
+    code, out, _ = run_cli(["trec_eval", "-q", "-n", "-m", "map", *files], capsys)
+    assert code == 0 and out == line("map", "q1", "0.2500") + line("map", "q2", "0.5000")
+
+
+def test_queries_are_printed_in_byte_order_of_their_ids(tmp_path, capsys):
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("10 0 a 1\n9 0 a 1\nB 0 a 1\na 0 a 1\n")
+    run.write_text("a Q0 a 1 1 r\n9 Q0 a 1 1 r\nB Q0 a 1 1 r\n10 Q0 a 1 1 r\n")
+    code, out, _ = run_cli(["trec_eval", "-q", "-m", "num_ret", str(qrels), str(run)], capsys)
+    assert code == 0
+    assert [x.split("\t")[1] for x in out.splitlines()] == ["10", "9", "B", "a", "all"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Every value against pytrec_eval on random collections
+# ---------------------------------------------------------------------------------------------
+
+MEASURE_ARGS = ["all_trec", "P.1,3,7", "recall.2,50", "iprec_at_recall.0.25,0.5",
+                "Rprec_mult.0.5,3", "success.2,3", "ndcg_cut.3,7", "map_cut.4"]
+# pytrec_eval's own measure strings for the same values (it keys the results as trec_eval
+# names them).
+ORACLE_MEASURES = {"num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref",
+                   "recip_rank", "iprec_at_recall.0.25,0.5", "P.1,3,7", "recall.2,50", "11pt_avg",
+                   "ndcg", "Rprec_mult.0.5,3", "success.2,3", "ndcg_cut.3,7", "map_cut.4",
+                   "set_P", "set_recall", "set_F", "num_nonrel_judged_ret"}
+SUMMED = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
+
+
+def parse(out):
+    values = {}
+    for text in out.splitlines():
+        name, query, value = text.split("\t")
+        assert name == f"{name.strip():<22}"
+        values[(name.strip(), query)] = value
+    return values
+
+
+def write(qrels, run, tmp_path, seed):
+    run = run.assign(run_id=f"run{seed}")
+    qrels_path, run_path = tmp_path / f"q{seed}", tmp_path / f"r{seed}"
+    ek.write_qrels(qrels, qrels_path)
+    ek.write_run(run, run_path)
+    return str(qrels_path), str(run_path)
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("flags", [[], ["-c"], ["-l", "2"], ["-c", "-l", "3"]])
+def test_every_value_matches_pytrec_eval(seed, flags, tmp_path, capsys):
+    qrels, run = random_collection(seed, n_queries=4 + seed % 6, n_docs=8 + seed % 40)
+    paths = write(qrels, run, tmp_path, seed)
+    args = ["trec_eval", "-q", *flags]
+    for measure in MEASURE_ARGS:
+        args += ["-m", measure]
+    code, out, _ = run_cli([*args, *paths], capsys)
+    if code != 0:  # no query in both files: trec_eval's error too
+        assert not set(qrels["query_id"]) & set(run["query_id"])
+        return
+    ours = parse(out)
+    level = int(flags[flags.index("-l") + 1]) if "-l" in flags else 1
+    qrel_dict, run_dict = {}, {}
+    for q, d, r in qrels.itertuples(index=False):
+        qrel_dict.setdefault(q, {})[d] = int(r)
+    for q, d, s in run[["query_id", "doc_id", "score"]].itertuples(index=False):
+        run_dict.setdefault(q, {})[d] = float(s)
+    expected = pytrec_eval.RelevanceEvaluator(qrel_dict, ORACLE_MEASURES, level).evaluate(
+        run_dict)
+    queries = sorted(expected, key=lambda q: q.encode())
+    n = qrels["query_id"].nunique() if "-c" in flags else len(queries)
+    names = sorted(next(iter(expected.values())))
+    assert len(names) == 27  # every value of every measure asked for
+    for name in names:
+        total = 0.0
+        for query in queries:
+            value = expected[query][name]
+            shown = ours[(name, query)]
+            if name in SUMMED:
+                assert shown == str(int(value)), (name, query)
+            else:
+                assert abs(float(shown) - value) <= 5e-5 + 1e-12, (name, query, shown, value)
+            total += value
+        if name == "num_rel" and "-c" in flags:
+            total = float((qrels["relevance"] > 0).sum())
+        summary = total if name in SUMMED else total / n
+        if name in SUMMED:
+            assert ours[(name, "all")] == str(int(summary)), name
+        else:
+            assert abs(float(ours[(name, "all")]) - summary) <= 5e-5 + 1e-12, name
+    aps = [max(expected[q]["map"], 1e-5) for q in queries] + [1e-5] * (n - len(queries))
+    assert abs(float(ours[("gm_map", "all")]) - math.exp(np.mean(np.log(aps)))) <= 5e-5
+    assert ours[("num_q", "all")] == str(n)
+    assert ours[("runid", "all")] == f"run{seed}"
+    assert {q for _, q in ours} == set(queries) | {"all"}
+
+
+TREC_EVAL = os.environ.get("TREC_EVAL")
+
+
+@pytest.mark.skipif(not TREC_EVAL, reason="set TREC_EVAL to a trec_eval 9.0.8 binary")
+@pytest.mark.parametrize("seed", range(60))
+def test_output_is_trec_eval_byte_for_byte(seed, tmp_path, capsys):
+    qrels, run = random_collection(seed, n_queries=5 + seed % 7, n_docs=10 + seed % 60)
+    paths = write(qrels, run, tmp_path, seed)
+    skip = re.compile("^(" + "|".join(_trec_eval.NOT_COMPUTED) + ")[ _]")
+    for flags in (["-q"], ["-q", "-c", "-m", "all_trec"], ["-q", "-l", "2", "-m", "all_trec"],
+                  ["-q", "-m", "P.1,3,7", "-m", "set_F.0.3", "-m", "11pt_avg.0.2,0.5,0.8"]):
+        ref = subprocess.run([TREC_EVAL, *flags, *paths], capture_output=True, text=True)
+        code, out, _ = run_cli(["trec_eval", *flags, *paths], capsys)
+        assert (code == 0) == (ref.returncode == 0)
+        if code == 0:
+            expected = "".join(x for x in ref.stdout.splitlines(True) if not skip.match(x))
+            assert out == expected, flags
+
+
+# ---------------------------------------------------------------------------------------------
+# ek.evaluate takes trec_eval's names
+# ---------------------------------------------------------------------------------------------
+
+PAIRS = {"map": "AP", "P_10": "P@10", "P.5": "P@5", "ndcg_cut_10": "nDCG@10",
+         "ndcg_cut.3": "nDCG@3", "recip_rank": "RR", "recall_20": "R@20", "map_cut_5": "AP@5",
+         "ndcg": "nDCG", "bpref": "Bpref", "Rprec": "Rprec", "num_rel": "NumRel",
+         "num_ret": "NumRet", "num_rel_ret": "NumRelRet", "success_1": "Success@1",
+         "iprec_at_recall_0.10": "IPrec@0.1", "Rprec_mult_0.20": "RprecMult@0.2",
+         "set_P": "SetP", "set_recall": "SetR", "set_F": "SetF", "11pt_avg": "IPrecAvg",
+         "num_nonrel_judged_ret": "NumNonRelJudgedRet"}
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_trec_eval_names_give_the_ir_measures_numbers(seed):
+    qrels, run = random_collection(seed)
+    trec = ek.evaluate(qrels, run, list(PAIRS), relevance_level=1 + seed % 2)
+    ir = ek.evaluate(qrels, run, list(PAIRS.values()), relevance_level=1 + seed % 2)
+    assert list(trec.columns) == list(PAIRS)
+    np.testing.assert_array_equal(trec.to_numpy(float), ir.to_numpy(float))
+
+
+@pytest.mark.parametrize(("label", "ir_hint", "trec_hint"), [
+    ("mapp", "'AP'", "'map'"), ("MRR", "'RR'", "'recip_rank'"),
+    ("P10", "'P@10'", "'P_10'"), ("ndcg_cut_x", "'nDCG@10'", "'ndcg_cut_10'"),
+    ("ndgc", "'nDCG'", "'ndcg'"),
+])
+def test_unknown_names_suggest_the_nearest_in_both_vocabularies(label, ir_hint, trec_hint):
+    qrels, run = random_collection(0)
+    with pytest.raises(ValueError, match="unknown metric") as error:
+        ek.evaluate(qrels, run, [label])
+    assert f"did you mean {ir_hint} (ir_measures) or {trec_hint} (trec_eval)?" in str(error.value)
+
+
+def test_summary_only_names_explain_themselves():
+    qrels, run = random_collection(0)
+    with pytest.raises(ValueError, match="gmean"):
+        ek.evaluate(qrels, run, ["gm_map"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input, help, exit codes
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("qrels_text", "run_text", "expected"), [
+    (QRELS, "q1 Q0 a 1 2.0 r\nq1 Q0 b 2\n", r"run\.txt, line 2: .*got 4"),
+    ("q1 0 a 1\nq1 0 b\n", RUN, r"qrels\.txt, line 2"),
+    (QRELS, "q1 Q0 a 1 2.0 r\nq1 Q0 b 2 1.0 r\nq1 Q0 a 3 0.5 r\n",
+     r"run\.txt, line 3: document 'a' is retrieved twice for query 'q1' \(first on line 1\)"),
+    (QRELS, "", r"run\.txt: no results"),
+    (QRELS, "zz Q0 a 1 1.0 r\n", "no queries with both results and relevance info"),
+    (QRELS, "q1 Q0 a 1 high r\n", r"run\.txt, line 1"),
+])
+def test_bad_input_is_one_line_naming_file_and_line(tmp_path, capsys, qrels_text, run_text,
+                                                      expected):
+    (tmp_path / "qrels.txt").write_text(qrels_text)
+    (tmp_path / "run.txt").write_text(run_text)
+    code, out, err = run_cli(["trec_eval", str(tmp_path / "qrels.txt"),
+                              str(tmp_path / "run.txt")], capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and re.search(expected, err), err
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["-m", "mapp"], "illegal measure 'mapp'; did you mean 'map'"),
+    (["-m", "infAP"], "does not compute it"),
+    (["-m", "P.0"], "positive"),
+    (["-m", "P.5,5"], "without duplicates"),
+    (["-m", "P.five"], "whole numbers"),
+    (["-m", "P."], "improper measure"),
+    (["-m", "ndcg.1=2"], "gain parameters"),
+    (["-l", "x"], "invalid int value"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_options_are_one_line(files, capsys, args, expected):
+    code, out, err = run_cli(["trec_eval", *args, *files], capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and expected in err, err
+
+
+def test_missing_file_and_missing_arguments(files, capsys):
+    code, _, err = run_cli(["trec_eval", files[0], "/nonexistent/run"], capsys)
+    assert code != 0 and err.count("\n") == 1 and "/nonexistent/run" in err
+    code, _, err = run_cli(["trec_eval", files[0]], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_help_lists_every_measure_with_a_definition(capsys):
+    code, out, _ = run_cli(["trec_eval", "--help"], capsys)
+    assert code == 0
+    for measure in _trec_eval.SUPPORTED:
+        assert re.search(rf"^  {re.escape(measure.name)} +\S", out, re.M), measure.name
+    assert "official" in out and "all_trec" in out
+
+
+def test_python_dash_m_runs_the_same_command(files):
+    done = subprocess.run([sys.executable, "-m", "evalkit", "trec_eval", "-m", "map", *files],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout == line("map", "all", "0.3750")
+
+
+def test_grade_without_the_grader_says_so(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "evalkit.grading", None)
+    code, _, err = run_cli(["grade"], capsys)
+    assert code == 2 and "evalkit.grading" in err and err.count("\n") == 1
+
+
+def test_grade_hands_over_to_the_grader(monkeypatch, capsys):
+    calls = []
+    fake = types.ModuleType("evalkit.grading")
+    fake.add_arguments = lambda parser: parser.add_argument("--submissions")
+    fake.run = lambda args: calls.append(args.submissions) or 3
+    monkeypatch.setitem(sys.modules, "evalkit.grading", fake)
+    code, _, _ = run_cli(["grade", "--submissions", "subs"], capsys)
+    assert code == 3 and calls == ["subs"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(family=st.sampled_from(["P", "recall", "map_cut", "ndcg_cut", "success"]),
+       k=st.integers(1, 60), level=st.integers(1, 3), seed=st.integers(0, 40))
+def test_every_spelling_of_a_cutoff_gives_the_same_column(family, k, level, seed):
+    ir = {"P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success"}
+    qrels, run = random_collection(seed)
+    labels = [f"{family}_{k}", f"{family}.{k}", f"{ir[family]}@{k}"]
+    table = ek.evaluate(qrels, run, labels, relevance_level=level)
+    assert list(table.columns) == labels
+    np.testing.assert_array_equal(table[labels[0]], table[labels[2]])
+    np.testing.assert_array_equal(table[labels[1]], table[labels[2]])
+
+
+@pytest.mark.parametrize(("label", "expected"), [
+    ("P_0", "whole number >= 1"), ("iprec_at_recall_1.5", "recall level in"),
+    ("Rprec_mult_x", "unknown metric"), ("map_cut", "needs a cutoff"),
+])
+def test_bad_trec_eval_cutoffs_in_evaluate(label, expected):
+    qrels, run = random_collection(1)
+    with pytest.raises(ValueError, match=expected):
+        ek.evaluate(qrels, run, [label])
