@@ -5,13 +5,14 @@
 #   make lab NO_BROWSER=1         print the URL instead of opening a browser (remote machines)
 #   make lab IP=0.0.0.0           listen on every network interface (default: this machine only)
 #   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
+#   make test-oldest              unit tests, doctests and notebooks on the oldest versions we promise
 #   make student                  the student edition (no solutions, no outputs) in build/student/
 #   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/gradebook.csv
 #   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
 #   make present NB=07 PORT=8899 NO_BROWSER=1   (same options as make lab)
 #   make site                     the course site (Sphinx) in build/site/; open build/site/index.html
 #   make bench                    benchmarks against the reference tools; writes benchmarks/RESULTS.md
-#   make clean                    remove the virtual environment, caches and build/
+#   make clean                    remove the virtual environments, caches and build/
 #
 # Everything lives in .venv (python3 -m venv). The install is redone only when pyproject.toml
 # changes (the stamp file below), so the second `make test` starts at once.
@@ -24,6 +25,9 @@ IP ?= 127.0.0.1
 NO_BROWSER ?=
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
+# make test-oldest: a venv of its own with exactly pyproject.toml's floors (tools/oldest.py).
+OLDEST := .venv-oldest
+OLDEST_STAMP := $(OLDEST)/.installed
 
 # The venv's tools come first, so nothing picks up the machine's own jupyter (PITFALLS 2).
 export PATH := $(CURDIR)/$(BIN):$(PATH)
@@ -33,10 +37,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 PYTEST_ARGS ?=
 
-.PHONY: help lab test student grade present site bench clean
+.PHONY: help lab test test-oldest student grade present site bench clean
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -62,6 +66,26 @@ test: $(STAMP)
 	$(BIN)/python -m pytest --doctest-modules \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  evalkit tests notebooks $(PYTEST_ARGS)
+
+# The floors, exactly (name==floor, wheels only: a floor without a wheel for this Python is not
+# a floor), then the unit tests, the doctests and every notebook top to bottom. nbval runs in
+# lax mode: outputs may differ in the last printed digit across versions, errors may not.
+# No browser test, site or linter: they run in make test. Reinstalls only when the floors change.
+$(OLDEST_STAMP): pyproject.toml tools/oldest.py
+	rm -rf $(OLDEST)
+	@$(PYTHON) -m venv $(OLDEST) || { \
+	  echo "Could not create $(OLDEST) with '$(PYTHON) -m venv'."; rm -rf $(OLDEST); exit 1; }
+	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST)/bin/python tools/oldest.py > $(OLDEST)/requirements.txt
+	$(OLDEST)/bin/python -m pip install --quiet --only-binary=:all: -r $(OLDEST)/requirements.txt
+	$(OLDEST)/bin/python -m pip install --quiet --no-deps -e .
+	@touch $@
+
+test-oldest: $(OLDEST_STAMP)
+	$(OLDEST)/bin/python tools/oldest.py --check
+	PATH=$(CURDIR)/$(OLDEST)/bin:$$PATH $(OLDEST)/bin/python -m pytest -p no:cacheprovider \
+	  --doctest-modules --nbval-lax --nbval-current-env \
+	  --ignore=tests/browser evalkit tests notebooks $(PYTEST_ARGS)
 
 student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
@@ -95,7 +119,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks
+	rm -rf $(VENV) $(OLDEST) *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks
 	rm -rf docs/notebooks docs/reference docs/_course_map.md
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick or os.environ.get(QUICK_ENV) == "1":
         quick_for = {s.stem for s in scripts}
 
-    date = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load_start = load_average()
     machine = machine_info()
     start = time.perf_counter()

@@ -582,7 +582,8 @@ def _check_pair_duplicates(
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if repeated.size == 0:
         return True
-    suspects = np.flatnonzero(np.isin(keys, repeated))
+    # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
+    suspects = np.flatnonzero(np.isin(keys, repeated, kind="sort"))
     dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)

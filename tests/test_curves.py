@@ -98,8 +98,14 @@ def test_confusion_at_thresholds_by_brute_force(data):
         predicted = (y_score >= row.threshold).astype(int)
         (tn, fp), (fn, tp) = skm.confusion_matrix(y_true, predicted, labels=[0, 1])
         assert (row.tp, row.fp, row.fn, row.tn) == (tp, fp, fn, tn)
-    # scikit-learn's own sweep (1.8+) holds the same counts, without the +inf row.
-    tns, fps, fns, tps, thresholds = skm.confusion_matrix_at_thresholds(y_true, y_score)
+    # scikit-learn's own sweep holds the same counts, without the +inf row (public from 1.8;
+    # before that the private function it wraps).
+    if hasattr(skm, "confusion_matrix_at_thresholds"):
+        tns, fps, fns, tps, thresholds = skm.confusion_matrix_at_thresholds(y_true, y_score)
+    else:
+        from sklearn.metrics._ranking import _binary_clf_curve
+        fps, tps, thresholds = _binary_clf_curve(y_true, y_score)
+        tns, fns = (y_true == 0).sum() - fps, (y_true == 1).sum() - tps
     np.testing.assert_array_equal(table[["tn", "fp", "fn", "tp"]].to_numpy()[1:],
                                   np.column_stack([tns, fps, fns, tps]))
     np.testing.assert_array_equal(table["threshold"].to_numpy()[1:], thresholds)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,86 @@ def test_runtime_dependencies_are_the_chosen_five():
     project = _project()
     names = {_requirement(line)[0] for line in project["dependencies"]}
     assert names == {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets"}
+
+
+def _oldest():
+    spec = importlib.util.spec_from_file_location("oldest", REPO / "tools" / "oldest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_test_oldest_pins_exactly_the_floors_of_pyproject():
+    oldest = _oldest()
+    declared = dict(_pyproject_requirements())
+    floors = oldest.floors()
+    assert {name: f">={version}" for name, version in floors.items()} == declared
+    pins = dict(line.split("==") for line in oldest.pins())
+    # The packages it leaves out are real ones, and it keeps everything the tests import.
+    assert oldest.NOT_RUN <= set(declared)
+    assert pins == {name: v for name, v in floors.items() if name not in oldest.NOT_RUN}
+    assert {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets", "scikit-learn", "pytest",
+            "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "nbclient"} == set(pins)
+
+
+@pytest.mark.parametrize("line", ["numpy", "numpy>1.2", "numpy>=1.2,<3", "numpy==1.2",
+                                  "numpy>=1.2; python_version<'3.12'"])
+def test_oldest_rejects_a_requirement_without_a_plain_floor(tmp_path, line):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(f'[project]\ndependencies = ["{line}"]\n'
+                         '[project.optional-dependencies]\ndev = []\n')
+    with pytest.raises(ValueError, match=r"pyproject.toml: requirement .* no plain '>=' floor"):
+        _oldest().floors(pyproject)
+
+
+def test_oldest_rejects_two_floors_for_one_package(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\ndependencies = ["scikit_learn>=1.7"]\n'
+                         '[project.optional-dependencies]\ndev = ["scikit-learn>=1.6"]\n')
+    with pytest.raises(ValueError, match="scikit-learn has two floors, 1.7 and 1.6"):
+        _oldest().floors(pyproject)
+
+
+def test_oldest_check_accepts_only_the_floors(monkeypatch):
+    import importlib.metadata
+
+    oldest = _oldest()
+    installed = {name: version + ".0" for name, version in oldest.floors().items()}
+    installed["scipy"] = "1.15.3"  # a patch release above the floor is not the floor
+    del installed["nbval"]
+
+    def version(name):
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    assert oldest.check() == [f"scipy 1.15.3 is installed, the floor is {oldest.floors()['scipy']}",
+                              f"nbval is not installed (floor {oldest.floors()['nbval']})"]
+    installed["scipy"], installed["nbval"] = oldest.floors()["scipy"], oldest.floors()["nbval"]
+    assert oldest.check() == []
+    assert oldest.main(["--check"]) == 0 and oldest.main(["--bogus"]) == 2
+
+
+def test_make_test_oldest_runs_in_ci_after_make_test():
+    ci = (REPO / ".ci" / "run").read_text()
+    assert 0 < ci.index("make test\n") < ci.index("make test-oldest\n")
+    makefile = (REPO / "Makefile").read_text()
+    recipe = makefile.split("\ntest-oldest:", 1)[1].split("\n\n", 1)[0]
+    assert "--nbval-lax" in recipe and "--doctest-modules" in recipe
+    assert all(path in recipe for path in ("evalkit", "tests", "notebooks"))
+    assert "tools/oldest.py" in makefile and "--only-binary=:all:" in makefile
+    assert ".venv-oldest/" in (REPO / ".gitignore").read_text().split()
+
+
+def test_python_version_is_stated_once_and_tested():
+    # CI tests one Python (3.11): requires-python, ruff's target and environment.yml agree.
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert pyproject["project"]["requires-python"] == ">=3.11"
+    assert pyproject["tool"]["ruff"]["target-version"] == "py311"
+    assert re.search(r"^\s*- python>=3\.11\s*$", (REPO / "environment.yml").read_text(), re.M)
+    assert sys.version_info[:2] >= (3, 11)
 
 
 def test_maths_modules_do_not_import_matplotlib_or_ipywidgets():

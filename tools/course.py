@@ -20,14 +20,10 @@ import argparse
 import json
 import re
 import sys
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 
 REPO = Path(__file__).resolve().parent.parent
 MAP = REPO / "notebooks" / "course.toml"

@@ -77,7 +77,9 @@ def plot_reliability_diagram(
     if n_bootstrap:
         band = consistency_band(y_true, y_proba, n_bins, strategy=strategy,
                                 n_resamples=n_bootstrap, seed=seed)
-        ax.fill_between(band["confidence"], band["low"], band["high"], color="0.8",
+        # Plain float arrays: matplotlib < 3.9 cannot mask pandas' nullable columns.
+        ax.fill_between(*(band[column].to_numpy(dtype=float)
+                          for column in ("confidence", "low", "high")), color="0.8",
                         alpha=0.7, step=None, label="95% band of a calibrated model")
     ax.plot([0, 1], [0, 1], linestyle="--", color="0.4", linewidth=1, label="calibrated")
     ax.plot(curve["confidence"], curve["accuracy"], "o-", color="#d62828",
