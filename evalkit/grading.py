@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -433,18 +434,14 @@ def reference(path: Path, *, timeout: float, cache: Path | None = None,
 
 def former_names(course_dir: Path) -> dict[str, str]:
     """``{earlier file name: current file name}`` from ``course.toml``'s ``formerly`` lists
-    (read as text, so Python 3.10 needs no TOML library)."""
+    (a notebook split in two maps its earlier name to the first of its halves)."""
     course_map = course_dir / "course.toml"
     if not course_map.exists():
         return {}
     renamed: dict[str, str] = {}
-    current = None
-    for line in course_map.read_text(encoding="utf-8").splitlines():
-        if match := re.match(r'\s*file\s*=\s*"([^"]+)"', line):
-            current = match.group(1)
-        elif (match := re.match(r"\s*formerly\s*=\s*\[(.*)\]", line)) and current:
-            for old in re.findall(r'"([^"]+)"', match.group(1)):
-                renamed.setdefault(old, current)
+    for notebook in tomllib.loads(course_map.read_text(encoding="utf-8")).get("notebook", []):
+        for old in notebook.get("formerly", []):
+            renamed.setdefault(old, notebook["file"])
     return renamed
 
 
