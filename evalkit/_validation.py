@@ -8,9 +8,12 @@ trust what these functions return.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
+import reprlib
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +24,8 @@ from .exceptions import UndefinedMetricWarning
 __all__ = [
     "as_array",
     "check_1d",
+    "check_bool",
+    "check_counts",
     "check_consistent_length",
     "check_label_list",
     "check_labels",
@@ -30,6 +35,9 @@ __all__ = [
     "check_grades",
     "check_scalar",
     "check_seed",
+    "check_same_label_kind",
+    "check_square_matrix",
+    "keyword_only",
     "safe_divide",
     "nan_average",
 ]
@@ -417,6 +425,110 @@ def check_seed(seed: Any, name: str = "seed") -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"{name} must be {what}; got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Return a flag as a Python ``bool``; anything but True or False is a ``TypeError``.
+
+    Every on/off option of evalkit (``paired``, ``drop_intermediate``, ``leave_one_out``,
+    ...) goes through here, so a mistaken flag gets one exception class and one message.
+
+    >>> check_bool(np.True_, "paired")
+    True
+    >>> check_bool(1, "paired")
+    Traceback (most recent call last):
+    ...
+    TypeError: paired must be True or False; got 1 (a int)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False; got {value!r} (a {type(value).__name__})")
+
+
+def check_counts(values: Any, name: str, *, what: str = "counts") -> np.ndarray:
+    """Return an array of non-negative whole numbers (as int64), or raise naming ``name``.
+
+    Numbers of items, of judges or of successes go through here: whole floats (``3.0``) are
+    accepted, as numpy and scipy accept them; a fraction, a negative number, NaN, an infinity
+    or a bool is a ``ValueError`` (a string or another non-numeric object a ``TypeError``).
+    Shape checks are the caller's.
+
+    >>> check_counts([[3, 0.0], [1, 2]], "counts")
+    array([[3, 0],
+           [1, 2]])
+    >>> check_counts([1.5, 2], "successes")
+    Traceback (most recent call last):
+    ...
+    ValueError: successes must hold non-negative whole numbers (counts); got 1.5
+    """
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of non-negative whole numbers ({what}); "
+                        f"got {type(values).__name__}") from None
+    if array.dtype.kind == "b":
+        raise ValueError(f"{name} must hold non-negative whole numbers ({what}), not booleans")
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold non-negative whole numbers ({what}); "
+                        f"got dtype {array.dtype}")
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array) | (array != np.floor(np.where(np.isfinite(array), array, 0)))
+        if bad.any():
+            raise ValueError(f"{name} must hold non-negative whole numbers ({what}); "
+                             f"got {array[bad].flat[0].item()!r}")
+    if (array < 0).any():
+        raise ValueError(f"{name} must hold non-negative whole numbers ({what}); "
+                         f"got {array[array < 0].flat[0].item()!r}")
+    return array.astype(np.int64)
+
+
+_SHOW = reprlib.Repr()
+_SHOW.maxlist = _SHOW.maxtuple = 4
+_SHOW.maxstring = 30
+_SHOW.maxother = 30
+
+
+def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a public function whose options are keyword-only (after ``*``).
+
+    Python's own error for a positional option only counts arguments; this one shows the
+    call to write instead (scikit-learn's rule since 0.23: data positional, options by
+    keyword), so that ``average_precision(x, 2)`` cannot silently mean R where
+    ``recall_at_k(x, 2)`` means k. The extra positional values are matched to the options in
+    the order the signature lists them.
+
+    >>> @keyword_only
+    ... def recall_at_k(relevance, *, k, n_relevant=None):
+    ...     return k
+    >>> recall_at_k([1, 0], 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: recall_at_k() takes its data (relevance) by position and every option by keyword; write recall_at_k(relevance, k=2)
+    """
+    parameters = inspect.signature(function).parameters.values()
+    data = [p.name for p in parameters
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    options = [p.name for p in parameters if p.kind == p.KEYWORD_ONLY]
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters) or not options:
+        raise TypeError(f"keyword_only: {function.__qualname__} needs keyword-only options "
+                        "and no *args")
+    n_data = len(data)
+    name = function.__name__
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > n_data:
+            extra = args[n_data:]
+            shown = [f"{option}={_SHOW.repr(value)}" for option, value in zip(options, extra)]
+            if len(extra) > len(options):
+                shown.append("...")
+            call = ", ".join(data + shown)
+            listed = ", ".join(data) if data else "none"
+            raise TypeError(f"{name}() takes its data ({listed}) by position and every "
+                            f"option by keyword; write {name}({call})")
+        return function(*args, **kwargs)
+
+    return wrapper
 
 
 _ZERO_DIVISION_HELP = "zero_division must be 'warn', 0.0, 1.0 or np.nan"
