@@ -50,8 +50,13 @@ def _describe(values: Iterable[Any]) -> str:
 def check_option(value: Any, name: str, allowed: Sequence[Any]) -> Any:
     """Return ``value`` if it is one of ``allowed``; otherwise raise a ValueError naming ``name``.
 
+    One policy for every option name in evalkit: a string matches whatever its case
+    (``"Wilson"``, scipy's ``"BCa"``) and the allowed spelling is returned.
+
     >>> check_option("macro", "average", [None, "binary", "macro"])
     'macro'
+    >>> check_option("BCa", "method", ["percentile", "basic", "bca"])
+    'bca'
     >>> check_option("mcaro", "average", [None, "binary", "macro"])
     Traceback (most recent call last):
     ...
@@ -62,6 +67,11 @@ def check_option(value: Any, name: str, allowed: Sequence[Any]) -> Any:
             return value
     except TypeError:  # unhashable or uncomparable value
         pass
+    if isinstance(value, str):
+        folded = [option for option in allowed
+                  if isinstance(option, str) and option.casefold() == value.casefold()]
+        if len(folded) == 1:
+            return folded[0]
     raise ValueError(f"{name} must be one of {_describe(allowed)}; got {value!r}")
 
 

@@ -688,7 +688,7 @@ def bootstrap_ci(
     n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=2)
     confidence = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
                               high_inclusive=False)
-    method = check_option(method.lower() if isinstance(method, str) else method, "method",
+    method = check_option(method, "method",
                           BOOTSTRAP_METHODS)
     if vectorized not in (None, True, False):
         raise TypeError(f"vectorized must be None, True or False; got {vectorized!r}")
