@@ -15,6 +15,7 @@ notebooks' figures and explorers, loaded on first use as they import matplotlib 
 
 from . import (
     agreement,
+    calibration,
     checks,
     classification,
     correlation,
@@ -34,6 +35,13 @@ from .agreement import (
     kappa_from_table,
     labels_from_table,
 )
+from .calibration import (
+    brier_decomposition,
+    brier_score,
+    expected_calibration_error,
+    reliability_curve,
+    temperature_scale,
+)
 from .checks import check
 from .classification import (
     accuracy,
@@ -52,17 +60,7 @@ from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
 from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
 from .datasets import long_tailed_labels, long_tailed_support
-from .probabilistic import (
-    brier_decomposition,
-    brier_score,
-    c_f1,
-    c_precision,
-    c_recall,
-    expected_calibration_error,
-    probabilistic_confusion_matrix,
-    reliability_curve,
-    temperature_scale,
-)
+from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
 from .ranking import (
     average_precision,
     dcg,

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..probabilistic import consistency_band, reliability_curve
+from ..calibration import consistency_band, reliability_curve
 from ._common import _axes
 
 __all__ = ["plot_reliability_diagram"]
@@ -69,7 +69,7 @@ def plot_reliability_diagram(
     >>> ax.get_xlabel()
     'confidence (largest probability)'
     """
-    from ..probabilistic import expected_calibration_error
+    from ..calibration import expected_calibration_error
 
     curve = reliability_curve(y_true, y_proba, n_bins, strategy=strategy)
     ece = expected_calibration_error(y_true, y_proba, n_bins, strategy=strategy)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_labels, check_scalar
-from ..probabilistic import brier_decomposition, temperature_scale
+from ..calibration import brier_decomposition, temperature_scale
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel
 

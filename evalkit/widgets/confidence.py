@@ -10,14 +10,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_labels, check_scalar
+from ..calibration import temperature_scale
 from ..classification import f1_score, precision, recall
-from ..probabilistic import (
-    c_f1,
-    c_precision,
-    c_recall,
-    probabilistic_confusion_matrix,
-    temperature_scale,
-)
+from ..probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
 

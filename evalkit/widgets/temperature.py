@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_labels, check_scalar
-from ..classification import accuracy, f1_score
-from ..probabilistic import (
+from ..calibration import (
     brier_score,
-    c_f1,
     expected_calibration_error,
     reliability_curve,
     temperature_scale,
 )
+from ..classification import accuracy, f1_score
+from ..probabilistic import c_f1
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel
 
