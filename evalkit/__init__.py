@@ -22,6 +22,7 @@ from . import (
     costs,
     curves,
     datasets,
+    evaluation,
     exceptions,
     probabilistic,
     ranking,
@@ -60,6 +61,7 @@ from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
 from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
 from .datasets import long_tailed_labels, long_tailed_support
+from .evaluation import evaluate
 from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
 from .ranking import (
     average_precision,
@@ -88,7 +90,7 @@ from .stats import (
     simulate_test_accuracies,
     t_test_power,
 )
-from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
+from .trec import read_qrels, read_run, write_qrels, write_run
 
 __version__ = "0.1.0"
 

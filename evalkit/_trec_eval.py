@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from ._text_files import read_text, source_name
-from .trec import evaluate, read_qrels, read_run
+from .evaluation import evaluate
+from .trec import read_qrels, read_run
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's common.h
 

@@ -1,0 +1,342 @@
+"""The qrels and run tables: reading them, their checks, and trec_eval's ranking order.
+
+What :mod:`evalkit.trec` (the files) and :mod:`evalkit.evaluation` (scoring a run, which
+takes a file path as well as a table) share: parsing a qrels or run file, a table's columns
+checked and turned into numpy arrays once, the (query, document) pairs hashed to find a
+document listed twice, and trec_eval's order of a run's rows (by query, score descending,
+then doc_id descending).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._text_files import read_text as _read_text
+from ._text_files import source_name as _source_name
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing TREC files
+# ---------------------------------------------------------------------------------------------
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if fields:
+            yield number, fields
+
+
+def _first_bad_qrels_line(text: str, name: str) -> None:
+    """Raise for the first malformed qrels line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) != 4:
+            raise ValueError(
+                f"{where}: expected 4 fields 'query_id iteration doc_id relevance', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            int(fields[3])
+        except ValueError:
+            raise ValueError(
+                f"{where}: relevance must be a whole number (e.g. 0, 1, 2, or -1 for unjudged); "
+                f"got {fields[3]!r}"
+            ) from None
+
+
+def _first_bad_run_line(text: str, name: str) -> None:
+    """Raise for the first malformed run line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) < 6:
+            raise ValueError(
+                f"{where}: expected 6 fields 'query_id Q0 doc_id rank score run_id', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            score = float(fields[4])
+        except ValueError:
+            raise ValueError(f"{where}: score must be a number; got {fields[4]!r}") from None
+        if not np.isfinite(score):
+            raise ValueError(f"{where}: score must be a finite number; got {fields[4]!r}")
+
+
+def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFrame | None:
+    """Fast C parse of white-space separated fields (all kept as str).
+
+    Returns None when the text is not well formed: the caller then walks the lines itself to
+    name the first bad one. A missing field shows up as "" in the last column.
+    """
+    columns = range(n_fields)
+    if not text.strip():
+        return pd.DataFrame({i: pd.Series(dtype=object) for i in columns})
+    with warnings.catch_warnings():
+        # Too many fields on the first line only warns (and drops them): make it an error.
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            return pd.read_csv(
+                io.StringIO(text),
+                sep=r"\s+",
+                header=None,
+                names=columns,
+                usecols=columns if extra_fields else None,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_values=[],
+                engine="c",
+                quoting=3,  # csv.QUOTE_NONE: quotes are ordinary characters in TREC files
+            )
+        except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
+            return None
+
+def _read_qrels(path_or_buffer: Any) -> pd.DataFrame:
+    """The body of :func:`evalkit.read_qrels`."""
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 4, extra_fields=False)
+    relevance = None
+    if table is not None and not (table[3] == "").any():
+        relevance = pd.to_numeric(table[3], errors="coerce").to_numpy(dtype=np.float64)
+        if not (np.isfinite(relevance).all() and np.all(relevance == np.round(relevance))):
+            relevance = None
+    if relevance is None:
+        _first_bad_qrels_line(text, name)
+        raise ValueError(f"{name}: could not read it as TREC qrels")  # pragma: no cover
+    qrels = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "relevance": relevance.astype(np.int64),
+        }
+    )
+    _check_no_duplicates(qrels, f"{name}: the qrels", "judged twice")
+    return qrels
+
+
+def _read_run(path_or_buffer: Any) -> pd.DataFrame:
+    """The body of :func:`evalkit.read_run`."""
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 6, extra_fields=True)
+    score = None
+    if table is not None and not (table[5] == "").any():
+        score = pd.to_numeric(table[4], errors="coerce").to_numpy(dtype=np.float64)
+        if not np.isfinite(score).all():
+            score = None
+    if score is None:
+        _first_bad_run_line(text, name)
+        raise ValueError(f"{name}: could not read it as a TREC run")  # pragma: no cover
+    run = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "score": score,
+            "run_id": table[5].to_numpy(dtype=object),
+            "rank": table[3].to_numpy(dtype=object),
+        }
+    )
+    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _table(value: Any, name: str) -> pd.DataFrame:
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(
+            f"{name} must be a pandas DataFrame (e.g. from ek.read_{name}) or a file path; "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+def _as_table(value: Any, name: str, reader: Any) -> pd.DataFrame:
+    if isinstance(value, str | os.PathLike):
+        return reader(value)
+    return _table(value, name)
+
+
+def _columns(table: pd.DataFrame, name: str, columns: Iterable[str]) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(
+            f"{name} lacks the column(s) {', '.join(map(repr, missing))}; it has "
+            f"{', '.join(map(repr, map(str, table.columns)))}"
+        )
+
+
+def _ids(column: pd.Series, label: str) -> np.ndarray:
+    """Identifiers as an object array of str (ints in a DataFrame become '1', '2', ...)."""
+    values = column.to_numpy()
+    if values.dtype == object and pd.api.types.infer_dtype(values, skipna=False) == "string":
+        return values
+    missing = column.isna().to_numpy()
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{label} is missing (NaN or None) in row {row}")
+    if values.dtype.kind == "f":
+        if not np.all(values == np.round(values)):
+            raise ValueError(f"{label} holds non-integer numbers; use strings or whole numbers")
+        values = values.astype(np.int64)
+    return pd.Series(values).astype(str).to_numpy(dtype=object)
+
+
+def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _columns(qrels, "qrels", QRELS_COLUMNS)
+    relevance = qrels["relevance"]
+    if not pd.api.types.is_numeric_dtype(relevance) or pd.api.types.is_bool_dtype(relevance):
+        raise ValueError(f"qrels['relevance'] must hold whole numbers; got dtype {relevance.dtype}")
+    grades = relevance.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(grades) | (grades != np.round(grades))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"qrels['relevance'] must hold whole numbers; row {row} is {relevance.iloc[row]!r}"
+        )
+    return (
+        _ids(qrels["query_id"], "qrels['query_id']"),
+        _ids(qrels["doc_id"], "qrels['doc_id']"),
+        grades.astype(np.int64),
+    )
+
+
+def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _columns(run, "run", RUN_COLUMNS)
+    column = run["score"]
+    if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+        raise ValueError(f"run['score'] must hold numbers; got dtype {column.dtype}")
+    score = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(score)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"run['score'] contains {score[row]} in row {row}; scores must be finite numbers"
+        )
+    return _ids(run["query_id"], "run['query_id']"), _ids(run["doc_id"], "run['doc_id']"), score
+
+
+def _report_duplicates(
+    query_id: np.ndarray, doc_id: np.ndarray, rows: np.ndarray, what: str, verb: str
+) -> None:
+    pairs = sorted({(str(query_id[r]), str(doc_id[r])) for r in rows[:1000]})
+    shown = "; ".join(f"query {q}: {d}" for q, d in pairs[:5])
+    more = f" (and {len(pairs) - 5} more)" if len(pairs) > 5 else ""
+    raise ValueError(
+        f"{what} lists a document more than once for a query ({verb}): {shown}{more}. "
+        "trec_eval refuses such input; keep one row per query and document."
+    )
+
+
+def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
+    """The readers' check: the same hashed, verified test as :func:`evaluate` uses."""
+    code, queries = pd.factorize(table["query_id"].to_numpy())
+    _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
+                           what, verb)
+
+
+def _check_pair_duplicates(
+    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
+    keys: np.ndarray | None = None,
+) -> bool:
+    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast.
+
+    Returns whether the keys themselves are unique (False only after a hash collision).
+    """
+    keys = _pair_keys(code, doc) if keys is None else keys
+    # Sorting random 64-bit keys is several times faster than a hash table of them.
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if repeated.size == 0:
+        return True
+    # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
+    suspects = np.flatnonzero(np.isin(keys, repeated, kind="sort"))
+    dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
+    if dup.any():  # a true duplicate, not a hash collision
+        _report_duplicates(queries[code], doc, suspects[dup], what, verb)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# trec_eval's order of a run's rows, and the (query, document) keys
+# ---------------------------------------------------------------------------------------------
+
+
+def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """Row order: grouped by query, then score descending, then doc_id descending."""
+    n = score.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    same_query = query_code[1:] == query_code[:-1]
+    starts = np.flatnonzero(np.r_[True, ~same_query])
+    grouped = np.unique(query_code[starts]).size == starts.size
+    if grouped and not np.any(same_query & (score[1:] > score[:-1])):
+        # Already ranked, as most run files are: only ties may need reordering.
+        tie_next = same_query & (score[1:] == score[:-1])
+        order = np.arange(n)
+        return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
+    else:
+        # Equal scores are ordered by doc_id below, so the score sort need not be stable.
+        order = np.argsort(-score)
+        codes = query_code[order]
+        if codes.max(initial=0) < 2**16:
+            codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
+        order = order[np.argsort(codes, kind="stable")]
+    ranked_score, ranked_code = score[order], query_code[order]
+    tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    if tie_next.any():
+        order = _break_ties(order, tie_next, doc_id)
+    return order
+
+
+def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
+
+    Only tied rows are touched. Python compares str by code point, which is the byte order of
+    UTF-8, so this is strcmp's order. Most ties are pairs: one comparison each decides them.
+    """
+    tied_to_previous = np.r_[False, tie_next]
+    positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
+    first = np.flatnonzero(~tied_to_previous[positions])  # each block's first tied row
+    size = np.diff(np.r_[first, positions.size])
+    names = doc_id[order[positions]]
+    inner = np.arange(positions.size)
+    pair = first[size == 2]
+    swap = pair[names[pair] < names[pair + 1]]
+    inner[swap], inner[swap + 1] = swap + 1, swap
+    if (size > 2).any():
+        rows = np.flatnonzero(np.repeat(size > 2, size))
+        long_names = names[rows]
+        try:
+            long_names = long_names.astype(bytes)  # ASCII ids: byte strings sort fastest
+        except UnicodeEncodeError:
+            long_names = long_names.astype(str)
+        _, name_rank = np.unique(long_names, return_inverse=True)
+        block = np.repeat(np.arange(first.size), size)[rows]
+        inner[rows] = rows[np.lexsort((-name_rank.ravel(), block))]
+    order = order.copy()
+    order[positions] = order[positions[inner]]
+    return order
+
+
+def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+    """A 64-bit hash per (query, document) pair; equal pairs get equal keys."""
+    mixed = (query_code.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+    # Python's own str hash: computed in C and cached on each string, so a second use is
+    # cheap. It differs between processes, which does not matter for a join in one call.
+    doc_hash = np.fromiter(map(hash, doc_id), dtype=np.int64, count=len(doc_id))
+    return doc_hash.view(np.uint64) ^ mixed

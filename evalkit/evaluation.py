@@ -1,0 +1,365 @@
+r"""Ranked retrieval: evaluating whole runs with trec_eval's measures, vectorised.
+
+:func:`evaluate` scores a run (one system's ranked results, ``query_id``, ``doc_id``,
+``score``) against the qrels (the relevance judgements, ``query_id``, ``doc_id``,
+``relevance``; see :mod:`evalkit.trec` for the files) with exactly trec_eval's semantics, for
+all queries at once: the rows are ordered once, joined with the qrels once, and every measure
+is a few ``np.bincount`` calls over the retrieved-and-judged rows. There is no Python loop
+over queries.
+
+trec_eval's rules, which :func:`evaluate` follows (``trec_eval.c``, ``form_res_rels.c``):
+
+- documents are ranked by score, highest first; equal scores are broken by doc_id in
+  *descending* byte order; the run's own rank column is ignored;
+- a document absent from the qrels counts as not relevant; a negative grade (-1: in the pool
+  but not judged) is neither relevant nor judged non-relevant;
+- a query of the run that has no judgements is left out; a judged query without relevant
+  documents is kept and scores 0; a judged query missing from the run is left out unless
+  ``missing_queries="zero"`` (trec_eval ``-c``);
+- ``relevance_level`` (trec_eval ``-l``) decides which grades are relevant for the binary
+  measures; nDCG always uses the grades themselves as gains, and its ideal ranking comes from
+  all the judged documents of the query, retrieved or not.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._trec_measures import MEASURES, JudgedRun, group_positions
+from ._trec_tables import (
+    _as_table,
+    _check_pair_duplicates,
+    _pair_keys,
+    _qrels_arrays,
+    _read_qrels,
+    _read_run,
+    _run_arrays,
+    _trec_order,
+)
+from ._validation import check_option, check_scalar
+
+__all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
+
+#: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k`` ("optional",
+#: "required" or "none"). Each is one small function in the registry ``_trec_measures``.
+METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
+_METRIC_PATTERN = re.compile(r"(?P<name>[A-Za-z]+)(?:@(?P<cutoff>[^@]+))?")
+_FLOAT_CUTOFFS = {"IPrec": "a recall level in [0, 1]", "RprecMult": "a multiple of R >= 0",
+                  "SetF": "a weight b >= 0"}
+
+#: trec_eval's names that :func:`evaluate` also takes, each with the ir_measures-style name it
+#: stands for. Families take their cutoff after ``_`` or ``.`` (``P_10``, ``P.10``).
+TREC_EVAL_NAMES = {
+    "map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG",
+    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+    "num_nonrel_judged_ret": "NumNonRelJudgedRet", "set_P": "SetP", "set_recall": "SetR",
+    "set_F": "SetF", "11pt_avg": "IPrecAvg",
+}
+TREC_EVAL_FAMILIES = {
+    "P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success",
+    "iprec_at_recall": "IPrec", "Rprec_mult": "RprecMult",
+}
+_TREC_FAMILY_PATTERN = re.compile(
+    r"(?P<family>" + "|".join(sorted(TREC_EVAL_FAMILIES, key=len, reverse=True))
+    + r")[_.](?P<cutoff>[0-9.]+)"
+)
+
+
+_SUMMARY_ONLY = {
+    "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
+              "1e-5), not a per-query value; ask for 'map' and average with scipy.stats.gmean",
+    "runid": "is the run's name, not a measure; see the run's run_id column",
+    "num_q": "is trec_eval's count of queries, not a per-query value; use len() of the result",
+}
+
+
+def _from_trec_eval_name(label: str) -> tuple[str, str | None] | None:
+    """(name, cutoff text) for a trec_eval measure name, or None when it is not one."""
+    if label in TREC_EVAL_NAMES:
+        return TREC_EVAL_NAMES[label], None
+    if label.startswith("set_F_") or label.startswith("set_F."):
+        return "SetF", label[6:]
+    match = _TREC_FAMILY_PATTERN.fullmatch(label)
+    if match is None:
+        return None
+    return TREC_EVAL_FAMILIES[match.group("family")], match.group("cutoff")
+
+
+def _known_names() -> list[str]:
+    names = [f"{n}@k" if rule == "required" else n for n, rule in METRICS.items()]
+    return names + list(TREC_EVAL_NAMES) + [f"{family}_k" for family in TREC_EVAL_FAMILIES]
+
+
+def _unknown_metric(label: Any) -> ValueError:
+    """The error for an unknown name, suggesting the nearest name in both vocabularies."""
+    text = str(label)
+    stem = re.split(r"[@_.]?[0-9]", text, maxsplit=1)[0] or text
+    # The closest name in either vocabulary, then its counterpart in the other one.
+    trec_of = {v: k for k, v in TREC_EVAL_FAMILIES.items()}
+    trec_of.update({v: k for k, v in TREC_EVAL_NAMES.items()})
+    ir_of = {**TREC_EVAL_NAMES, **TREC_EVAL_FAMILIES}
+    names = list(METRICS) + list(ir_of)
+    folded = {name.lower(): name for name in names}
+    closest = difflib.get_close_matches(stem.lower(), list(folded), n=1, cutoff=0.0)
+    nearest = folded[closest[0]] if closest else "AP"
+    ir_name = ir_of.get(nearest, nearest)
+    trec_name = nearest if nearest in ir_of else trec_of.get(nearest, "map")
+    float_cut = ir_name in _FLOAT_CUTOFFS
+    if METRICS.get(ir_name) == "required" or nearest in TREC_EVAL_FAMILIES:
+        ir_name += "@0.5" if float_cut else "@10"
+    if trec_name in TREC_EVAL_FAMILIES:
+        trec_name += "_0.50" if float_cut else "_10"
+    hints = f"{ir_name!r} (ir_measures) or {trec_name!r} (trec_eval)"
+    return ValueError(
+        f"metrics: unknown metric {label!r}; did you mean {hints}? "
+        f"Known metrics: {', '.join(_known_names())}"
+    )
+MISSING_QUERIES = ("ignore", "zero")
+
+
+# ---------------------------------------------------------------------------------------------
+# Metric names
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Metric:
+    label: str
+    name: str
+    cutoff: int | float | None
+
+
+def _parse_cutoff(name: str, text: str, label: str) -> int | float:
+    if name in _FLOAT_CUTOFFS:
+        try:
+            level = float(text)
+        except ValueError:
+            level = -1.0
+        valid = 0.0 <= level <= 1.0 if name == "IPrec" else 0.0 <= level < float("inf")
+        if not valid:
+            raise ValueError(f"metrics: {label!r} needs {_FLOAT_CUTOFFS[name]} as its cutoff")
+        return level
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"metrics: {label!r} needs a whole number >= 1 as its cutoff")
+    return int(text)
+
+
+def _parse_metrics(metrics: Any) -> list[_Metric]:
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    try:
+        metrics = list(metrics)
+    except TypeError:
+        raise TypeError(
+            f"metrics must be a list of metric names such as ['AP', 'nDCG@10']; got {metrics!r}"
+        ) from None
+    if not metrics:
+        raise ValueError("metrics is empty; ask for at least one, e.g. ['AP', 'nDCG@10']")
+    parsed: list[_Metric] = []
+    for label in metrics:
+        match = _METRIC_PATTERN.fullmatch(label) if isinstance(label, str) else None
+        trec = _from_trec_eval_name(label) if isinstance(label, str) else None
+        if trec is not None:
+            name, text = trec
+        elif match is not None and match.group("name") in METRICS:
+            name, text = match.group("name"), match.group("cutoff")
+        elif label in TREC_EVAL_FAMILIES:
+            ir_name = TREC_EVAL_FAMILIES[label]
+            cut = "0.5" if ir_name in _FLOAT_CUTOFFS else "10"
+            raise ValueError(f"metrics: trec_eval's {label!r} needs a cutoff, e.g. "
+                             f"'{label}_{cut}' (or '{ir_name}@{cut}')")
+        elif label in _SUMMARY_ONLY:
+            raise ValueError(f"metrics: {label!r} {_SUMMARY_ONLY[label]}")
+        else:
+            raise _unknown_metric(label)
+        rule = METRICS[name]
+        if rule == "none" and text is not None:
+            raise ValueError(f"metrics: {name} takes no cutoff; got {label!r}")
+        if rule == "required" and text is None:
+            example = "0.5" if name in _FLOAT_CUTOFFS else "10"
+            raise ValueError(
+                f"metrics: {name} needs a cutoff, e.g. {name}@{example}; got {label!r}"
+            )
+        cutoff = None if text is None else _parse_cutoff(name, text, label)
+        if any(m.label == label for m in parsed):
+            raise ValueError(f"metrics: {label!r} is asked for twice")
+        parsed.append(_Metric(label, name, cutoff))
+    return parsed
+
+
+# ---------------------------------------------------------------------------------------------
+# The vectorised core
+# ---------------------------------------------------------------------------------------------
+
+
+def _lookup(
+    run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
+    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray, unique_keys: bool,
+) -> np.ndarray:
+    """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
+    found = np.full(run_keys.size, -1, dtype=np.int64)
+    if unique_keys and qrels_keys.size:
+        # Most retrieved documents are unjudged: a bitmap of the qrels' keys (about 1 bit in
+        # 16 set) rules most of them out with one look-up each, before any search.
+        bits = int(min(max(np.ceil(np.log2(qrels_keys.size * 16)), 16), 30))
+        shift = np.uint64(64 - bits)
+        bitmap = np.zeros(1 << bits, dtype=bool)
+        bitmap[qrels_keys >> shift] = True
+        candidates = np.flatnonzero(bitmap[run_keys >> shift])
+        match = pd.Index(qrels_keys).get_indexer(run_keys[candidates])
+        rows, match = candidates[match >= 0], match[match >= 0]
+        # Hashes can collide: confirm every match on the ids themselves.
+        if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
+            qrels_doc[match], run_doc[rows]
+        ):
+            found[rows] = match
+            return found
+    # Exact (slower) path: number the documents, then join on integer pairs.
+    doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
+    width = np.int64(max(len(doc_names), 1))
+    exact = pd.Index(qrels_code.astype(np.int64) * width + doc_code[: qrels_doc.size])
+    return exact.get_indexer(run_code.astype(np.int64) * width + doc_code[qrels_doc.size :])
+
+
+def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
+    """The number of each run row's query in the qrels (-1 if unjudged), one lookup per block
+    of equal query ids: runs list their queries in blocks, so this hashes few strings."""
+    n = r_query.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, r_query[1:] != r_query[:-1]])
+    block_code = queries.get_indexer(r_query[starts])
+    return np.repeat(block_code, np.diff(np.r_[starts, n]))
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    metrics: Any,
+    *,
+    relevance_level: float = 1,
+    missing_queries: str = "ignore",
+) -> pd.DataFrame:
+    r"""Score a run against the qrels, query by query, exactly as trec_eval does.
+
+    For a query with grades :math:`g_i` at ranks :math:`i = 1 \ldots n`, R relevant
+    documents (grade :math:`\ge \ell`) and all its judged grades :math:`g^*` sorted from high
+    to low:
+
+    .. math::
+
+        \mathrm{P@k} = \tfrac{1}{k}\textstyle\sum_{i \le k} [g_i \ge \ell], \quad
+        \mathrm{AP} = \tfrac{1}{R}\textstyle\sum_{i} [g_i \ge \ell]\,\mathrm{P@i}, \quad
+        \mathrm{nDCG@k} = \dfrac{\sum_{i \le k} g_i / \log_2(i+1)}
+                                {\sum_{i \le k} g^*_i / \log_2(i+1)}
+
+    Metric names follow ir_measures: ``AP``, ``AP@k`` (trec_eval ``map_cut``), ``P@k``,
+    ``R@k`` (``recall``), ``RR``, ``RR@k``, ``nDCG`` (``ndcg``), ``nDCG@k`` (``ndcg_cut``),
+    ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``IPrec@r``
+    (``iprec_at_recall``), ``Success@k`` (``success``), ``SetP``, ``SetR``, ``SetF``
+    (``set_P``, ``set_recall``, ``set_F``), ``RprecMult@m`` (``Rprec_mult``), ``IPrecAvg``
+    (``11pt_avg``) and ``NumNonRelJudgedRet`` (``num_nonrel_judged_ret``). trec_eval's own
+    names are taken too, with the cutoff after ``_`` or ``.``: ``"map"``, ``"P_10"``,
+    ``"ndcg_cut.10"``, ``"recip_rank"``, ``"iprec_at_recall_0.10"``, … (``"map"`` and
+    ``"AP"`` give the same numbers; each column is labelled as asked). The rules trec_eval
+    applies (ranking by score with ties broken by doc_id descending, unjudged = not
+    relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
+    documentation of :mod:`evalkit.trec`.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame or path
+        Columns ``query_id``, ``doc_id``, ``relevance`` (see :func:`read_qrels`); a path is
+        read with :func:`read_qrels`.
+    run : pandas.DataFrame or path
+        Columns ``query_id``, ``doc_id``, ``score``; other columns (``rank``, ``run_id``) are
+        ignored. A path is read with :func:`read_run`.
+    metrics : list of str
+        The measures, e.g. ``["AP", "nDCG@10", "P@10"]``; the columns come in this order.
+    relevance_level : float, default 1
+        Grades at or above this are relevant for the binary measures (trec_eval ``-l``). Any
+        real number; on whole-number grades a level of 1.5 acts as 2.
+    missing_queries : {"ignore", "zero"}, default "ignore"
+        "zero" adds the judged queries that the run lacks, with every measure 0 and
+        NumRel = R (trec_eval ``-c``). Use it to compare systems: a system should not gain
+        by skipping hard queries.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per query (index ``query_id``, in the qrels' order of first appearance), one
+        column per metric labelled exactly as asked. ``.mean()`` gives the system's scores
+        (MAP, mean nDCG@10, MRR, ...).
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, missing columns, NaN scores, non-integer grades, or a
+        document listed twice for one query in the run or in the qrels.
+
+    References
+    ----------
+    Voorhees, E. M. and Harman, D. K., eds. (2005). TREC: Experiment and Evaluation in
+    Information Retrieval, chapter 3. MIT Press.
+    MacAvaney, S., Yates, A., Feldman, S., Downey, D., Cohan, A. and Goharian, N. (2022).
+    Streamlining evaluation with ir-measures. Proceedings of ECIR 2022, 305–310.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query_id": ["1", "1", "1", "2"],
+    ...                       "doc_id": ["a", "b", "c", "a"], "relevance": [2, 0, 1, 1]})
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "1", "2", "2"],
+    ...                     "doc_id": ["b", "a", "x", "x", "a"],
+    ...                     "score": [3.0, 2.0, 1.0, 5.0, 4.0]})
+    >>> scores = evaluate(qrels, run, ["AP", "P@2", "RR", "NumRel"])
+    >>> scores.round(4)  # doctest: +NORMALIZE_WHITESPACE
+                AP  P@2   RR  NumRel
+    query_id
+    1         0.25  0.5  0.5       2
+    2         0.50  0.5  0.5       1
+    """
+    parsed = _parse_metrics(metrics)
+    check_option(missing_queries, "missing_queries", MISSING_QUERIES)
+    level = check_scalar(relevance_level, "relevance_level", kind="real")
+    qrels = _as_table(qrels, "qrels", _read_qrels)
+    run = _as_table(run, "run", _read_run)
+    q_query, q_doc, q_grade = _qrels_arrays(qrels)
+    r_query, r_doc, r_score = _run_arrays(run)
+
+    # Queries are numbered in the qrels' order; run queries without judgements are dropped.
+    q_code, queries = pd.factorize(q_query)
+    queries = pd.Index(queries)
+    n_queries = len(queries)
+    r_code = _run_query_codes(r_query, queries)
+    keep = r_code >= 0
+    if not keep.all():
+        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+    names = np.asarray(queries, dtype=object)
+    q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
+    unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
+
+    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
+    # the retrieved-and-judged rows are touched.
+    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
+    order = _trec_order(r_code, r_score, r_doc)
+    ranked_code = r_code[order]
+    judged = qrels_row[order] >= 0
+    judged_rows = order[judged]
+    ranked = JudgedRun(
+        n_queries, level, q_code, q_grade, np.bincount(r_code, minlength=n_queries),
+        ranked_code[judged], group_positions(ranked_code)[judged],
+        q_grade[qrels_row[judged_rows]],
+    )
+    columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
+    result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
+    if missing_queries == "zero":
+        return result
+    return result[ranked.n_retrieved > 0]
