@@ -1,0 +1,371 @@
+"""evalkit.evaluation: evaluate(), checked against pytrec_eval (trec_eval 9) as oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evalkit as ek
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+# Our metric label -> the key pytrec_eval reports, and the measure string it needs.
+ORACLE = {
+    "AP": ("map", "map"),
+    "AP@5": ("map_cut_5", "map_cut.5"),
+    "AP@3": ("map_cut_3", "map_cut.3"),
+    "P@1": ("P_1", "P.1"),
+    "P@5": ("P_5", "P.5"),
+    "P@20": ("P_20", "P.20"),
+    "R@3": ("recall_3", "recall.3"),
+    "R@10": ("recall_10", "recall.10"),
+    "RR": ("recip_rank", "recip_rank"),
+    "nDCG": ("ndcg", "ndcg"),
+    "nDCG@3": ("ndcg_cut_3", "ndcg_cut.3"),
+    "nDCG@10": ("ndcg_cut_10", "ndcg_cut.10"),
+    "Rprec": ("Rprec", "Rprec"),
+    "Bpref": ("bpref", "bpref"),
+    "NumRet": ("num_ret", "num_ret"),
+    "NumRel": ("num_rel", "num_rel"),
+    "NumRelRet": ("num_rel_ret", "num_rel_ret"),
+    "IPrec@0.0": ("iprec_at_recall_0.00", "iprec_at_recall"),
+    "IPrec@0.3": ("iprec_at_recall_0.30", "iprec_at_recall"),
+    "IPrec@0.7": ("iprec_at_recall_0.70", "iprec_at_recall"),
+    "IPrec@1.0": ("iprec_at_recall_1.00", "iprec_at_recall"),
+    "Success@1": ("success_1", "success.1"),
+    "Success@5": ("success_5", "success.5"),
+    "SetP": ("set_P", "set_P"),
+    "SetR": ("set_recall", "set_recall"),
+    "SetF": ("set_F", "set_F"),
+    "RprecMult@0.2": ("Rprec_mult_0.20", "Rprec_mult"),
+    "RprecMult@1.4": ("Rprec_mult_1.40", "Rprec_mult"),
+    "RprecMult@2.0": ("Rprec_mult_2.00", "Rprec_mult"),
+    "IPrecAvg": ("11pt_avg", "11pt_avg"),
+    "NumNonRelJudgedRet": ("num_nonrel_judged_ret", "num_nonrel_judged_ret"),
+}
+
+
+def random_collection(seed: int, *, n_queries: int = 6, n_docs: int = 40):
+    """Random qrels and run with everything that trips evaluators up.
+
+    Graded and negative judgements, queries without relevant documents, unjudged retrieved
+    documents, judged queries missing from the run, run queries missing from the qrels, short
+    runs, many tied scores (all float32-representable: pytrec_eval stores scores as float32),
+    doc_ids whose string order differs from their numeric order, and a shuffled row order.
+    """
+    rng = np.random.default_rng(seed)
+    docs = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
+    qrels_rows, run_rows = [], []
+    for q in range(n_queries):
+        query = f"q{q}"
+        if rng.random() > 0.15:  # most queries are judged
+            judged = rng.choice(n_docs, size=rng.integers(1, max(2, n_docs // 2)), replace=False)
+            no_relevant = rng.random() < 0.15
+            grades = [0 if no_relevant else int(rng.choice([-1, 0, 0, 0, 1, 1, 2, 3]))
+                      for _ in judged]
+            if max(grades) < 0:
+                # trec_eval (and so pytrec_eval) reads memory out of bounds, and may hang or
+                # crash, on a query whose judgements are all negative: keep one at 0.
+                grades[0] = 0
+            qrels_rows += [(query, docs[d], g) for d, g in zip(judged, grades, strict=True)]
+        if rng.random() > 0.15:  # most queries are in the run
+            retrieved = rng.choice(n_docs, size=rng.integers(1, n_docs), replace=False)
+            scores = rng.integers(0, 8, size=retrieved.size) / 4.0  # many ties
+            if rng.random() < 0.5:
+                scores = rng.standard_normal(retrieved.size).astype(np.float32)
+            for d, s in zip(retrieved, scores, strict=True):
+                run_rows.append((query, docs[d], float(s)))
+    if not qrels_rows:
+        qrels_rows.append(("q0", "d0", 1))
+    if not run_rows:
+        run_rows.append(("q0", "d0", 1.0))
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    run = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    return qrels, run
+
+
+def oracle(qrels, run, labels, relevance_level=1):
+    qrel_dict: dict[str, dict[str, int]] = {}
+    for q, d, r in qrels.itertuples(index=False):
+        qrel_dict.setdefault(q, {})[d] = int(r)
+    run_dict: dict[str, dict[str, float]] = {}
+    for q, d, s in run[["query_id", "doc_id", "score"]].itertuples(index=False):
+        run_dict.setdefault(q, {})[d] = float(s)
+    measures = {ORACLE[label][1] for label in labels}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrel_dict, measures, relevance_level)
+    result = evaluator.evaluate(run_dict)
+    table = pd.DataFrame(
+        {label: {q: values[ORACLE[label][0]] for q, values in result.items()} for label in labels}
+    )
+    return table
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_metric_matches_pytrec_eval_on_random_data(seed):
+    qrels, run = random_collection(seed)
+    labels = list(ORACLE)
+    ours = ek.evaluate(qrels, run, labels)
+    expected = oracle(qrels, run, labels).loc[ours.index]
+    assert sorted(ours.index) == sorted(expected.index)
+    np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("level", [2, 3])
+def test_relevance_level_matches_trec_eval_l(seed, level):
+    qrels, run = random_collection(seed + 1000)
+    labels = ["AP", "P@5", "R@10", "RR", "Rprec", "Bpref", "NumRel", "nDCG@10", "IPrec@0.3"]
+    ours = ek.evaluate(qrels, run, labels, relevance_level=level)
+    expected = oracle(qrels, run, labels, relevance_level=level).loc[ours.index]
+    np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 4), st.integers(2, 12))
+def test_matches_pytrec_eval_on_small_collections(seed, n_queries, n_docs):
+    qrels, run = random_collection(seed, n_queries=n_queries, n_docs=n_docs)
+    labels = ["AP", "nDCG", "nDCG@3", "RR", "Rprec", "Bpref", "P@1", "IPrec@0.7"]
+    ours = ek.evaluate(qrels, run, labels)
+    expected = oracle(qrels, run, labels).loc[ours.index]
+    np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_evaluate_agrees_with_the_single_list_functions(seed):
+    qrels, run = random_collection(seed + 2000)
+    scores = ek.evaluate(qrels, run, ["AP", "P@5", "RR@3", "nDCG@5", "Rprec"])
+    judged = qrels.set_index(["query_id", "doc_id"])["relevance"]
+    for query, row in scores.iterrows():
+        ranked = run[run.query_id == query].sort_values(
+            ["score", "doc_id"], ascending=[False, False])
+        grades = [judged.get((query, d), 0) for d in ranked.doc_id]
+        all_grades = qrels.loc[qrels.query_id == query, "relevance"].to_numpy()
+        n_rel = int((all_grades >= 1).sum())
+        zero = {"zero_division": 0.0}
+        assert row["AP"] == pytest.approx(ek.average_precision(grades, n_rel, **zero))
+        assert row["P@5"] == pytest.approx(ek.precision_at_k(grades, 5))
+        assert row["RR@3"] == pytest.approx(ek.reciprocal_rank(grades, k=3))
+        assert row["Rprec"] == pytest.approx(ek.r_precision(grades, n_rel, **zero))
+        assert row["nDCG@5"] == pytest.approx(
+            ek.ndcg(grades, 5, ideal=all_grades, **zero), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# trec_eval's rules, by hand
+# ---------------------------------------------------------------------------------------------
+
+QRELS = pd.DataFrame(
+    {
+        "query_id": ["1", "1", "1", "1", "2", "2", "3"],
+        "doc_id": ["a", "b", "c", "d", "a", "b", "a"],
+        "relevance": [1, 0, 2, -1, 0, 0, 1],
+    }
+)
+
+
+def test_ties_are_broken_by_doc_id_descending():
+    # b and a tie; trec_eval ranks "b" above "a" (strcmp, descending) whatever the file order.
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": [1.0, 1.0]})
+    assert ek.evaluate(QRELS, run, ["RR"])["RR"].iloc[0] == 0.5
+    # "d10" < "d9" as strings: d9 comes first.
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["d10"], "relevance": [1]})
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["d10", "d9"], "score": [3.0, 3.0]})
+    assert ek.evaluate(qrels, run, ["RR"])["RR"].iloc[0] == 0.5
+
+
+def test_rank_column_is_ignored_and_score_decides():
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["b", "a"], "score": [1.0, 2.0],
+                        "rank": [1, 2], "run_id": ["x", "x"]})
+    assert ek.evaluate(QRELS, run, ["RR"])["RR"].iloc[0] == 1.0
+
+
+def test_which_queries_are_kept():
+    run = pd.DataFrame({"query_id": ["1", "2", "9"], "doc_id": ["c", "a", "a"],
+                        "score": [1.0, 1.0, 1.0]})
+    scores = ek.evaluate(QRELS, run, ["AP", "NumRel", "NumRet"])
+    # 9 is not judged: dropped; 2 has no relevant document: kept with 0; 3 is not in the run.
+    assert list(scores.index) == ["1", "2"]
+    assert scores.loc["2", "AP"] == 0.0
+    assert scores.loc["1", "AP"] == pytest.approx(1 / 2)  # R = 2 (a, c); -1 is not relevant
+    zero = ek.evaluate(QRELS, run, ["AP", "NumRel", "NumRet"], missing_queries="zero")
+    assert list(zero.index) == ["1", "2", "3"]
+    assert zero.loc["3"].tolist() == [0.0, 1, 0]
+
+
+def test_unjudged_and_negative_grades_are_not_relevant():
+    run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["zz", "d", "a"],
+                        "score": [3.0, 2.0, 1.0]})
+    scores = ek.evaluate(QRELS, run, ["P@3", "Bpref", "nDCG"])
+    assert scores.loc["1", "P@3"] == pytest.approx(1 / 3)
+    # bpref: a is relevant with no judged non-relevant above it (zz unjudged, d is -1) -> 1 / R
+    assert scores.loc["1", "Bpref"] == pytest.approx(1 / 2)
+    ideal = 2 + 1 / np.log2(3)
+    assert scores.loc["1", "nDCG"] == pytest.approx((1 / np.log2(4)) / ideal)
+
+
+def test_a_query_judged_only_negative_scores_zero():
+    # trec_eval itself misbehaves here (see random_collection); evalkit keeps the query at 0.
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [-1, -1]})
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    scores = ek.evaluate(qrels, run, ["AP", "nDCG", "nDCG@5", "Bpref", "IPrec@0.0", "NumRel"])
+    assert scores.loc["1"].tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0]
+
+
+def test_ndcg_ignores_relevance_level_and_uses_the_qrels_ideal():
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    one = ek.evaluate(QRELS, run, ["nDCG", "nDCG@1"])
+    two = ek.evaluate(QRELS, run, ["nDCG", "nDCG@1"], relevance_level=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert one.loc["1", "nDCG@1"] == pytest.approx(1 / 2)  # ideal puts c (grade 2) first
+
+
+def test_columns_are_the_labels_asked_for_in_order():
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    labels = ["nDCG@10", "AP", "P@5", "NumRet"]
+    assert list(ek.evaluate(QRELS, run, labels).columns) == labels
+
+
+def test_unsorted_and_interleaved_runs_give_the_same_scores():
+    qrels, run = random_collection(7, n_queries=5)
+    labels = ["AP", "nDCG@10", "RR", "Bpref"]
+    ranked = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    pd.testing.assert_frame_equal(
+        ek.evaluate(qrels, run, labels), ek.evaluate(qrels, ranked, labels)
+    )
+
+
+def test_a_run_without_judged_queries_scores_nothing():
+    run = pd.DataFrame({"query_id": ["9"], "doc_id": ["a"], "score": [1.0]})
+    assert ek.evaluate(QRELS, run, ["AP"]).empty
+    zero = ek.evaluate(QRELS, run, ["AP", "NumRel"], missing_queries="zero")
+    assert zero["AP"].tolist() == [0.0, 0.0, 0.0] and zero["NumRel"].tolist() == [2, 0, 1]
+
+
+def test_integer_ids_are_read_as_strings():
+    qrels = pd.DataFrame({"query_id": [1, 1], "doc_id": [10, 11], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["11", "10"], "score": [2.0, 1.0]})
+    assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "metrics, message",
+    [
+        (["MAP"], "unknown metric 'MAP'"),
+        (["P"], "P needs a cutoff"),
+        (["P@0"], "whole number >= 1"),
+        (["Rprec@5"], "Rprec takes no cutoff"),
+        (["IPrec@1.5"], "recall level in"),
+        (["AP", "AP"], "asked for twice"),
+        ([], "metrics is empty"),
+    ],
+)
+def test_bad_metric_names(metrics, message):
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(ValueError, match=message):
+        ek.evaluate(QRELS, run, metrics)
+
+
+def test_bad_tables():
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(ValueError, match="run lacks the column.*'score'"):
+        ek.evaluate(QRELS, run.drop(columns="score"), ["AP"])
+    with pytest.raises(ValueError, match=r"run\['score'\] contains nan in row 0"):
+        ek.evaluate(QRELS, run.assign(score=np.nan), ["AP"])
+    with pytest.raises(ValueError, match=r"qrels\['relevance'\] must hold whole numbers"):
+        ek.evaluate(QRELS.assign(relevance=0.5), run, ["AP"])
+    with pytest.raises(TypeError, match="qrels must be a pandas DataFrame"):
+        ek.evaluate({"1": {"a": 1}}, run, ["AP"])
+    with pytest.raises(ValueError, match="missing_queries must be one of"):
+        ek.evaluate(QRELS, run, ["AP"], missing_queries="skip")
+    with pytest.raises(ValueError, match="relevance_level must be a real number"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=np.nan)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got True"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level=True)
+    with pytest.raises(TypeError, match="relevance_level must be a real number; got the string"):
+        ek.evaluate(QRELS, run, ["AP"], relevance_level="2")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_real_relevance_level_acts_as_the_next_whole_grade(seed):
+    qrels, run = random_collection(seed + 3000)
+    labels = ["AP", "P@5", "RR", "Rprec", "Bpref", "NumRel", "nDCG@10", "IPrec@0.3"]
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=1.5),
+                                  ek.evaluate(qrels, run, labels, relevance_level=2))
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels, relevance_level=0.25),
+                                  ek.evaluate(qrels, run, labels, relevance_level=1.0))
+
+
+def test_duplicate_documents_are_reported_not_double_counted():
+    run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "c", "a"],
+                        "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match="run lists a document more than once.*query 1: a"):
+        ek.evaluate(QRELS, run, ["AP"])
+    qrels = pd.concat([QRELS, QRELS.iloc[:1]])
+    with pytest.raises(ValueError, match="qrels lists a document more than once"):
+        ek.evaluate(qrels, run.iloc[:2], ["AP"])
+
+
+def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
+    from evalkit._trec_measures import MEASURES
+
+    assert ek.trec.METRICS == {name: measure.cutoff for name, measure in MEASURES.items()}
+    checked = {label.split("@")[0] for label in ORACLE}
+    assert checked == set(MEASURES)
+    for name, measure in MEASURES.items():
+        assert "trec_eval" in measure.function.__doc__, name
+
+
+def tie_heavy_collection(seed: int, *, unicode: bool, presorted: bool):
+    """Long runs whose scores tie in pairs and in larger blocks, with doc_ids whose byte order
+    differs from their numeric order (and, with ``unicode``, non-ASCII doc_ids)."""
+    rng = np.random.default_rng(seed)
+    stems = ["d", "D", "doc-", "é", "dé", "ü-", "z"] if unicode else ["d", "D", "doc-", "z"]
+    qrels_rows, run_rows = [], []
+    for q in range(8):
+        n_docs = int(rng.integers(5, 120))
+        names = [f"{stems[i % len(stems)]}{int(rng.integers(0, 10_000))}-{i}"
+                 for i in range(n_docs)]
+        # Few distinct scores: ties in pairs when the grid is fine, in blocks when it is coarse.
+        grid = int(rng.choice([4, 16, 4096]))
+        scores = np.round(rng.random(n_docs) * grid) / grid
+        for name, score in zip(names, scores, strict=True):
+            run_rows.append((f"q{q}", name, float(score)))
+        judged = rng.choice(n_docs, size=max(1, n_docs // 2), replace=False)
+        qrels_rows += [(f"q{q}", names[d], int(rng.choice([0, 0, 1, 2, 3]))) for d in judged]
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    if presorted:  # ranked by score, but tied documents left in arbitrary order
+        run = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    else:
+        run = run.sample(frac=1.0, random_state=seed)
+    return qrels, run.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("unicode", [False, True])
+@pytest.mark.parametrize("presorted", [False, True])
+def test_tie_heavy_runs_match_pytrec_eval(seed, unicode, presorted):
+    qrels, run = tie_heavy_collection(seed, unicode=unicode, presorted=presorted)
+    labels = ["AP", "RR", "P@5", "nDCG@10", "Rprec", "Bpref", "IPrec@0.3"]
+    ours = ek.evaluate(qrels, run, labels)
+    expected = oracle(qrels, run, labels).loc[ours.index]
+    np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
+
+
+def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
+    docs = ["b", "a", "é", "c", "d9", "d10"]
+    qrels = pd.DataFrame({"query_id": "1", "doc_id": docs, "relevance": [0, 1, 0, 0, 0, 0]})
+    run = pd.DataFrame({"query_id": "1", "doc_id": docs, "score": 1.0})
+    # Descending code-point (UTF-8 byte) order: é, d9, d10, c, b, a.
+    assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
+    run2 = run.assign(score=[1.0, 1.0, 2.0, 1.0, 1.0, 1.0])  # é alone on top, then five tied
+    assert ek.evaluate(qrels, run2, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
