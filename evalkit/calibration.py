@@ -31,7 +31,7 @@ import pandas as pd
 from ._docs import fill_doc
 from ._probabilities import _as_matrix, _check_probabilities, _Probabilities, _row_problem
 from ._results import make_result
-from ._validation import check_labels, check_option, check_scalar
+from ._validation import check_labels, check_option, check_scalar, keyword_only
 
 __all__ = [
     "temperature_scale",
@@ -51,6 +51,7 @@ BIN_STRATEGIES = ("uniform", "quantile")
 CALIBRATION_NORMS = ("l1", "l2", "max")
 
 
+@keyword_only
 def temperature_scale(y_proba: Any, *, temperature: float) -> np.ndarray:
     r"""Probabilities sharpened or softened by a temperature (temperature scaling).
 
@@ -121,6 +122,7 @@ def temperature_scale(y_proba: Any, *, temperature: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def brier_score(y_true: Any, y_proba: Any, *, labels: Any = None, pos_label: Any = 1) -> float:
     r"""The Brier score: mean squared distance between the probabilities and the truth.
 
@@ -188,6 +190,7 @@ def _bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return np.clip(np.searchsorted(edges, values, side="left") - 1, 0, len(edges) - 2)
 
 
+@keyword_only
 def brier_decomposition(
     y_true: Any, y_proba: Any, *, n_bins: int = 10, pos_label: Any = 1
 ) -> Any:
@@ -355,9 +358,10 @@ strategy : {"uniform", "quantile"}, default "uniform"
 _calibration_docs = fill_doc(calibration_parameters=_CALIBRATION_PARAMETERS)
 
 
+@keyword_only
 @_calibration_docs
 def reliability_curve(
-    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform"
+    y_true: Any, y_proba: Any, *, n_bins: int = 15, strategy: str = "uniform"
 ) -> pd.DataFrame:
     r"""Top-label reliability curve: accuracy against mean confidence, bin by bin.
 
@@ -403,9 +407,10 @@ def reliability_curve(
     return _binned(confidence, correct, n_bins, strategy)
 
 
+@keyword_only
 @_calibration_docs
 def expected_calibration_error(
-    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform",
+    y_true: Any, y_proba: Any, *, n_bins: int = 15, strategy: str = "uniform",
     norm: str = "l1",
 ) -> float:
     r"""Expected calibration error: the gap between confidence and accuracy, bin by bin.
@@ -463,9 +468,10 @@ def expected_calibration_error(
     return float(np.max(np.abs(gap)))
 
 
+@keyword_only
 @_calibration_docs
 def consistency_band(
-    y_true: Any, y_proba: Any, n_bins: int = 15, *, strategy: str = "uniform",
+    y_true: Any, y_proba: Any, *, n_bins: int = 15, strategy: str = "uniform",
     n_resamples: int = 1000, confidence_level: float = 0.95, seed: Any = None,
 ) -> pd.DataFrame:
     r"""How far a *calibrated* model's reliability curve would stray by chance, bin by bin.

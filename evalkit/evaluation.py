@@ -42,7 +42,7 @@ from ._trec_tables import (
     _run_arrays,
     _trec_order,
 )
-from ._validation import check_option, check_scalar
+from ._validation import check_option, check_scalar, keyword_only
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
 
@@ -238,6 +238,7 @@ def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
 
+@keyword_only
 def evaluate(
     qrels: Any,
     run: Any,

@@ -31,7 +31,7 @@ from ._probabilities import (
     _check_probabilities,
     _Probabilities,
 )
-from ._validation import check_labels, check_option, check_zero_division
+from ._validation import check_labels, check_option, check_zero_division, keyword_only
 
 # The calibration metrics lived here before evalkit.calibration was split off; they stay
 # importable from here (evalkit.probabilistic.brier_score is evalkit.calibration.brier_score).
@@ -95,7 +95,10 @@ def _counts(data: _Probabilities) -> ClassCounts:
     return ClassCounts(data.classes, data.true_mass, data.column_sums, support, data.n_samples)
 
 
-def probabilistic_confusion_matrix(y_true: Any, y_proba: Any, labels: Any = None) -> np.ndarray:
+@keyword_only
+def probabilistic_confusion_matrix(
+    y_true: Any, y_proba: Any, *, labels: Any = None
+) -> np.ndarray:
     r"""The probabilistic confusion matrix: each sample's probabilities summed by true class.
 
     .. math::
@@ -198,6 +201,7 @@ def _c_metric(y_true: Any, y_proba: Any, *, want: str, average: Any, pos_label: 
                           names=_NAMES)
 
 
+@keyword_only
 @_shared_docs
 def c_precision(
     y_true: Any,
@@ -237,6 +241,7 @@ def c_precision(
                      labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@keyword_only
 @_shared_docs
 def c_recall(
     y_true: Any,
@@ -278,6 +283,7 @@ def c_recall(
                      labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@keyword_only
 @_shared_docs
 def c_f1(
     y_true: Any,

@@ -35,6 +35,7 @@ from ._trec_tables import (
     _table,
     _trec_order,
 )
+from ._validation import keyword_only
 
 # Scoring a run lived here before evalkit.evaluation was split off; its names stay importable
 # from here (evalkit.trec.evaluate is evalkit.evaluation.evaluate).
@@ -220,7 +221,8 @@ def write_qrels(qrels: pd.DataFrame, path_or_buffer: Any) -> None:
     _write_lines(lines, path_or_buffer)
 
 
-def write_run(run: pd.DataFrame, path_or_buffer: Any, run_id: str | None = None) -> None:
+@keyword_only
+def write_run(run: pd.DataFrame, path_or_buffer: Any, *, run_id: str | None = None) -> None:
     r"""Write a run in TREC format, ranked as trec_eval will rank it.
 
     .. math::

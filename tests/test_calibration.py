@@ -4,6 +4,8 @@ definitions, against scikit-learn, and by hand."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -229,5 +231,32 @@ def test_temperature_scale_refuses_bad_probabilities(y_proba, match):
 def test_temperature_scale_refuses_bad_temperatures(temperature, error):
     with pytest.raises(error, match="temperature"):
         ek.temperature_scale([0.3, 0.7], temperature=temperature)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"write temperature_scale\(y_proba, temperature=0.5\)"):
         ek.temperature_scale([0.3, 0.7], 0.5)  # the temperature is keyword-only
+
+
+# ---------------------------------------------------------------------------------------------
+# Options by keyword
+# ---------------------------------------------------------------------------------------------
+
+Y_TRUE, Y_PROBA = [0, 1, 1, 0], [[0.9, 0.1], [0.3, 0.7], [0.6, 0.4], [0.8, 0.2]]
+
+
+@pytest.mark.parametrize("function, options, shown", [
+    (ek.reliability_curve, (2,), "n_bins=2"),
+    (ek.expected_calibration_error, (2, "quantile"), "n_bins=2, strategy='quantile'"),
+    (ek.calibration.consistency_band, (2,), "n_bins=2"),
+    (ek.brier_score, ([0, 1],), "labels=[0, 1]"),
+    (ek.brier_decomposition, (5,), "n_bins=5"),
+])
+def test_options_are_keyword_only(function, options, shown):
+    name = function.__name__
+    with pytest.raises(TypeError, match=re.escape(f"write {name}(y_true, y_proba, {shown})")):
+        function(Y_TRUE, Y_PROBA, *options)
+
+
+def test_n_bins_by_keyword_gives_what_n_bins_did_by_position():
+    # Before n_bins became keyword-only, ECE(y, p, 2) meant n_bins=2: 0.0 (hand value in
+    # the docstring); the default (15 bins) puts the four samples in separate bins.
+    assert ek.expected_calibration_error(Y_TRUE, Y_PROBA, n_bins=2) == pytest.approx(0.0)
+    assert ek.expected_calibration_error(Y_TRUE, Y_PROBA) == pytest.approx(0.3)

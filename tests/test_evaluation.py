@@ -304,6 +304,13 @@ def test_a_real_relevance_level_acts_as_the_next_whole_grade(seed):
                                   ek.evaluate(qrels, run, labels, relevance_level=1.0))
 
 
+def test_options_are_keyword_only():
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(TypeError, match=r"write evaluate\(qrels, run, metrics, "
+                                        r"relevance_level=2\)"):
+        ek.evaluate(QRELS, run, ["AP"], 2)
+
+
 def test_duplicate_documents_are_reported_not_double_counted():
     run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "c", "a"],
                         "score": [3.0, 2.0, 1.0]})

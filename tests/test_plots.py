@@ -436,12 +436,12 @@ def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
     y = (rng.uniform(size=500) < p).astype(int)
     proba = np.column_stack([1 - p, p])
     ax = ek.plots.plot_reliability_diagram(y, proba, 5, n_bootstrap=100, seed=3)
-    curve = ek.reliability_curve(y, proba, 5)
+    curve = ek.reliability_curve(y, proba, n_bins=5)
     line = [drawn for drawn in ax.lines if drawn.get_marker() == "o"][0]
     np.testing.assert_allclose(line.get_xdata(), curve["confidence"])
     np.testing.assert_allclose(line.get_ydata(), curve["accuracy"])
-    assert f"ECE {ek.expected_calibration_error(y, proba, 5):.3f}" in line.get_label()
-    band = ek.probabilistic.consistency_band(y, proba, 5, n_resamples=100, seed=3)
+    assert f"ECE {ek.expected_calibration_error(y, proba, n_bins=5):.3f}" in line.get_label()
+    band = ek.calibration.consistency_band(y, proba, n_bins=5, n_resamples=100, seed=3)
     polygon = ax.collections[0].get_paths()[0].vertices
     np.testing.assert_allclose(polygon[:, 1].min(), band["low"].min())
     np.testing.assert_allclose(polygon[:, 1].max(), band["high"].max())

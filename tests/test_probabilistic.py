@@ -258,3 +258,43 @@ def test_labels_must_fit_the_columns():
         ek.expected_calibration_error([0, 1], [0.2, 0.7], n_bins=0)
     with pytest.raises(ValueError, match="norm must be one of"):
         ek.expected_calibration_error([0, 1], [0.2, 0.7], norm="l3")
+
+
+# ---------------------------------------------------------------------------------------------
+# The module's names, and options by keyword
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_calibration_names_are_still_evalkit_probabilistics():
+    # Calibration moved to evalkit.calibration; the old module path reaches the same objects.
+    assert ek.probabilistic.brier_score is ek.calibration.brier_score is ek.brier_score
+    for name in ek.calibration.__all__:
+        assert name in ek.probabilistic.__all__, name
+        assert getattr(ek.probabilistic, name) is getattr(ek.calibration, name), name
+    assert ek.probabilistic.ROW_SUM_TOLERANCE == 1e-6
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ek.probabilistic_confusion_matrix([0, 1], [0.2, 0.7], [0, 1]),
+     r"write probabilistic_confusion_matrix\(y_true, y_proba, labels=\[0, 1\]\)"),
+    (lambda: ek.c_precision([0, 1], [0.2, 0.7], "macro"),
+     r"write c_precision\(y_true, y_proba, average='macro'\)"),
+    (lambda: ek.c_recall([0, 1], [0.2, 0.7], None),
+     r"write c_recall\(y_true, y_proba, average=None\)"),
+    (lambda: ek.c_f1([0, 1], [0.2, 0.7], "binary", 0),
+     r"write c_f1\(y_true, y_proba, average='binary', pos_label=0\)"),
+])
+def test_options_are_keyword_only(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_labels_by_keyword_order_the_columns():
+    # The sample of class 0 gave it 0.8, the one of class 1 gave it 0.7; with labels=[1, 0]
+    # the columns of y_proba and both axes of the matrix list class 1 first.
+    np.testing.assert_allclose(
+        ek.probabilistic_confusion_matrix([0, 1], [[0.8, 0.2], [0.3, 0.7]], labels=[0, 1]),
+        [[0.8, 0.2], [0.3, 0.7]])
+    np.testing.assert_allclose(
+        ek.probabilistic_confusion_matrix([0, 1], [[0.2, 0.8], [0.7, 0.3]], labels=[1, 0]),
+        [[0.7, 0.3], [0.2, 0.8]])

@@ -93,3 +93,27 @@ def test_write_refuses_fields_with_spaces():
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a b"], "relevance": [1]})
     with pytest.raises(ValueError, match=r"qrels\['doc_id'\] row 0 is 'a b'"):
         ek.write_qrels(qrels, io.StringIO())
+
+
+# ---------------------------------------------------------------------------------------------
+# The module's names, and options by keyword
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_evaluation_names_are_still_evalkit_trecs():
+    # evaluate moved to evalkit.evaluation; the old module path reaches the same objects.
+    assert ek.trec.evaluate is ek.evaluation.evaluate is ek.evaluate
+    for name in ek.evaluation.__all__:
+        assert name in ek.trec.__all__, name
+        assert getattr(ek.trec, name) is getattr(ek.evaluation, name), name
+    assert ek.trec.QRELS_COLUMNS == ("query_id", "doc_id", "relevance")
+    assert ek.trec.RUN_COLUMNS == ("query_id", "doc_id", "score")
+
+
+def test_write_run_takes_run_id_by_keyword():
+    run = pd.DataFrame({"query_id": ["q1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(TypeError, match=r"write write_run\(run, path_or_buffer, run_id='mine'\)"):
+        ek.write_run(run, io.StringIO(), "mine")
+    out = io.StringIO()
+    ek.write_run(run, out, run_id="mine")
+    assert out.getvalue() == "q1 Q0 a 1 1.0 mine\n"

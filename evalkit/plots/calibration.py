@@ -71,11 +71,11 @@ def plot_reliability_diagram(
     """
     from ..calibration import expected_calibration_error
 
-    curve = reliability_curve(y_true, y_proba, n_bins, strategy=strategy)
-    ece = expected_calibration_error(y_true, y_proba, n_bins, strategy=strategy)
+    curve = reliability_curve(y_true, y_proba, n_bins=n_bins, strategy=strategy)
+    ece = expected_calibration_error(y_true, y_proba, n_bins=n_bins, strategy=strategy)
     ax = _axes(ax, (5.0, 5.0))
     if n_bootstrap:
-        band = consistency_band(y_true, y_proba, n_bins, strategy=strategy,
+        band = consistency_band(y_true, y_proba, n_bins=n_bins, strategy=strategy,
                                 n_resamples=n_bootstrap, seed=seed)
         # Plain float arrays: matplotlib < 3.9 cannot mask pandas' nullable columns.
         ax.fill_between(*(band[column].to_numpy(dtype=float)

@@ -35,7 +35,7 @@ def test_argmax_metrics_stay_and_probabilistic_ones_move(data):
     one = model.summary()
     assert one["c_f1_macro"] == pytest.approx(ek.c_f1(y_true, proba, average="macro"))
     assert one["brier"] == pytest.approx(ek.brier_score(y_true, proba))
-    assert one["ece"] == pytest.approx(ek.expected_calibration_error(y_true, proba, 10))
+    assert one["ece"] == pytest.approx(ek.expected_calibration_error(y_true, proba, n_bins=10))
     hot = model.set(temperature=0.25).summary()
     assert hot["accuracy"] == one["accuracy"] and hot["f1_macro"] == one["f1_macro"]
     assert hot["mean_confidence"] > one["mean_confidence"]
