@@ -23,6 +23,9 @@ from ._text_files import source_name as _source_name
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
+# Grades may be negative (trec_eval: -1 is pooled but not judged), so check_counts, which
+# wants non-negative numbers, does not fit them; the message follows its grammar.
+_GRADES = "grades; a negative one is unjudged"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,8 +193,11 @@ def _ids(column: pd.Series, label: str) -> np.ndarray:
         row = int(np.flatnonzero(missing)[0])
         raise ValueError(f"{label} is missing (NaN or None) in row {row}")
     if values.dtype.kind == "f":
-        if not np.all(values == np.round(values)):
-            raise ValueError(f"{label} holds non-integer numbers; use strings or whole numbers")
+        fractional = values != np.round(values)
+        if fractional.any():
+            row = int(np.flatnonzero(fractional)[0])
+            raise ValueError(f"{label} must hold strings or whole numbers (identifiers); got "
+                             f"{values[row].item()!r} in row {row}")
         values = values.astype(np.int64)
     return pd.Series(values).astype(str).to_numpy(dtype=object)
 
@@ -200,14 +206,14 @@ def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarr
     _columns(qrels, "qrels", QRELS_COLUMNS)
     relevance = qrels["relevance"]
     if not pd.api.types.is_numeric_dtype(relevance) or pd.api.types.is_bool_dtype(relevance):
-        raise ValueError(f"qrels['relevance'] must hold whole numbers; got dtype {relevance.dtype}")
+        raise ValueError(f"qrels['relevance'] must hold whole numbers ({_GRADES}); got dtype "
+                         f"{relevance.dtype}")
     grades = relevance.to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(grades) | (grades != np.round(grades))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"qrels['relevance'] must hold whole numbers; row {row} is {relevance.iloc[row]!r}"
-        )
+        raise ValueError(f"qrels['relevance'] must hold whole numbers ({_GRADES}); got "
+                         f"{grades[row].item()!r} in row {row}")
     return (
         _ids(qrels["query_id"], "qrels['query_id']"),
         _ids(qrels["doc_id"], "qrels['doc_id']"),

@@ -19,10 +19,16 @@ probability of ``pos_label``. Every function validates it the same way as
 :mod:`evalkit.probabilistic` does: NaN, negative values, rows that do not sum to 1 (within
 1e-6), a 1-D array outside [0, 1], or a shape that does not fit the labels raise a
 ``ValueError`` naming ``y_proba``.
+
+Undefined values: none of these needs a ``zero_division``. An empty input is a
+``ValueError`` and empty bins are skipped, so every number returned is defined; the one
+exception, a bin of :func:`consistency_band` that no resample reaches, is NaN with an
+:class:`~evalkit.exceptions.UndefinedMetricWarning`.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -31,7 +37,8 @@ import pandas as pd
 from ._docs import fill_doc
 from ._probabilities import _as_matrix, _check_probabilities, _Probabilities, _row_problem
 from ._results import make_result
-from ._validation import check_labels, check_option, check_scalar, keyword_only
+from ._validation import check_labels, check_option, check_scalar, check_seed, keyword_only
+from .exceptions import UndefinedMetricWarning
 
 __all__ = [
     "temperature_scale",
@@ -506,7 +513,9 @@ def consistency_band(
     -------
     pandas.DataFrame
         One row per non-empty bin of the data (as :func:`reliability_curve`):
-        ``confidence`` (the bin's mean confidence), ``low`` and ``high``.
+        ``confidence`` (the bin's mean confidence), ``low`` and ``high``. A bin that no
+        resample reaches (a bin of few samples, with few resamples) has no band: its
+        ``low`` and ``high`` are NaN, with an :class:`~evalkit.exceptions.UndefinedMetricWarning`.
 
     References
     ----------
@@ -526,7 +535,7 @@ def consistency_band(
     confidence_level = check_scalar(confidence_level, "confidence_level", low=0, high=1,
                                     low_inclusive=False, high_inclusive=False)
     confidence, _, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins, strategy)
-    rng = np.random.default_rng(seed)
+    rng = check_seed(seed, "seed")
     n = len(confidence)
     edges = _edges(confidence, n_bins, strategy)
     used = np.flatnonzero(np.bincount(_bin_index(confidence, edges), minlength=n_bins))
@@ -539,7 +548,19 @@ def consistency_band(
     with np.errstate(invalid="ignore", divide="ignore"):
         accuracy = right[:, used] / size[:, used]  # NaN where a resample left a bin empty
     alpha = 1.0 - confidence_level
-    low, high = np.nanquantile(accuracy, [alpha / 2, 1 - alpha / 2], axis=0)
+    unreached = np.isnan(accuracy).all(axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's all-NaN slice: said below
+        low, high = np.nanquantile(accuracy, [alpha / 2, 1 - alpha / 2], axis=0)
     mean_confidence = (np.bincount(_bin_index(confidence, edges), confidence, n_bins)[used]
                        / np.bincount(_bin_index(confidence, edges), minlength=n_bins)[used])
+    if unreached.any():
+        shown = ", ".join(f"{c:.3g}" for c in mean_confidence[unreached][:5])
+        warnings.warn(
+            f"consistency_band is undefined for {int(unreached.sum())} bin(s) that no resample "
+            f"reached (mean confidence {shown}); their low and high are NaN. Use more "
+            "n_resamples or fewer n_bins.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
     return pd.DataFrame({"confidence": mean_confidence, "low": low, "high": high})

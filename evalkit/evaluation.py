@@ -19,6 +19,12 @@ trec_eval's rules, which :func:`evaluate` follows (``trec_eval.c``, ``form_res_r
 - ``relevance_level`` (trec_eval ``-l``) decides which grades are relevant for the binary
   measures; nDCG always uses the grades themselves as gains, and its ideal ranking comes from
   all the judged documents of the query, retrieved or not.
+
+Undefined values follow trec_eval, with no ``zero_division`` and no warning: a measure whose
+denominator is 0 for a query (AP, R@k, Rprec, nDCG, ... of a judged query without relevant
+documents) is 0, as trec_eval reports it, so that the table and its means are trec_eval's;
+the ``NumRel`` column shows which queries those are. (The single-list functions of
+:mod:`evalkit.ranking` take a ``zero_division`` and warn by default.)
 """
 
 from __future__ import annotations
@@ -271,7 +277,7 @@ def evaluate(
     ``"AP"`` give the same numbers; each column is labelled as asked). The rules trec_eval
     applies (ranking by score with ties broken by doc_id descending, unjudged = not
     relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
-    documentation of :mod:`evalkit.trec`.
+    documentation of :mod:`evalkit.evaluation`.
 
     Parameters
     ----------
@@ -327,7 +333,7 @@ def evaluate(
     2         0.50  0.5  0.5       1
     """
     parsed = _parse_metrics(metrics)
-    check_option(missing_queries, "missing_queries", MISSING_QUERIES)
+    missing_queries = check_option(missing_queries, "missing_queries", MISSING_QUERIES)
     level = check_scalar(relevance_level, "relevance_level", kind="real")
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)

@@ -16,6 +16,12 @@ its names are also importable from here, as they were before it was split off.
 probability of ``pos_label``. Every function validates it the same way: NaN, negative
 values, rows that do not sum to 1 (within 1e-6), a 1-D array outside [0, 1], or a shape that
 does not fit the labels raise a ``ValueError`` naming ``y_proba``.
+
+Undefined values follow ``zero_division``, as in :mod:`evalkit.classification`: a ratio
+whose denominator is 0 (cPrecision of a class that received no probability at all, cRecall
+of a class absent from ``y_true``) is by default 0.0 with an
+:class:`~evalkit.exceptions.UndefinedMetricWarning` naming the classes; ``zero_division=0.0``,
+``1.0`` or ``np.nan`` chooses the value silently.
 """
 
 from __future__ import annotations

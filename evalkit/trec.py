@@ -11,6 +11,9 @@ order). A document listed twice for one query is refused, as trec_eval refuses i
 Scoring a run against the qrels (:func:`evaluate`, and the metric names it takes) is the
 topic of :mod:`evalkit.evaluation`; those names are also importable from here, as they were
 before it was split off.
+
+Undefined values: none; the files are read, checked and written, nothing is divided. Grades
+are whole numbers and may be negative (trec_eval reads -1 as pooled but not judged).
 """
 
 from __future__ import annotations

@@ -5,14 +5,17 @@ definitions, against scikit-learn, and by hand."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import brier_score_loss
 
 import evalkit as ek
+from evalkit.exceptions import UndefinedMetricWarning
 
 from .test_probabilistic import problems
 
@@ -260,3 +263,30 @@ def test_n_bins_by_keyword_gives_what_n_bins_did_by_position():
     # the docstring); the default (15 bins) puts the four samples in separate bins.
     assert ek.expected_calibration_error(Y_TRUE, Y_PROBA, n_bins=2) == pytest.approx(0.0)
     assert ek.expected_calibration_error(Y_TRUE, Y_PROBA) == pytest.approx(0.3)
+
+
+def test_consistency_band_seed_is_checked_and_reproducible():
+    first = ek.calibration.consistency_band(Y_TRUE, Y_PROBA, n_bins=2, n_resamples=50, seed=3)
+    again = ek.calibration.consistency_band(Y_TRUE, Y_PROBA, n_bins=2, n_resamples=50,
+                                            seed=np.random.default_rng(3))
+    pd.testing.assert_frame_equal(first, again)
+    with pytest.raises(TypeError, match="seed must be None, a whole number >= 0 or a numpy"):
+        ek.calibration.consistency_band(Y_TRUE, Y_PROBA, n_bins=2, seed=True)
+    with pytest.raises(ValueError, match="seed must be None, a whole number >= 0"):
+        ek.calibration.consistency_band(Y_TRUE, Y_PROBA, n_bins=2, seed=-1)
+
+
+def test_a_bin_no_resample_reaches_is_nan_with_a_warning():
+    # Nine samples of confidence 0.6 and one of 0.95: one resample of ten draws misses the
+    # top bin with probability 0.9**10 = 0.35. Seed 0 misses it, seed 1 does not.
+    y = [0, 1] * 5
+    p = [0.4, 0.6] * 4 + [0.4, 0.95]
+    with pytest.warns(UndefinedMetricWarning, match=r"undefined for 1 bin\(s\).*0\.95"):
+        band = ek.calibration.consistency_band(y, p, n_bins=4, n_resamples=1, seed=0)
+    assert band["confidence"].tolist() == pytest.approx([0.6, 0.95])
+    assert np.isfinite(band.loc[0, ["low", "high"]].astype(float)).all()
+    assert band.loc[1, ["low", "high"]].isna().all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reached = ek.calibration.consistency_band(y, p, n_bins=4, n_resamples=1, seed=1)
+    assert np.isfinite(reached[["low", "high"]].to_numpy(float)).all()

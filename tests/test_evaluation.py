@@ -376,3 +376,31 @@ def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
     assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
     run2 = run.assign(score=[1.0, 1.0, 2.0, 1.0, 1.0, 1.0])  # é alone on top, then five tied
     assert ek.evaluate(qrels, run2, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
+
+
+def test_missing_queries_in_any_case_is_the_option():
+    # Query 2 is judged but not retrieved: "zero" keeps it with every measure 0 (trec_eval -c).
+    qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    for spelling in ("zero", "ZERO", "Zero"):
+        scores = ek.evaluate(qrels, run, ["AP", "NumRel"], missing_queries=spelling)
+        assert scores.to_dict("index") == {"1": {"AP": 1.0, "NumRel": 1},
+                                           "2": {"AP": 0.0, "NumRel": 1}}
+    assert ek.evaluate(qrels, run, ["AP"], missing_queries="Ignore").index.tolist() == ["1"]
+
+
+def test_id_and_grade_messages_name_the_value_and_row():
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    with pytest.raises(ValueError, match=r"qrels\['relevance'\] must hold whole numbers "
+                                         r"\(grades; a negative one is unjudged\); "
+                                         r"got 1\.5 in row 1"):
+        ek.evaluate(qrels.assign(relevance=[1, 1.5]), run, ["AP"])
+    with pytest.raises(ValueError, match=r"qrels\['relevance'\] must hold whole numbers .*"
+                                         r"got dtype bool"):
+        ek.evaluate(qrels.assign(relevance=[True, False]), run, ["AP"])
+    with pytest.raises(ValueError, match=r"run\['query_id'\] must hold strings or whole numbers "
+                                         r"\(identifiers\); got 1\.5 in row 0"):
+        ek.evaluate(qrels, run.assign(query_id=[1.5]), ["AP"])
+    # Negative grades are grades (unjudged), not an error.
+    assert ek.evaluate(qrels.assign(relevance=[1, -1]), run, ["AP"]).loc["1", "AP"] == 1.0
