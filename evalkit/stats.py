@@ -42,6 +42,7 @@ from ._confusion_stack import StackedMetric, stacked_metric
 from ._results import make_result
 from ._validation import (
     as_array,
+    check_bool,
     check_consistent_length,
     check_finite_scores,
     check_labels,
@@ -952,7 +953,7 @@ def cohens_d(a: Any, b: Any, *, paired: bool = False) -> float:
     >>> round(cohens_d([0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6], paired=True), 4)
     1.5
     """
-    paired = _check_paired_flag(paired)
+    paired = check_bool(paired, "paired")
     first = check_finite_scores(a, "a")
     second = check_finite_scores(b, "b")
     if paired:
@@ -1058,7 +1059,7 @@ def t_test_power(effect_size: float, n: int, *, paired: bool = False,
     >>> round(t_test_power(0.5, 40, paired=True), 3)
     0.869
     """
-    paired = _check_paired_flag(paired)
+    paired = check_bool(paired, "paired")
     effect_size = check_scalar(effect_size, "effect_size")
     n = check_scalar(n, "n", kind="int", low=2)
     alpha = check_scalar(alpha, "alpha", low=0, high=1, low_inclusive=False,
@@ -1157,12 +1158,6 @@ def _unit_scale(values: np.ndarray) -> np.ndarray:
     mean to an SD stay the same, and differences of 1e-200 no longer square to 0."""
     largest = np.max(np.abs(values)) if values.size else 0.0
     return values / largest if largest > 0 else values
-
-
-def _check_paired_flag(paired: Any) -> bool:
-    if not isinstance(paired, (bool, np.bool_)):
-        raise TypeError(f"paired must be True or False; got {paired!r}")
-    return bool(paired)
 
 
 def _difference_test(a: np.ndarray, b: np.ndarray, *, paired: bool, test: str,
@@ -1271,7 +1266,7 @@ def compare_systems(
     cohens_d                1.272
     effect_size_label  very large
     """
-    paired = _check_paired_flag(paired)
+    paired = check_bool(paired, "paired")
     test = check_option(test, "test", SIGNIFICANCE_TESTS)
     n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=1)
     rng = check_seed(seed)
