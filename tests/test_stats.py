@@ -34,7 +34,10 @@ import evalkit as ek
 from evalkit import stats as ek_stats
 from evalkit._confusion_stack import stacked_metric
 from evalkit.exceptions import UndefinedMetricWarning
+from evalkit.stats import bootstrap as stats_bootstrap
+from evalkit.stats import comparison as stats_comparison
 from evalkit.stats import proportion_ci
+from evalkit.stats import randomization as stats_randomization
 
 
 @st.composite
@@ -208,7 +211,7 @@ def test_bca_jackknife_from_counts_equals_brute_force_leave_one_out(case):
     metric = functools.partial(function, **kwargs)
     y_true, y_pred = _labelled_data(60, seed=4, strings="labels" not in kwargs)
     stacked = stacked_metric(metric, y_true, y_pred)
-    values, left_out, weights = _quiet(ek_stats._multinomial_resamples, stacked,
+    values, left_out, weights = _quiet(stats_bootstrap._multinomial_resamples, stacked,
                                        [y_true, y_pred], 500, np.random.default_rng(5),
                                        jackknife=True)
     brute = np.array([_quiet(metric, np.delete(y_true, i), np.delete(y_pred, i))
@@ -220,8 +223,8 @@ def test_bca_jackknife_from_counts_equals_brute_force_leave_one_out(case):
     np.testing.assert_allclose(left_out[np.searchsorted(cells, row_cell)], brute, rtol=1e-12)
     np.testing.assert_array_equal(weights, matrix.ravel()[cells])
     estimate = _quiet(metric, y_true, y_pred)
-    from_counts = ek_stats._bca_levels(values, estimate, left_out, weights, 0.025)
-    from_rows = ek_stats._bca_levels(values, estimate, brute, np.ones(60), 0.025)
+    from_counts = stats_bootstrap._bca_levels(values, estimate, left_out, weights, 0.025)
+    from_rows = stats_bootstrap._bca_levels(values, estimate, brute, np.ones(60), 0.025)
     np.testing.assert_allclose(from_counts, from_rows, rtol=1e-9)
 
 
@@ -277,8 +280,8 @@ def test_blocks_do_not_change_the_resamples(monkeypatch, rng):
               ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
               _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
                      method="bca")]
-    monkeypatch.setattr(ek_stats, "_INDEX_BLOCK", 1)
-    monkeypatch.setattr(ek_stats, "_STACK_BLOCK", 1)
+    monkeypatch.setattr(stats_bootstrap, "_INDEX_BLOCK", 1)
+    monkeypatch.setattr(stats_bootstrap, "_STACK_BLOCK", 1)
     after = [ek.bootstrap_ci(np.mean, x, n_resamples=300, seed=3, method="bca"),
              ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
              _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
@@ -540,7 +543,7 @@ def test_flip_blocks_do_not_change_the_result(monkeypatch, rng):
     small_a, small_b = a[:11], b[:11]
     before = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
               ek.paired_randomization_test(small_a, small_b)]
-    monkeypatch.setattr(ek_stats, "_FLIP_BLOCK", 1)
+    monkeypatch.setattr(stats_randomization, "_FLIP_BLOCK", 1)
     after = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
              ek.paired_randomization_test(small_a, small_b)]
     for one, other in zip(before, after, strict=True):
@@ -765,7 +768,7 @@ def test_holm_and_bonferroni_equal_statsmodels(pvalues, alpha, method):
     pvalues = np.array(pvalues)
     with mock.patch("gc.collect"):  # statsmodels' Holm collects garbage on every call
         reject, corrected, _, _ = multipletests(pvalues, alpha=alpha, method=method)
-    adjusted, significant = ek_stats._adjust(pvalues, method, alpha)
+    adjusted, significant = stats_comparison._adjust(pvalues, method, alpha)
     np.testing.assert_array_equal(adjusted, corrected)
     np.testing.assert_array_equal(significant, reject)
 
