@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    check_bool,
     check_consistent_length,
     check_finite_scores,
 )
@@ -33,3 +34,14 @@ def _unit_scale(values: np.ndarray) -> np.ndarray:
     mean to an SD stay the same, and differences of 1e-200 no longer square to 0."""
     largest = np.max(np.abs(values)) if values.size else 0.0
     return values / largest if largest > 0 else values
+
+
+def _check_flag_or_none(value: Any, name: str) -> bool | None:
+    """None (decide for me), or a flag through ``check_bool``; the message lists None too."""
+    if value is None:
+        return None
+    try:
+        return check_bool(value, name)
+    except TypeError:
+        raise TypeError(f"{name} must be None, True or False; got {value!r} "
+                        f"(a {type(value).__name__})") from None

@@ -22,6 +22,7 @@ from .._validation import (
     check_scalar,
     check_seed,
 )
+from ._common import _check_flag_or_none
 
 __all__ = [
     "bootstrap_ci",
@@ -377,8 +378,7 @@ def bootstrap_ci(
                               high_inclusive=False)
     method = check_option(method, "method",
                           BOOTSTRAP_METHODS)
-    if vectorized not in (None, True, False):
-        raise TypeError(f"vectorized must be None, True or False; got {vectorized!r}")
+    vectorized = _check_flag_or_none(vectorized, "vectorized")
     rng = check_seed(seed)
     checked = _check_rows(arrays, _array_names(metric, len(arrays)))
     estimate = _one_number(metric(*checked), "the data")

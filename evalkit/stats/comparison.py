@@ -17,6 +17,7 @@ from .._validation import (
     check_option,
     check_scalar,
     check_seed,
+    keyword_only,
 )
 from ._common import _check_at_least_two, _paired_scores, _unit_scale
 from .effect_size import cohens_d, effect_size_label
@@ -68,6 +69,7 @@ def _difference_test(a: np.ndarray, b: np.ndarray, *, paired: bool, test: str,
     return float(result.statistic), float(result.pvalue)
 
 
+@keyword_only
 def compare_systems(
     scores_a: Any,
     scores_b: Any,
@@ -221,6 +223,7 @@ def _check_score_table(scores: Any, baseline: Any) -> pd.DataFrame:
     return scores
 
 
+@keyword_only
 def compare_runs(
     scores: pd.DataFrame,
     *,

@@ -13,6 +13,7 @@ from .._validation import (
     check_consistent_length,
     check_finite_scores,
     check_scalar,
+    keyword_only,
 )
 from ._common import _check_at_least_two, _unit_scale
 
@@ -43,6 +44,7 @@ def _ratio_or_infinity(numerator: float, denominator: float) -> float:
     return float(numerator / denominator)
 
 
+@keyword_only
 def cohens_d(a: Any, b: Any, *, paired: bool = False) -> float:
     r"""Cohen's d: the difference of two means in units of standard deviation.
 
@@ -149,6 +151,7 @@ def effect_size_label(d: float) -> str:
     return "negligible"
 
 
+@keyword_only
 def t_test_power(effect_size: float, n: int, *, paired: bool = False,
                  alpha: float = 0.05) -> float:
     r"""Power of a two-sided t test: the chance that it finds a true effect of this size.

@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    check_bool,
     check_labels,
     check_scalar,
+    keyword_only,
 )
 
 __all__ = [
@@ -36,6 +38,7 @@ ESTIMATION_METHODS = ("truth", "holdout", "k-fold", "leave-one-out")
 ESTIMATION_COLUMNS = ("n_available", "repeat", "method", "parameter", "estimate")
 
 
+@keyword_only
 def available_sample(n_total: int, n_available: int, *, seed: int,
                      repeat: int) -> tuple[np.ndarray, np.ndarray, int]:
     r"""The available sample of one repetition, the untouched rest, and the seed of its splits.
@@ -103,6 +106,7 @@ def _accuracy_of_fit(estimator: Any, X: np.ndarray, y: np.ndarray, train: np.nda
     return float(np.mean(fitted.predict(X[test]) == y[test]))
 
 
+@keyword_only
 def simulate_estimates(
     estimator: Any,
     X: Any,
@@ -201,8 +205,7 @@ def simulate_estimates(
     ks = [check_scalar(k, "k_values", kind="int", low=2, high=n_available) for k in k_values]
     fractions = [check_scalar(f, "test_fractions", low=1.0 / n_available,
                               high=1.0 - 1.0 / n_available) for f in test_fractions]
-    if not isinstance(leave_one_out, bool):
-        raise TypeError(f"leave_one_out must be True or False; got {leave_one_out!r}")
+    leave_one_out = check_bool(leave_one_out, "leave_one_out")
     from sklearn.model_selection import KFold, train_test_split
 
     rows: list[tuple[int, int, str, float, float]] = []

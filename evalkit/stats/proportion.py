@@ -10,9 +10,11 @@ from scipy import special, stats
 
 from .._results import make_result
 from .._validation import (
+    check_counts,
     check_option,
     check_scalar,
     check_seed,
+    keyword_only,
 )
 
 __all__ = [
@@ -35,6 +37,7 @@ ProportionInterval = make_result(
 )
 
 
+@keyword_only
 def proportion_ci(
     successes: Any, n: Any, *, confidence: float = 0.95, method: str = "wilson"
 ) -> ProportionInterval:
@@ -101,14 +104,8 @@ def proportion_ci(
     method = check_option(method, "method", CI_METHODS)
     confidence = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
                               high_inclusive=False)
-    k = np.asarray(successes)
-    size = np.asarray(n)
-    for name, value in (("successes", k), ("n", size)):
-        whole = value.dtype.kind in "iu" or (
-            value.dtype.kind == "f" and np.all(np.isfinite(value) & (value == np.round(value)))
-        )
-        if not whole:
-            raise ValueError(f"{name} must be whole numbers; got {value!r}")
+    k = check_counts(successes, "successes", what="numbers correct")
+    size = check_counts(n, "n", what="test-set sizes")
     if np.any(size < 1):
         raise ValueError(f"n must be at least 1; got {size!r}")
     if np.any(k < 0) or np.any(k > size):
@@ -137,6 +134,7 @@ def proportion_ci(
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
 
 
+@keyword_only
 def simulate_test_accuracies(
     n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
 ) -> np.ndarray:
@@ -188,6 +186,7 @@ def simulate_test_accuracies(
     return rng.binomial(n_test, true_accuracy, n_sets) / n_test
 
 
+@keyword_only
 def interval_coverage(
     n: int, p: float, *, method: str = "wilson", confidence: float = 0.95
 ) -> float:

@@ -11,6 +11,7 @@ from .._results import make_result
 from .._validation import (
     check_scalar,
     check_seed,
+    keyword_only,
 )
 from ._common import _paired_scores
 
@@ -81,6 +82,7 @@ def _sign_flip_null(difference: np.ndarray, n_resamples: int, exact: bool,
     return sums
 
 
+@keyword_only
 def paired_randomization_test(
     scores_a: Any, scores_b: Any, *, n_resamples: int = 10000, seed: Any = None
 ) -> RandomizationResult:

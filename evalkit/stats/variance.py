@@ -11,6 +11,7 @@ from .._results import make_result
 from .._validation import (
     check_finite_scores,
     check_option,
+    keyword_only,
 )
 from ._common import _check_at_least_two
 
@@ -32,6 +33,7 @@ VarianceTestResult = make_result(
 VARIANCE_TESTS = ("f", "bartlett", "levene")
 
 
+@keyword_only
 def equal_variance_test(a: Any, b: Any, *, test: str = "levene") -> Any:
     r"""Test whether two independent samples have the same variance.
 
