@@ -1,5 +1,6 @@
 """What several modules of :mod:`evalkit.stats` check alike: two paired score arrays, at
-least two values, and rescaling differences before a ratio of mean to spread.
+least two values, a flag that may also be None, and rescaling differences before a ratio of
+mean to spread.
 """
 
 from __future__ import annotations
