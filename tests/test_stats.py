@@ -15,7 +15,9 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
+import re
 import warnings
 from unittest import mock
 
@@ -34,7 +36,10 @@ import evalkit as ek
 from evalkit import stats as ek_stats
 from evalkit._confusion_stack import stacked_metric
 from evalkit.exceptions import UndefinedMetricWarning
+from evalkit.stats import bootstrap as stats_bootstrap
+from evalkit.stats import comparison as stats_comparison
 from evalkit.stats import proportion_ci
+from evalkit.stats import randomization as stats_randomization
 
 
 @st.composite
@@ -98,7 +103,12 @@ def test_vectorised_equals_scalar(rng):
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"successes": 5, "n": 0}, ValueError, "n must be at least 1"),
     ({"successes": 11, "n": 10}, ValueError, "successes must lie between 0 and n"),
-    ({"successes": 2.5, "n": 10}, ValueError, "successes must be whole numbers"),
+    ({"successes": 2.5, "n": 10}, ValueError,
+     r"successes must hold non-negative whole numbers \(numbers correct\); got 2.5"),
+    ({"successes": -1, "n": 10}, ValueError, "successes must hold non-negative whole numbers"),
+    ({"successes": 5, "n": [10, 10.5]}, ValueError,
+     r"n must hold non-negative whole numbers \(test-set sizes\); got 10.5"),
+    ({"successes": "5", "n": 10}, TypeError, "successes must .* whole numbers"),
     ({"successes": 5, "n": 10, "confidence": 95}, ValueError,
      r"confidence must be a real number in \(0, 1\); got 95"),
     ({"successes": 5, "n": 10, "confidence": True}, TypeError,
@@ -208,7 +218,7 @@ def test_bca_jackknife_from_counts_equals_brute_force_leave_one_out(case):
     metric = functools.partial(function, **kwargs)
     y_true, y_pred = _labelled_data(60, seed=4, strings="labels" not in kwargs)
     stacked = stacked_metric(metric, y_true, y_pred)
-    values, left_out, weights = _quiet(ek_stats._multinomial_resamples, stacked,
+    values, left_out, weights = _quiet(stats_bootstrap._multinomial_resamples, stacked,
                                        [y_true, y_pred], 500, np.random.default_rng(5),
                                        jackknife=True)
     brute = np.array([_quiet(metric, np.delete(y_true, i), np.delete(y_pred, i))
@@ -220,8 +230,8 @@ def test_bca_jackknife_from_counts_equals_brute_force_leave_one_out(case):
     np.testing.assert_allclose(left_out[np.searchsorted(cells, row_cell)], brute, rtol=1e-12)
     np.testing.assert_array_equal(weights, matrix.ravel()[cells])
     estimate = _quiet(metric, y_true, y_pred)
-    from_counts = ek_stats._bca_levels(values, estimate, left_out, weights, 0.025)
-    from_rows = ek_stats._bca_levels(values, estimate, brute, np.ones(60), 0.025)
+    from_counts = stats_bootstrap._bca_levels(values, estimate, left_out, weights, 0.025)
+    from_rows = stats_bootstrap._bca_levels(values, estimate, brute, np.ones(60), 0.025)
     np.testing.assert_allclose(from_counts, from_rows, rtol=1e-9)
 
 
@@ -277,8 +287,8 @@ def test_blocks_do_not_change_the_resamples(monkeypatch, rng):
               ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
               _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
                      method="bca")]
-    monkeypatch.setattr(ek_stats, "_INDEX_BLOCK", 1)
-    monkeypatch.setattr(ek_stats, "_STACK_BLOCK", 1)
+    monkeypatch.setattr(stats_bootstrap, "_INDEX_BLOCK", 1)
+    monkeypatch.setattr(stats_bootstrap, "_STACK_BLOCK", 1)
     after = [ek.bootstrap_ci(np.mean, x, n_resamples=300, seed=3, method="bca"),
              ek.bootstrap_ci(_correlation, x, x**2, n_resamples=300, seed=3, method="bca"),
              _quiet(ek.bootstrap_ci, macro_f1, y_true, y_pred, n_resamples=300, seed=3,
@@ -446,7 +456,11 @@ def _nan_precision(t, p):
     ((np.mean, [1.0, 2.0]), {"confidence": 95}, ValueError, "confidence must be a real"),
     ((np.mean, [1.0, 2.0]), {"seed": "lucky"}, TypeError, "seed must be None, a whole"),
     ((np.mean, [1.0, 2.0]), {"seed": -1}, ValueError, "seed must be None, a whole"),
-    ((np.mean, [1.0, 2.0]), {"vectorized": "yes"}, TypeError, "vectorized must be None"),
+    ((np.mean, [1.0, 2.0]), {"vectorized": "yes"}, TypeError,
+     r"vectorized must be None, True or False; got 'yes' \(a str\)"),
+    ((np.mean, [1.0, 2.0]), {"vectorized": 0}, TypeError,
+     r"vectorized must be None, True or False; got 0 \(a int\)"),
+    ((np.mean, [1.0, 2.0]), {"seed": True}, TypeError, "seed must be None, a whole"),
 ])
 def test_bootstrap_bad_input(args, kwargs, error, message):
     with pytest.raises(error, match=message), warnings.catch_warnings():
@@ -540,7 +554,7 @@ def test_flip_blocks_do_not_change_the_result(monkeypatch, rng):
     small_a, small_b = a[:11], b[:11]
     before = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
               ek.paired_randomization_test(small_a, small_b)]
-    monkeypatch.setattr(ek_stats, "_FLIP_BLOCK", 1)
+    monkeypatch.setattr(stats_randomization, "_FLIP_BLOCK", 1)
     after = [ek.paired_randomization_test(a, b, n_resamples=3000, seed=5),
              ek.paired_randomization_test(small_a, small_b)]
     for one, other in zip(before, after, strict=True):
@@ -744,6 +758,7 @@ def test_compare_systems_p_value_is_symmetric_and_in_the_unit_interval(pair, tes
     ({"paired": False, "test": "wilcoxon"}, ValueError,
      "test='wilcoxon' compares paired scores; with paired=False use test='t'"),
     ({"paired": "yes"}, TypeError, "paired must be True or False"),
+    ({"paired": 1}, TypeError, r"paired must be True or False; got 1 \(a int\)"),
     ({"test": "mann-whitney"}, ValueError, "test must be one of 't', 'randomization'"),
     ({"scores_b": [0.1, 0.2]}, ValueError, r"scores_a and scores_b have different lengths"),
     ({"scores_a": [0.3], "scores_b": [0.1, 0.2], "paired": False}, ValueError,
@@ -765,7 +780,7 @@ def test_holm_and_bonferroni_equal_statsmodels(pvalues, alpha, method):
     pvalues = np.array(pvalues)
     with mock.patch("gc.collect"):  # statsmodels' Holm collects garbage on every call
         reject, corrected, _, _ = multipletests(pvalues, alpha=alpha, method=method)
-    adjusted, significant = ek_stats._adjust(pvalues, method, alpha)
+    adjusted, significant = stats_comparison._adjust(pvalues, method, alpha)
     np.testing.assert_array_equal(adjusted, corrected)
     np.testing.assert_array_equal(significant, reject)
 
@@ -1110,3 +1125,111 @@ def test_interval_coverage_agrees_with_a_simulation_and_brown_cai_dasgupta():
 def test_interval_coverage_rejects_bad_input_naming_the_argument(kwargs, error, message):
     with pytest.raises(error, match=message):
         ek.interval_coverage(**kwargs)
+
+
+def test_whole_float_counts_give_the_integer_interval():
+    assert tuple(proportion_ci(80.0, 100.0)) == tuple(proportion_ci(80, 100))
+    low, _ = proportion_ci(np.array([0.0, 3.0]), np.array([5, 5]))
+    assert low.tolist() == proportion_ci(np.array([0, 3]), 5).low.tolist()
+
+
+# ---------------------------------------------------------------------------------------------
+# The gate: one exception class and one message per kind of mistake, options by keyword
+# ---------------------------------------------------------------------------------------------
+
+
+FLAG_CALLS = [
+    (ek.cohens_d, ([0.1, 0.2, 0.4], [0.3, 0.1, 0.2]), "paired"),
+    (ek.t_test_power, (0.5, 10), "paired"),
+    (ek.compare_systems, ([0.1, 0.2, 0.4], [0.3, 0.1, 0.2]), "paired"),
+    (ek.simulate_estimates, (None, None, None), "leave_one_out"),
+]
+
+
+@pytest.mark.parametrize("function, args, flag", FLAG_CALLS,
+                         ids=[f"{f.__name__}-{flag}" for f, _, flag in FLAG_CALLS])
+@pytest.mark.parametrize("value", [1, "yes", None, np.float64(1.0)])
+def test_every_flag_rejects_a_non_bool_with_one_message(function, args, flag, value):
+    kwargs = {flag: value}
+    if function is ek.simulate_estimates:
+        from sklearn.neighbors import KNeighborsClassifier
+
+        rng = np.random.default_rng(0)
+        args = (KNeighborsClassifier(1), rng.normal(size=(60, 2)), rng.integers(0, 2, 60))
+        kwargs["n_available"] = 30
+    with pytest.raises(TypeError, match=rf"^{flag} must be True or False; got "
+                                        rf"{re.escape(repr(value))} \(a {type(value).__name__}\)$"):
+        function(*args, **kwargs)
+
+
+def test_numpy_bools_pass_as_flags():
+    a, b = [0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6]
+    assert ek.cohens_d(a, b, paired=np.True_) == ek.cohens_d(a, b, paired=True)
+    assert ek.cohens_d(a, b, paired=True) == pytest.approx(1.5)  # d_z = 0.15 / 0.1
+
+
+KEYWORD_CALLS = [
+    (ek.proportion_ci, (80, 100, 0.9), "proportion_ci(successes, n, confidence=0.9)"),
+    (ek.simulate_test_accuracies, (100, 0.8, 10),
+     "simulate_test_accuracies(n_test, true_accuracy, n_sets=10)"),
+    (ek.interval_coverage, (20, 0.9, "exact"), "interval_coverage(n, p, method='exact')"),
+    (ek.paired_randomization_test, ([0.1, 0.2], [0.2, 0.1], 100),
+     "paired_randomization_test(scores_a, scores_b, n_resamples=100)"),
+    (ek.cohens_d, ([0.1, 0.2], [0.2, 0.1], True), "cohens_d(a, b, paired=True)"),
+    (ek.t_test_power, (0.5, 10, True, 0.01), "t_test_power(effect_size, n, paired=True, "
+                                              "alpha=0.01)"),
+    (ek.equal_variance_test, ([0.1, 0.2], [0.2, 0.1], "f"),
+     "equal_variance_test(a, b, test='f')"),
+    (ek.compare_systems, ([0.1, 0.2], [0.2, 0.1], False),
+     "compare_systems(scores_a, scores_b, paired=False)"),
+    (ek.compare_runs, (pd.DataFrame({"a": [0.1, 0.2], "b": [0.2, 0.1]}), "a"),
+     "compare_runs(scores, baseline='a')"),
+    (ek.available_sample, (10, 4, 0, 1), "available_sample(n_total, n_available, seed=0, "
+                                          "repeat=1)"),
+    (ek.simulate_estimates, (None, None, None, 30), "simulate_estimates(estimator, X, y, "
+                                                    "n_available=30)"),
+]
+
+
+@pytest.mark.parametrize("function, args, call", KEYWORD_CALLS,
+                         ids=[f.__name__ for f, _, _ in KEYWORD_CALLS])
+def test_a_positional_option_is_a_type_error_that_shows_the_keyword_call(function, args, call):
+    with pytest.raises(TypeError, match=re.escape(f"write {call}")):
+        function(*args)
+
+
+def test_every_public_stats_function_with_options_takes_them_by_keyword_only():
+    for name in ek.stats.__all__:
+        function = getattr(ek.stats, name)
+        if not inspect.isfunction(function):
+            continue
+        parameters = inspect.signature(function).parameters.values()
+        kinds = {parameter.kind for parameter in parameters}
+        if inspect.Parameter.KEYWORD_ONLY in kinds and name != "bootstrap_ci":  # *arrays
+            assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
+        assert inspect.Parameter.POSITIONAL_OR_KEYWORD not in kinds or name in (
+            "effect_size_label", "estimation_summary") or inspect.Parameter.KEYWORD_ONLY in kinds
+
+
+def test_the_stats_package_imports_no_presentation_and_no_cycle():
+    import ast
+    from pathlib import Path
+
+    package = Path(ek.stats.__file__).parent
+    imports: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                assert not (node.level == 2 and (node.module or "").split(".")[0] in (
+                    "widgets", "plots")), path.name
+                if node.level == 1 and node.module:
+                    found.add(node.module)
+        imports[path.stem] = found
+    # Each module imports only modules listed before it: no cycle.
+    order = ["_common", "proportion", "bootstrap", "randomization", "effect_size", "variance",
+             "comparison", "estimation", "__init__"]
+    assert set(imports) == set(order)
+    for position, module in enumerate(order):
+        assert imports[module] <= set(order[:position]), module
