@@ -24,6 +24,7 @@ import pandas as pd
 from ._docs import fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,
+    ELEVEN_POINTS,
     INTERPOLATION_CONVENTIONS,
     discounted_gain,
     interpolate,
@@ -59,7 +60,6 @@ __all__ = [
 ]
 
 AP_DENOMINATORS = ("n_relevant", "retrieved_relevant")
-ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 
 
 # ---------------------------------------------------------------------------------------------
