@@ -508,8 +508,6 @@ EXTRA_DATA = {
     "long_tailed_labels": {"n_samples"},
     "normalized_expected_cost": {"probability_cost"},
     "plot_accuracy_spread": {"true_accuracy"},
-    "probability_threshold": {"cost_matrix"},
-    "temperature_scale": {"y_proba"},
 }
 
 #: Positional data that may be left out (its default is "build it for me", not an option).
@@ -524,7 +522,7 @@ OPTION_NAMES = {
     "average", "strategy", "norm", "n_relevant", "recall_levels", "ideal", "convention",
     "relevance_level", "pos_label", "zero_division", "exclude", "weights", "marginals",
     "multi_class", "confidence", "n_resamples", "n_bootstrap", "seed", "paired", "test",
-    "baseline", "correction", "alpha", "run_id", "normalize", "interpolated", "tol",
+    "baseline", "correction", "alpha", "run_id", "normalize", "tol",
     "temperature", "n_classes", "skew", "ax", "title", "label",
 }
 
