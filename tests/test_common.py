@@ -547,8 +547,8 @@ def _api_callables() -> dict[str, Any]:
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
             if inspect.isclass(obj):
-                explorer = module.__name__.startswith("evalkit.widgets") and name.endswith("Explorer")
-                if not explorer:
+                in_widgets = module.__name__.startswith("evalkit.widgets")
+                if not (in_widgets and name.endswith("Explorer")):
                     continue  # explorers only: models, results and data classes hold state
             elif not callable(obj):
                 continue
