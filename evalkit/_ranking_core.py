@@ -19,8 +19,25 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = [
+    "DCG_VARIANTS",
+    "ELEVEN_POINTS",
+    "INTERPOLATION_CONVENTIONS",
+    "discount",
+    "discounted_gain",
+    "gain",
+    "interpolate",
+    "is_relevant",
+    "precision_at_relevant",
+    "relevant_needed",
+    "within_cutoff",
+]
+
 DCG_VARIANTS = ("trec", "exponential", "jarvelin")
 INTERPOLATION_CONVENTIONS = ("textbook", "trec_eval", "trec_eval_10")
+#: The recall levels of the 11-point curve (trec_eval's ``iprec_at_recall`` and ``11pt_avg``):
+#: 0.0, 0.1, …, 1.0.
+ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 
 
 def is_relevant(grades: np.ndarray, relevance_level: float) -> np.ndarray:

@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+__all__ = ["read_text", "source_name"]
+
 
 def source_name(path_or_buffer: Any) -> str:
     if isinstance(path_or_buffer, str | os.PathLike):

@@ -41,6 +41,8 @@ from ._text_files import read_text, source_name
 from .evaluation import evaluate
 from .trec import read_qrels, read_run
 
+__all__ = ["add_arguments", "help_text", "run"]
+
 MIN_GEO_MEAN = 0.00001  # trec_eval's common.h
 
 LONG, FLOAT, CUT_LONG, CUT_FLOAT, PARAM_FLOAT, SPECIAL = (

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._ranking_core import (
+    ELEVEN_POINTS,
     discounted_gain,
     is_relevant,
     precision_at_relevant,
@@ -29,7 +30,7 @@ from ._ranking_core import (
     within_cutoff,
 )
 
-__all__ = ["JudgedRun", "Measure", "MEASURES"]
+__all__ = ["JudgedRun", "Measure", "MEASURES", "group_positions"]
 
 
 def group_positions(codes: np.ndarray) -> np.ndarray:
@@ -310,10 +311,6 @@ def r_precision_multiple(run: JudgedRun, multiple: float | None) -> np.ndarray:
     top = run.relevant_rank <= cut[run.relevant_query]
     found = run.per_query(run.relevant_query[top])
     return np.divide(found, cut, out=np.zeros(run.n_queries), where=cut > 0)
-
-
-#: The recall levels of trec_eval's ``11pt_avg`` and ``iprec_at_recall``: 0.0, 0.1, …, 1.0.
-ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 
 
 @_measure("IPrecAvg", cutoff="none")

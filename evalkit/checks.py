@@ -12,9 +12,11 @@ import math
 from typing import Any
 
 from ._answers import _compare, _is_placeholder
+from ._validation import keyword_only
 
 __all__ = ["check"]
 
+@keyword_only
 def check(name: str, value: Any, expected: Any, *, tol: float = 1e-9,
           hint: str | None = None) -> None:
     r"""Print whether an exercise's answer is right: "✓ name" or "✗ name: expected …, got …".

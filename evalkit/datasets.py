@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_option, check_scalar
+from ._validation import check_option, check_scalar, keyword_only
 from .trec import read_qrels, read_run
 
 __all__ = ["data_dir", "data_path", "list_data", "load_collection", "Collection",
-           "long_tailed_support", "long_tailed_labels"]
+           "long_tailed_support", "long_tailed_labels", "ERROR_TARGETS"]
 
 _MARKER = "README.md"
 
@@ -184,6 +184,7 @@ def _zipf_sizes(n_samples: int, n_classes: int, skew: float) -> np.ndarray:
     return sizes + 1  # the one sample every class keeps
 
 
+@keyword_only
 def long_tailed_support(n_samples: int, *, n_classes: int, skew: float = 1.0) -> np.ndarray:
     r"""Class sizes of a long-tailed test set: Zipf shares of ``n_samples``, largest first.
 
@@ -232,6 +233,7 @@ def long_tailed_support(n_samples: int, *, n_classes: int, skew: float = 1.0) ->
     return _zipf_sizes(n_samples, n_classes, skew)
 
 
+@keyword_only
 def long_tailed_labels(n_samples: int, *, n_classes: int, skew: float = 1.0,
                        rare_weakness: float = 0.5, top_recall: float = 0.9,
                        errors_to: str = "proportional",

@@ -24,6 +24,7 @@ import pandas as pd
 from ._docs import fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,
+    ELEVEN_POINTS,
     INTERPOLATION_CONVENTIONS,
     discounted_gain,
     interpolate,
@@ -38,10 +39,15 @@ from ._validation import (
     check_option,
     check_scalar,
     check_zero_division,
+    keyword_only,
     safe_divide,
 )
 
 __all__ = [
+    "AP_DENOMINATORS",
+    "DCG_VARIANTS",
+    "ELEVEN_POINTS",
+    "INTERPOLATION_CONVENTIONS",
     "precision_at_k",
     "recall_at_k",
     "r_precision",
@@ -54,7 +60,6 @@ __all__ = [
 ]
 
 AP_DENOMINATORS = ("n_relevant", "retrieved_relevant")
-ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,7 +115,8 @@ def _divide(numerator: float, denominator: float, zero_division: Any, metric: st
 # ---------------------------------------------------------------------------------------------
 
 
-def precision_at_k(relevance: Any, k: int, *, relevance_level: float = 1) -> float:
+@keyword_only
+def precision_at_k(relevance: Any, *, k: int, relevance_level: float = 1) -> float:
     r"""Precision at rank k: the share of the top k documents that are relevant.
 
     .. math::
@@ -152,11 +158,12 @@ def precision_at_k(relevance: Any, k: int, *, relevance_level: float = 1) -> flo
     return float(np.sum(relevant & within_cutoff(_ranks(relevant.size), k)) / k)
 
 
+@keyword_only
 def recall_at_k(
     relevance: Any,
+    *,
     k: int,
     n_relevant: int | None = None,
-    *,
     relevance_level: float = 1,
     zero_division: Any = "warn",
 ) -> float:
@@ -201,10 +208,11 @@ def recall_at_k(
     return _divide(found, total, zero_division, "recall_at_k")
 
 
+@keyword_only
 def r_precision(
     relevance: Any,
-    n_relevant: int | None = None,
     *,
+    n_relevant: int | None = None,
     relevance_level: float = 1,
     zero_division: Any = "warn",
 ) -> float:
@@ -250,11 +258,12 @@ def r_precision(
     return _divide(found, total, zero_division, "r_precision")
 
 
+@keyword_only
 def average_precision(
     relevance: Any,
+    *,
     n_relevant: int | None = None,
     k: int | None = None,
-    *,
     relevance_level: float = 1,
     denominator: str = "n_relevant",
     zero_division: Any = "warn",
@@ -320,7 +329,8 @@ def average_precision(
     return _divide(summed, divide_by, zero_division, "average_precision")
 
 
-def reciprocal_rank(relevance: Any, k: int | None = None, *, relevance_level: float = 1) -> float:
+@keyword_only
+def reciprocal_rank(relevance: Any, *, k: int | None = None, relevance_level: float = 1) -> float:
     r"""Reciprocal rank: 1 / the rank of the first relevant document, 0 when there is none.
 
     .. math::
@@ -367,8 +377,9 @@ def reciprocal_rank(relevance: Any, k: int | None = None, *, relevance_level: fl
 # ---------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def precision_recall_points(
-    relevance: Any, n_relevant: int | None = None, *, relevance_level: float = 1
+    relevance: Any, *, n_relevant: int | None = None, relevance_level: float = 1
 ) -> pd.DataFrame:
     r"""Precision and recall after each rank: the points of the precision-recall curve.
 
@@ -415,11 +426,12 @@ def precision_recall_points(
     )
 
 
+@keyword_only
 def interpolated_precision(
     relevance: Any,
+    *,
     recall_levels: Any = None,
     n_relevant: int | None = None,
-    *,
     relevance_level: float = 1,
     convention: str = "textbook",
 ) -> np.ndarray:
@@ -479,11 +491,11 @@ def interpolated_precision(
 
     >>> ranking = [1, 0, 1, 0, 0, 0, 1]
     >>> levels = [0.3, 0.4, 0.7, 0.8]
-    >>> interpolated_precision(ranking, levels).round(4)
+    >>> interpolated_precision(ranking, recall_levels=levels).round(4)
     array([1.    , 0.6667, 0.4286, 0.4286])
-    >>> interpolated_precision(ranking, levels, convention="trec_eval").round(4)
+    >>> interpolated_precision(ranking, recall_levels=levels, convention="trec_eval").round(4)
     array([1.    , 0.6667, 0.6667, 0.4286])
-    >>> interpolated_precision(ranking, levels, convention="trec_eval_10").round(4)
+    >>> interpolated_precision(ranking, recall_levels=levels, convention="trec_eval_10").round(4)
     array([1.    , 1.    , 0.6667, 0.6667])
     """
     check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
@@ -526,8 +538,9 @@ _DCG_FORMULAS = r"""
     and 2. Negative grades carry no gain, as in trec_eval."""
 
 
+@keyword_only
 @fill_doc(formulas=_DCG_FORMULAS)
-def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
+def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
     r"""Discounted cumulative gain of a ranked list of graded relevance values.
 
     {{formulas}}
@@ -566,13 +579,14 @@ def dcg(gains: Any, k: int | None = None, variant: str = "trec") -> float:
     return _discounted(grades, variant)
 
 
+@keyword_only
 @fill_doc(formulas=_DCG_FORMULAS)
 def ndcg(
     gains: Any,
+    *,
     k: int | None = None,
     variant: str = "trec",
     ideal: Any = None,
-    *,
     zero_division: Any = "warn",
 ) -> float:
     r"""Normalised DCG: DCG divided by the DCG of the best possible ranking (IDCG).

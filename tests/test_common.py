@@ -470,3 +470,218 @@ def test_docstring_has_formula_references_and_examples(spec):
     examples = doc.split("Examples\n--------", 1)[1]
     assert ">>> " in examples, f"{spec.name}: the Examples block has no doctest"
     assert "{{" not in doc and "<<" not in doc, f"{spec.name}: an unfilled template"
+
+
+# =============================================================================================
+# Signatures: data positional, every option keyword-only (API.md's shared rule)
+# =============================================================================================
+# This block walks the package instead of reading SPECS, so that a new module or function is
+# covered without an entry: every name in ``evalkit.__all__`` and in the ``__all__`` of every
+# public module (found with pkgutil, subpackages included), and the ``__init__`` of every
+# explorer in ``evalkit.widgets``. One test case per callable, so that a failing run lists
+# every offender at once.
+
+#: Modules that are not the Python API: the command line and the warning classes.
+NOT_API_MODULES = {"cli", "grading", "exceptions"}
+
+#: Names of data arguments: what a function is *about*, given by position.
+DATA_NAMES = {
+    "y_true", "y_pred", "y_score", "y_proba", "relevance", "gains", "x", "y", "a", "b",
+    "rater_a", "rater_b", "table", "counts", "confusion", "cost_matrix", "support", "scores",
+    "scores_a", "scores_b", "qrels", "run", "path_or_buffer", "estimates", "estimator", "X",
+    "metric", "fpr", "tpr", "precision", "recall", "thresholds", "costs", "left", "right",
+    "points", "reports", "errors", "tp", "fp", "fn", "tn", "measured",
+}
+
+#: Required positional arguments that are data only for one function.
+EXTRA_DATA = {
+    "check": {"name", "value", "expected"},
+    "evaluate": {"metrics"},
+    "interpret_kappa": {"kappa"},
+    "effect_size_label": {"d"},
+    "proportion_ci": {"successes", "n"},
+    "interval_coverage": {"n", "p"},
+    "t_test_power": {"effect_size", "n"},
+    "simulate_test_accuracies": {"n_test", "true_accuracy"},
+    "available_sample": {"n_total", "n_available"},
+    "long_tailed_support": {"n_samples"},
+    "long_tailed_labels": {"n_samples"},
+    "normalized_expected_cost": {"probability_cost"},
+    "plot_accuracy_spread": {"true_accuracy"},
+}
+
+#: Positional data that may be left out (its default is "build it for me", not an option).
+OPTIONAL_DATA = {
+    "load_collection": {"name"},  # the course's collection by default
+    "Explorer": {"model"},  # every explorer: a default model when none is given
+}
+
+#: Options: never positional, even when required (``class_weights(support, *, scheme)``).
+OPTION_NAMES = {
+    "k", "beta", "scheme", "schemes", "scale", "n_bins", "labels", "variant", "method",
+    "average", "strategy", "norm", "n_relevant", "recall_levels", "ideal", "convention",
+    "relevance_level", "pos_label", "zero_division", "exclude", "weights", "marginals",
+    "multi_class", "confidence", "n_resamples", "n_bootstrap", "seed", "paired", "test",
+    "baseline", "correction", "alpha", "run_id", "normalize", "tol",
+    "temperature", "n_classes", "skew", "ax", "title", "label",
+}
+
+
+def _api_modules() -> list[Any]:
+    import importlib
+    import pkgutil
+
+    names = ["evalkit"]
+    for info in pkgutil.walk_packages(ek.__path__, "evalkit."):
+        parts = info.name.split(".")[1:]
+        if parts[0] in NOT_API_MODULES or any(part.startswith("_") for part in parts):
+            continue
+        names.append(info.name)
+    return [importlib.import_module(name) for name in names]
+
+
+def _api_callables() -> dict[str, Any]:
+    found: dict[int, tuple[str, Any]] = {}
+    modules = _api_modules()
+    for module in modules[1:] + modules[:1]:  # named after a module rather than evalkit
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isclass(obj):
+                in_widgets = module.__name__.startswith("evalkit.widgets")
+                if not (in_widgets and name.endswith("Explorer")):
+                    continue  # explorers only: models, results and data classes hold state
+            elif not callable(obj):
+                continue
+            where = module.__name__.removeprefix("evalkit").removeprefix(".") or "evalkit"
+            found.setdefault(id(inspect.unwrap(obj)), (f"{where}.{name}", obj))
+    return dict(sorted(found.values()))
+
+
+API_CALLABLES = _api_callables()
+
+
+def _signature_problems(name: str, function: Any) -> tuple[list[str], list[inspect.Parameter]]:
+    short = name.rsplit(".", 1)[-1]
+    group = "Explorer" if short.endswith("Explorer") else short
+    parameters = list(inspect.signature(function).parameters.values())
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    problems = []
+    for p in positional:
+        if p.name in OPTION_NAMES:
+            problems.append(f"the option {p.name!r} is positional")
+        elif p.default is not p.empty and p.name not in OPTIONAL_DATA.get(group, ()):
+            problems.append(f"{p.name!r} has a default but is positional (an option?)")
+        elif p.name not in DATA_NAMES | EXTRA_DATA.get(short, set()) | OPTIONAL_DATA.get(group,
+                                                                                         set()):
+            problems.append(f"{p.name!r} is positional but not a known data argument "
+                            "(add it to DATA_NAMES/EXTRA_DATA if it is data)")
+    return problems, positional
+
+
+def test_the_signature_walk_finds_every_module_and_explorer():
+    modules = {module.__name__ for module in _api_modules()}
+    for name in ("ranking", "trec", "classification", "probabilistic", "stats", "agreement",
+                 "correlation", "costs", "curves", "datasets", "checks", "plots", "widgets"):
+        assert f"evalkit.{name}" in modules
+    assert "ranking.average_precision" in API_CALLABLES
+    assert "widgets.DCGExplorer" in API_CALLABLES
+    assert len([n for n in API_CALLABLES if n.endswith("Explorer")]) >= 20
+    assert len(API_CALLABLES) >= 100
+
+
+@pytest.mark.parametrize("name", list(API_CALLABLES))
+def test_data_is_positional_and_every_option_is_keyword_only(name):
+    function = API_CALLABLES[name]
+    problems, positional = _signature_problems(name, function)
+    parameters = inspect.signature(function).parameters.values()
+    options = [p.name for p in parameters if p.kind == p.KEYWORD_ONLY]
+    takes_var = any(p.kind == p.VAR_POSITIONAL for p in parameters)
+    if not problems and options and not takes_var:
+        # One value too many: keyword_only's TypeError shows the keyword call to write.
+        extra = [object()] * (len(positional) + 1)
+        try:
+            function(*extra)
+        except TypeError as error:
+            message = str(error)
+            if "by keyword" not in message or f"{options[0]}=" not in message:
+                problems.append(f"a positional option's TypeError does not show the keyword "
+                                f"call (is it wrapped by keyword_only?): {message}")
+        else:
+            problems.append("a positional option was accepted")
+    assert not problems, f"{name}{inspect.signature(function)}: " + "; ".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# __all__ is complete: what one module takes from another is in the other's __all__
+# ---------------------------------------------------------------------------------------------
+
+
+def _package_modules() -> list[Any]:
+    import importlib
+    import pkgutil
+
+    names = ["evalkit"] + [info.name for info in pkgutil.walk_packages(ek.__path__, "evalkit.")
+                           if not info.name.endswith("__main__")]
+    return [importlib.import_module(name) for name in names]
+
+
+def _names_taken_from_each_module() -> dict[str, dict[str, set[str]]]:
+    """module -> name -> the modules that import that name from it (``from .m import n``)."""
+    import ast
+    from pathlib import Path
+
+    taken: dict[str, dict[str, set[str]]] = {}
+    for module in _package_modules():
+        path = Path(module.__file__)
+        package = module.__name__
+        if path.name != "__init__.py":
+            package = package.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = package.split(".")
+            base = base[: len(base) - node.level + 1]
+            source = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                taken.setdefault(source, {}).setdefault(alias.name, set()).add(module.__name__)
+    return taken
+
+
+def test_every_name_another_module_imports_is_in_its_all():
+    import importlib
+    import types
+
+    taken = _names_taken_from_each_module()
+    missing = []
+    for source, names in sorted(taken.items()):
+        module = importlib.import_module(source)
+        exported = set(getattr(module, "__all__", ()))
+        if source.startswith("evalkit.widgets."):
+            continue  # an explorer's file: evalkit.widgets.__all__ lists what it offers
+        for name, users in sorted(names.items()):
+            if name.startswith("_") or isinstance(getattr(module, name, None), types.ModuleType):
+                continue  # private plumbing, or a submodule
+            if name not in exported:
+                missing.append(f"{source}.{name} (used by {', '.join(sorted(users))})")
+    assert not missing, "Names used but missing from __all__: " + "; ".join(missing)
+
+
+@pytest.mark.parametrize("module", _api_modules(), ids=lambda m: m.__name__)
+def test_a_public_module_lists_every_public_function_it_defines(module):
+    defined = {name for name, obj in vars(module).items()
+               if not name.startswith("_") and inspect.isfunction(obj)
+               and inspect.unwrap(obj).__module__ == module.__name__}
+    if not defined:
+        return
+    assert hasattr(module, "__all__"), f"{module.__name__} has no __all__"
+    assert defined <= set(module.__all__), sorted(defined - set(module.__all__))
+
+
+def test_the_names_the_issue_found_missing_are_listed():
+    from evalkit import _ranking_core, _trec_measures, _validation, ranking
+
+    assert {"DCG_VARIANTS", "ELEVEN_POINTS"} <= set(ranking.__all__)
+    assert {"DCG_VARIANTS", "ELEVEN_POINTS"} <= set(_ranking_core.__all__)
+    assert "group_positions" in _trec_measures.__all__
+    assert {"check_square_matrix", "check_same_label_kind"} <= set(_validation.__all__)
+    assert ranking.ELEVEN_POINTS is _ranking_core.ELEVEN_POINTS  # one definition

@@ -146,12 +146,12 @@ def test_evaluate_agrees_with_the_single_list_functions(seed):
         all_grades = qrels.loc[qrels.query_id == query, "relevance"].to_numpy()
         n_rel = int((all_grades >= 1).sum())
         zero = {"zero_division": 0.0}
-        assert row["AP"] == pytest.approx(ek.average_precision(grades, n_rel, **zero))
-        assert row["P@5"] == pytest.approx(ek.precision_at_k(grades, 5))
+        assert row["AP"] == pytest.approx(ek.average_precision(grades, n_relevant=n_rel, **zero))
+        assert row["P@5"] == pytest.approx(ek.precision_at_k(grades, k=5))
         assert row["RR@3"] == pytest.approx(ek.reciprocal_rank(grades, k=3))
-        assert row["Rprec"] == pytest.approx(ek.r_precision(grades, n_rel, **zero))
+        assert row["Rprec"] == pytest.approx(ek.r_precision(grades, n_relevant=n_rel, **zero))
         assert row["nDCG@5"] == pytest.approx(
-            ek.ndcg(grades, 5, ideal=all_grades, **zero), abs=1e-12)
+            ek.ndcg(grades, k=5, ideal=all_grades, **zero), abs=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

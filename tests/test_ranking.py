@@ -27,10 +27,10 @@ grades = st.lists(st.integers(0, 3), min_size=1, max_size=30)
 
 
 def test_precision_at_k_by_hand():
-    assert ek.precision_at_k([1, 0, 0, 1, 0], 5) == 0.4
-    assert ek.precision_at_k([1, 0, 0, 1, 0], 2) == 0.5
-    assert ek.precision_at_k([1, 1], 4) == 0.5  # a short list is padded with non-relevant
-    assert ek.precision_at_k([2, 1, 0], 3, relevance_level=2) == pytest.approx(1 / 3)
+    assert ek.precision_at_k([1, 0, 0, 1, 0], k=5) == 0.4
+    assert ek.precision_at_k([1, 0, 0, 1, 0], k=2) == 0.5
+    assert ek.precision_at_k([1, 1], k=4) == 0.5  # a short list is padded with non-relevant
+    assert ek.precision_at_k([2, 1, 0], k=3, relevance_level=2) == pytest.approx(1 / 3)
 
 
 def test_the_notes_two_rankings():
@@ -56,8 +56,8 @@ def test_average_precision_denominators():
 
 
 def test_recall_and_reciprocal_rank_by_hand():
-    assert ek.recall_at_k(FIRST, 3) == 0.5
-    assert ek.recall_at_k(FIRST, 3, n_relevant=8) == 0.25
+    assert ek.recall_at_k(FIRST, k=3) == 0.5
+    assert ek.recall_at_k(FIRST, k=3, n_relevant=8) == 0.25
     assert ek.reciprocal_rank(SECOND) == 0.5
     assert ek.reciprocal_rank([0, 0, 0]) == 0.0
     assert ek.reciprocal_rank([0, 0, 1], k=2) == 0.0
@@ -100,7 +100,7 @@ def test_interpolated_precision_conventions_by_hand():
         ek.interpolated_precision(ranking, convention="trec_eval_10"), trec_eval_10)
     for convention in ("textbook", "trec_eval", "trec_eval_10"):
         np.testing.assert_allclose(
-            ek.interpolated_precision([1, 0, 0, 1, 1], [0.0, 0.5, 1.0], n_relevant=4,
+            ek.interpolated_precision([1, 0, 0, 1, 1], recall_levels=[0.0, 0.5, 1.0], n_relevant=4,
                                       convention=convention), [1, 0.6, 0])
 
 
@@ -156,7 +156,7 @@ def test_interpolated_precision_textbook_is_the_brute_force_maximum(relevance, m
     if n_relevant == 0:
         return
     np.testing.assert_allclose(
-        ek.interpolated_precision(relevance, levels, n_relevant),
+        ek.interpolated_precision(relevance, recall_levels=levels, n_relevant=n_relevant),
         _textbook_by_brute_force(relevance, levels, n_relevant))
 
 
@@ -167,7 +167,7 @@ def test_interpolated_precision_textbook_at_any_level(relevance, missed, levels)
     if n_relevant == 0:
         return
     np.testing.assert_allclose(
-        ek.interpolated_precision(relevance, levels, n_relevant),
+        ek.interpolated_precision(relevance, recall_levels=levels, n_relevant=n_relevant),
         _textbook_by_brute_force(relevance, levels, n_relevant))
 
 
@@ -180,7 +180,8 @@ def test_interpolated_precision_trec_eval_10_is_lround(relevance, missed, levels
     expected = _trec_eval_loop(relevance, levels, n_relevant,
                                lambda level, total: _lround(level * total))
     np.testing.assert_allclose(
-        ek.interpolated_precision(relevance, levels, n_relevant, convention="trec_eval_10"),
+        ek.interpolated_precision(relevance, recall_levels=levels, n_relevant=n_relevant,
+                                  convention="trec_eval_10"),
         expected)
     assert _lround(0.5) == 1 and _lround(1.5) == 2 and _lround(2.5) == 3 and _lround(2.4) == 2
 
@@ -227,7 +228,7 @@ def test_zero_relevant_follows_zero_division():
     with pytest.warns(UndefinedMetricWarning, match="no relevant documents"):
         assert ek.average_precision([0, 0]) == 0.0
     assert np.isnan(ek.r_precision([0, 0], zero_division=np.nan))
-    assert ek.recall_at_k([0, 0], 1, zero_division=1.0) == 1.0
+    assert ek.recall_at_k([0, 0], k=1, zero_division=1.0) == 1.0
     with pytest.warns(UndefinedMetricWarning, match="ideal DCG is 0"):
         assert ek.ndcg([0, 0]) == 0.0
 
@@ -260,15 +261,15 @@ def test_measures_lie_in_zero_one_and_recall_grows_with_k(relevance, k):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for value in (
-            ek.precision_at_k(relevance, k),
-            ek.recall_at_k(relevance, k),
+            ek.precision_at_k(relevance, k=k),
+            ek.recall_at_k(relevance, k=k),
             ek.r_precision(relevance),
             ek.average_precision(relevance),
             ek.reciprocal_rank(relevance),
-            ek.ndcg(relevance, k),
+            ek.ndcg(relevance, k=k),
         ):
             assert 0.0 <= value <= 1.0 + 1e-12
-        assert ek.recall_at_k(relevance, k) <= ek.recall_at_k(relevance, k + 1)
+        assert ek.recall_at_k(relevance, k=k) <= ek.recall_at_k(relevance, k=k + 1)
 
 
 @given(grades)
@@ -298,21 +299,22 @@ def test_interpolated_precision_never_increases_with_recall(relevance):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: ek.precision_at_k([], 3), "relevance is empty"),
-        (lambda: ek.precision_at_k([[1, 0], [0, 1]], 3), "relevance must be 1-D"),
-        (lambda: ek.precision_at_k([1, np.nan], 3), "relevance contains nan at rank 2"),
-        (lambda: ek.precision_at_k(["a", "b"], 1), "numeric relevance grades"),
-        (lambda: ek.precision_at_k([1, 0], 0), "k must be a whole number >= 1; got 0"),
-        (lambda: ek.precision_at_k([1, 0], 2.5), "k must be a whole number >= 1; got 2.5"),
-        (lambda: ek.recall_at_k([1, 0], 1, n_relevant=-1),
+        (lambda: ek.precision_at_k([], k=3), "relevance is empty"),
+        (lambda: ek.precision_at_k([[1, 0], [0, 1]], k=3), "relevance must be 1-D"),
+        (lambda: ek.precision_at_k([1, np.nan], k=3), "relevance contains nan at rank 2"),
+        (lambda: ek.precision_at_k(["a", "b"], k=1), "numeric relevance grades"),
+        (lambda: ek.precision_at_k([1, 0], k=0), "k must be a whole number >= 1; got 0"),
+        (lambda: ek.precision_at_k([1, 0], k=2.5), "k must be a whole number >= 1; got 2.5"),
+        (lambda: ek.recall_at_k([1, 0], k=1, n_relevant=-1),
          "n_relevant must be a whole number >= 0"),
         (lambda: ek.average_precision([1], k=0), "k must be a whole number >= 1"),
         (lambda: ek.r_precision([1], relevance_level=np.nan), "relevance_level must be a real"),
-        (lambda: ek.recall_at_k([1, 1], 1, n_relevant=1), "n_relevant is 1, but the ranking"),
+        (lambda: ek.recall_at_k([1, 1], k=1, n_relevant=1), "n_relevant is 1, but the ranking"),
         (lambda: ek.average_precision([1], denominator="all"), "denominator must be one of"),
         (lambda: ek.dcg([1, 0], variant="log"), "variant must be one of"),
         (lambda: ek.ndcg([1, 0], ideal=[]), "ideal is empty"),
-        (lambda: ek.interpolated_precision([1], [0.5, 2.0]), r"recall_levels must lie in \[0, 1\]"),
+        (lambda: ek.interpolated_precision([1], recall_levels=[0.5, 2.0]),
+         r"recall_levels must lie in \[0, 1\]"),
         (lambda: ek.interpolated_precision([1], convention="trec"), "convention must be one of"),
     ],
 )
@@ -324,10 +326,11 @@ def test_bad_input_names_the_argument(call, message):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: ek.precision_at_k([1, 0], True), "k must be a whole number >= 1; got True"),
-        (lambda: ek.precision_at_k([1, 0], "3"), "k must be a whole number >= 1; got the string"),
-        (lambda: ek.precision_at_k([1, 0], None), "k must be a whole number >= 1"),
-        (lambda: ek.recall_at_k([1], 1, n_relevant="2"), "n_relevant must be a whole number >= 0"),
+        (lambda: ek.precision_at_k([1, 0], k=True), "k must be a whole number >= 1; got True"),
+        (lambda: ek.precision_at_k([1, 0], k="3"), "k must be a whole number >= 1; got the string"),
+        (lambda: ek.precision_at_k([1, 0], k=None), "k must be a whole number >= 1"),
+        (lambda: ek.recall_at_k([1], k=1, n_relevant="2"),
+         "n_relevant must be a whole number >= 0"),
         (lambda: ek.r_precision([1], relevance_level="high"), "relevance_level must be a real"),
         (lambda: ek.ndcg([1, 0], k=True), "k must be a whole number >= 1; got True"),
     ],
@@ -338,5 +341,20 @@ def test_the_wrong_kind_of_option_is_a_type_error(call, message):
 
 
 def test_a_real_relevance_level_and_whole_float_options_are_accepted():
-    assert ek.precision_at_k([2, 1, 0], 3.0, relevance_level=1.5) == pytest.approx(1 / 3)
+    assert ek.precision_at_k([2, 1, 0], k=3.0, relevance_level=1.5) == pytest.approx(1 / 3)
     assert ek.average_precision([2, 1, 0], n_relevant=2.0, relevance_level=0.5) == 1.0
+
+
+def test_a_positional_option_is_a_type_error_that_shows_the_keyword_call():
+    # The trap the rule closes: a bare 2 meant R for AP but k for recall@k.
+    message = r"write average_precision\(relevance, n_relevant=2\)"
+    with pytest.raises(TypeError, match=message):
+        ek.average_precision([1, 0, 1], 2)
+    with pytest.raises(TypeError, match=r"write recall_at_k\(relevance, k=2\)"):
+        ek.recall_at_k([1, 0, 1], 2)
+    with pytest.raises(TypeError, match=r"write ndcg\(gains, k=3, variant='trec'\)"):
+        ek.ndcg([2, 1, 0], 3, "trec")
+    # Spelled out, the two calls mean different things and give different numbers.
+    assert ek.average_precision([1, 0, 1], n_relevant=2) == pytest.approx((1 + 2 / 3) / 2)
+    assert ek.recall_at_k([1, 0, 1], k=2) == 0.5
+    assert ek.ranking.average_precision is ek.average_precision

@@ -115,7 +115,7 @@ def plot_dcg_gains(
     ax.set_ylim(0, max(float(gain.max()), 1.0) * 1.6)  # headroom for the legend
     ax.set_xlabel("rank" if doc_ids is None else "rank and document")
     ax.set_ylabel("gain" + (" (2^grade − 1)" if variant == "exponential" else " (grade)"))
-    ax.set_title(f"DCG@{k} = {dcg(grades, k, variant):.2f} ({variant})")
+    ax.set_title(f"DCG@{k} = {dcg(grades, k=k, variant=variant):.2f} ({variant})")
     ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
     return ax
 

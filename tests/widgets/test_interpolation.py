@@ -37,7 +37,8 @@ def test_model_follows_the_library_for_every_convention(convention):
     ranking = [1, 0, 1, 0, 0, 0, 1]  # R = 3: the conventions differ at 0.4, 0.7 and 0.8
     for level in np.round(np.linspace(0, 1, 11), 1):
         model = InterpolationModel(ranking, recall_level=level, convention=convention)
-        expected = ek.interpolated_precision(ranking, [level], convention=convention)[0]
+        expected = ek.interpolated_precision(ranking, recall_levels=[level],
+                                             convention=convention)[0]
         assert np.isclose(model.summary()["interpolated_precision"], expected)
         assert model.summary()["gap"] >= 0
     curve = ek.interpolated_precision(ranking, convention=convention)
