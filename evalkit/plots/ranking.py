@@ -72,20 +72,19 @@ def plot_dcg_gains(
     """
     from matplotlib.colors import to_rgba
 
+    from .._ranking_core import discounted_gain
+    from .._ranking_core import gain as dcg_gain
     from .._validation import check_option
     from ..ranking import DCG_VARIANTS, dcg
 
-    grades = np.maximum(check_grades(gains, "gains"), 0.0)  # negative grades carry no gain
-    check_option(variant, "variant", DCG_VARIANTS)
+    grades = check_grades(gains, "gains")
+    variant = check_option(variant, "variant", DCG_VARIANTS)
     n = grades.size
     k = n if k is None else min(check_scalar(k, "k", kind="int", low=1), n)
     ranks = np.arange(1, n + 1, dtype=np.float64)
-    if variant == "jarvelin":
-        gain, discount = grades, np.maximum(np.log2(ranks), 1.0)
-    else:
-        gain = 2.0**grades - 1.0 if variant == "exponential" else grades
-        discount = np.log2(ranks + 1.0)
-    discounted = gain / discount
+    # The one definition of DCG's terms, the one dcg() adds up.
+    gain = dcg_gain(grades, variant)
+    discounted = discounted_gain(grades, ranks, variant)
     if doc_ids is None:
         labels = [str(i) for i in range(1, n + 1)]
     else:
@@ -115,7 +114,7 @@ def plot_dcg_gains(
     ax.set_ylim(0, max(float(gain.max()), 1.0) * 1.6)  # headroom for the legend
     ax.set_xlabel("rank" if doc_ids is None else "rank and document")
     ax.set_ylabel("gain" + (" (2^grade − 1)" if variant == "exponential" else " (grade)"))
-    ax.set_title(f"DCG@{k} = {dcg(grades, k, variant):.2f} ({variant})")
+    ax.set_title(f"DCG@{k} = {dcg(grades, k=k, variant=variant):.2f} ({variant})")
     ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
     return ax
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_scalar
-from ..classification import class_weights, classification_report, confusion_matrix
+from ..classification import accuracy, class_weights, classification_report, confusion_matrix
 from ..datasets import ERROR_TARGETS, long_tailed_labels, long_tailed_support
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
@@ -159,7 +159,7 @@ class AveragingModel(SettingsModel):
     def weights(self, schemes: Any = ("weighted", "dodrans", "entropy", "macro")) -> pd.DataFrame:
         """Each class's weight under each scheme (:func:`class_weights`), one column a scheme."""
         support = self.support
-        table = {scheme: class_weights(support, scheme) for scheme in schemes}
+        table = {scheme: class_weights(support, scheme=scheme) for scheme in schemes}
         return pd.DataFrame(table, index=pd.Index(self.classes, name="class"))
 
     def report(self) -> pd.DataFrame:
@@ -174,7 +174,7 @@ class AveragingModel(SettingsModel):
     @property
     def accuracy(self) -> float:
         """Share of the samples predicted correctly (= micro P = micro R = micro F1)."""
-        return float(np.trace(self.confusion()) / self.n_samples)
+        return accuracy(*self.labels())
 
     def entropy_breaks_d1(self) -> int | None:
         """The first class whose entropy weight is below the next (smaller) class's, or None.

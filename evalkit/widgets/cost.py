@@ -16,6 +16,8 @@ from .._validation import (
     check_labels,
     check_scalar,
 )
+from ..agreement import labels_from_table
+from ..classification import accuracy
 from ..costs import (
     ThresholdCost,
     cost_optimal_threshold,
@@ -188,8 +190,7 @@ class CostModel:
 
     def accuracy(self) -> float:
         """The share of right decisions at the current threshold."""
-        confusion = self.confusion()
-        return float(np.trace(confusion) / self.n_samples)
+        return accuracy(*labels_from_table(self.confusion()))
 
     def optimum(self) -> ThresholdCost:
         """The cheapest threshold on these data and its total cost (the highest of ties)."""
@@ -234,7 +235,7 @@ class CostModel:
             "expected_cost": self.expected_cost(),
             "cheapest_threshold": best.threshold,
             "cheapest_cost": best.cost,
-            "cheapest_accuracy": float(best_confusion.trace() / self.n_samples),
+            "cheapest_accuracy": accuracy(*labels_from_table(best_confusion)),
             "extra_cost": self.total_cost() - best.cost,
             "p_star": p_star,
             "p_star_cost": p_star_cost,

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_scalar, check_square_matrix
-from ..classification import confusion_matrix
+from ..classification import (
+    accuracy,
+    confusion_matrix,
+    precision,
+    recall,
+    specificity,
+)
 from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import (
     binormal_test_set,
@@ -211,21 +217,28 @@ class ROCModel(SettingsModel):
     def confusion(self) -> np.ndarray:
         """``[[TN, FP], [FN, TP]]`` at the threshold (rows true, columns predicted), from
         :func:`evalkit.confusion_matrix` of the test set."""
+        return confusion_matrix(*self._decisions(), labels=[0, 1])
+
+    def _decisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """The test set's ``y_true`` and the 0/1 decisions at the threshold."""
         y_true, y_score = self.test_set()
-        return confusion_matrix(y_true, (y_score >= self.threshold).astype(np.int64),
-                                labels=[0, 1])
+        return y_true, (y_score >= self.threshold).astype(np.int64)
 
     def rates(self) -> dict[str, float]:
         """TPR (= recall), FPR, precision (NaN when nothing is predicted positive),
         specificity and accuracy at the threshold."""
-        (tn, fp), (fn, tp) = self.confusion().tolist()
+        y_true, y_pred = self._decisions()
+        options = {"pos_label": 1, "zero_division": np.nan}
+        tpr = recall(y_true, y_pred, **options)
+        tnr = specificity(y_true, y_pred, **options)
         return {
-            "tpr": tp / self.n_positive,
-            "fpr": fp / self.n_negative,
-            "precision": tp / (tp + fp) if tp + fp else float("nan"),
-            "recall": tp / self.n_positive,
-            "specificity": tn / self.n_negative,
-            "accuracy": (tp + tn) / self.n_test,
+            "tpr": tpr,
+            # FPR is the share of the negatives that are flagged: recall with the roles swapped.
+            "fpr": recall(1 - y_true, y_pred, **options),
+            "precision": precision(y_true, y_pred, **options),
+            "recall": tpr,
+            "specificity": tnr,
+            "accuracy": accuracy(y_true, y_pred),
         }
 
     def _costs(self) -> np.ndarray:
