@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..classification import accuracy
 from ..costs import expected_cost, probability_threshold, total_cost
 from ._base import _Explorer, _format, _grid, _table
@@ -27,12 +27,6 @@ NOTES_CONFUSIONS = {
 
 #: The four costs of :class:`CostMatrixModel`, in the order of ``cost_matrix.ravel()``.
 MATRIX_COSTS = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
-
-
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
 
 
 @dataclass(eq=False)
@@ -108,7 +102,7 @@ class CostMatrixModel(SettingsModel):
     def _checks(self) -> dict[str, Any]:
         checks: dict[str, Any] = {name: (lambda v, name=name: check_scalar(v, name))
                                   for name in MATRIX_COSTS}
-        checks["same_mix"] = lambda v: _check_flag(v, "same_mix")
+        checks["same_mix"] = lambda v: check_bool(v, "same_mix")
         checks["prevalence"] = lambda v: check_scalar(v, "prevalence", low=0.0, high=1.0)
         return checks
 

@@ -7,19 +7,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..ranking import DCG_VARIANTS, average_precision, dcg, ndcg, reciprocal_rank
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
-
-
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
 
 
 class DiscountModel(SettingsModel):
@@ -82,7 +76,7 @@ class DiscountModel(SettingsModel):
         return {
             "rank": lambda v: check_scalar(v, "rank", kind="int", low=1),
             "grade": lambda v: check_scalar(v, "grade", kind="int", low=1),
-            "marginal_on_top": lambda v: _check_flag(v, "marginal_on_top"),
+            "marginal_on_top": lambda v: check_bool(v, "marginal_on_top"),
             "n_ranks": lambda v: check_scalar(v, "n_ranks", kind="int", low=2),
         }
 

@@ -22,8 +22,10 @@ from .._validation import check_scalar
 # The simulation and its summary are public maths (evalkit.stats); they are re-exported here
 # so that ``from evalkit.widgets.estimation import simulate_estimates`` keeps working.
 from ..stats import ESTIMATION_COLUMNS as COLUMNS
-from ..stats import (
+from ..stats import (  # noqa: F401 (available_sample, simulate_estimates: re-exported)
+    available_sample,
     estimation_summary,
+    simulate_estimates,
 )
 from ._base import _Explorer, _format, _grid
 from ._state import SettingsModel

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..classification import accuracy, class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel
@@ -23,12 +23,6 @@ MULTICLASS_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macr
 #: The course notes' nine fruits: rows true class, columns predicted class.
 FRUIT_CONFUSION = ((1, 2, 2), (0, 1, 1), (0, 0, 2))
 FRUIT_LABELS = ("orange", "lemon", "apple")
-
-
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
 
 
 @dataclass(eq=False)
@@ -103,7 +97,7 @@ class MulticlassAveragingModel(SettingsModel):
     def _checks(self) -> dict[str, Any]:
         return {
             "scale": lambda v: check_scalar(v, "scale", low=0.0, low_inclusive=False),
-            "exclude_focus": lambda v: _check_flag(v, "exclude_focus"),
+            "exclude_focus": lambda v: check_bool(v, "exclude_focus"),
         }
 
     def _check_together(self, checked: dict[str, Any]) -> None:
@@ -156,7 +150,8 @@ class MulticlassAveragingModel(SettingsModel):
         support = self.scaled_confusion().sum(axis=1)
         kept = [self.labels.index(label) for label in self.averaged_classes]
         n_samples = int(support.sum())  # entropy's N counts every sample, also excluded ones
-        return pd.DataFrame({scheme: class_weights(support[kept], scheme, n_samples=n_samples)
+        return pd.DataFrame({scheme: class_weights(support[kept], scheme=scheme,
+                                                   n_samples=n_samples)
                              for scheme in ("weighted", "dodrans", "entropy", "macro")},
                             index=pd.Index(self.averaged_classes, name="class"))
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..agreement import KAPPA_WEIGHTS, kappa_from_table, labels_from_table
 from ..classification import accuracy
 from ._base import _Explorer, _format, _grid, _table
@@ -14,12 +14,6 @@ from ._state import SettingsModel
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
-
-
-def _check_bool(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
 
 
 class WeightedKappaModel(SettingsModel):
@@ -80,7 +74,7 @@ class WeightedKappaModel(SettingsModel):
             "n_disagreements": lambda v: check_scalar(v, "n_disagreements", kind="int", low=0),
             "distance": lambda v: check_scalar(v, "distance", kind="int", low=1,
                                                high=self.n_grades - 1),
-            "pooled": lambda v: _check_bool(v, "pooled"),
+            "pooled": lambda v: check_bool(v, "pooled"),
         }
 
     def __repr__(self) -> str:
