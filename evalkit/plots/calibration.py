@@ -71,8 +71,8 @@ def plot_reliability_diagram(
     """
     from ..probabilistic import expected_calibration_error
 
-    curve = reliability_curve(y_true, y_proba, n_bins, strategy=strategy)
-    ece = expected_calibration_error(y_true, y_proba, n_bins, strategy=strategy)
+    curve = reliability_curve(y_true, y_proba, n_bins=n_bins, strategy=strategy)
+    ece = expected_calibration_error(y_true, y_proba, n_bins=n_bins, strategy=strategy)
     ax = _axes(ax, (5.0, 5.0))
     if n_bootstrap:
         band = consistency_band(y_true, y_proba, n_bins, strategy=strategy,

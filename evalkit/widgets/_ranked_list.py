@@ -145,18 +145,20 @@ class _RankedList(SettingsModel):
         rows = {}
         for variant in DCG_VARIANTS:
             rows[variant] = {
-                "DCG": dcg(self.relevance, k, variant),
-                "IDCG": dcg(np.sort(ideal)[::-1], k, variant),
-                "nDCG": ndcg(self.relevance, k, variant, ideal=ideal, zero_division=0.0),
+                "DCG": dcg(self.relevance, k=k, variant=variant),
+                "IDCG": dcg(np.sort(ideal)[::-1], k=k, variant=variant),
+                "nDCG": ndcg(self.relevance, k=k, variant=variant, ideal=ideal,
+                             zero_division=0.0),
             }
         return pd.DataFrame(rows).T
 
     def points(self) -> pd.DataFrame:
         """The precision-recall points of the current list."""
-        return precision_recall_points(self.relevance, self.n_relevant,
+        return precision_recall_points(self.relevance, n_relevant=self.n_relevant,
                                        relevance_level=self.relevance_level)
 
     def interpolated(self, recall_levels: Any = None) -> np.ndarray:
         """Interpolated precision at ``recall_levels`` (default: the 11 standard levels)."""
-        return interpolated_precision(self.relevance, recall_levels, self.n_relevant,
+        return interpolated_precision(self.relevance, recall_levels=recall_levels,
+                                      n_relevant=self.n_relevant,
                                       relevance_level=self.relevance_level)

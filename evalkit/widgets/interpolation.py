@@ -99,8 +99,8 @@ class InterpolationModel(_RankedList):
         raw = float(points.precision.iloc[reached[0]]) if len(reached) else 0.0
         at_stop = float(points.recall.iloc[reached[0]]) if len(reached) else 0.0
         interpolated = float(interpolated_precision(
-            self.relevance, [level], n_relevant=total, relevance_level=self.relevance_level,
-            convention=self.convention)[0])
+            self.relevance, recall_levels=[level], n_relevant=total,
+            relevance_level=self.relevance_level, convention=self.convention)[0])
         return {
             "n_relevant": total,
             "recall_level": float(level),

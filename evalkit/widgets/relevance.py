@@ -67,15 +67,15 @@ class RelevanceModel(_RankedList):
         return {
             "k": k,
             "n_relevant": total,
-            "precision_at_k": precision_at_k(grades, k, relevance_level=level),
-            "recall_at_k": recall_at_k(grades, k, total, relevance_level=level,
+            "precision_at_k": precision_at_k(grades, k=k, relevance_level=level),
+            "recall_at_k": recall_at_k(grades, k=k, n_relevant=total, relevance_level=level,
                                        zero_division=policy),
-            "r_precision": r_precision(grades, total, relevance_level=level,
+            "r_precision": r_precision(grades, n_relevant=total, relevance_level=level,
                                        zero_division=policy),
-            "average_precision": average_precision(grades, total, relevance_level=level,
+            "average_precision": average_precision(grades, n_relevant=total, relevance_level=level,
                                                    zero_division=policy),
             "reciprocal_rank": reciprocal_rank(grades, relevance_level=level),
-            "ndcg_at_k": ndcg(grades, k, ideal=ideal, zero_division=policy),
+            "ndcg_at_k": ndcg(grades, k=k, ideal=ideal, zero_division=policy),
             "ndcg": ndcg(grades, ideal=ideal, zero_division=policy),
         }
 

@@ -85,13 +85,13 @@ class TemperatureModel(SettingsModel):
             "f1_macro": f1_score(self.y_true, predicted, average="macro", zero_division=0.0),
             "c_f1_macro": c_f1(self.y_true, proba, average="macro", zero_division=0.0),
             "brier": brier_score(self.y_true, proba),
-            "ece": expected_calibration_error(self.y_true, proba, self.n_bins),
+            "ece": expected_calibration_error(self.y_true, proba, n_bins=self.n_bins),
             "mean_confidence": float(proba.max(axis=1).mean()),
         }
 
     def reliability(self) -> Any:
         """The reliability curve at the current temperature."""
-        return reliability_curve(self.y_true, self.scaled(), self.n_bins)
+        return reliability_curve(self.y_true, self.scaled(), n_bins=self.n_bins)
 
 
 class TemperatureExplorer(_Explorer):
