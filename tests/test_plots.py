@@ -91,6 +91,27 @@ def test_dcg_gains_discounts_by_convention():
     assert ax.get_xlabel() == "rank" and ax.get_ylabel() == "gain (grade)"
 
 
+@pytest.mark.parametrize(("variant", "gains", "discounted"), [
+    # Grades 3, 2, -1 (pooled, not judged: no gain): hand-computed terms of DCG.
+    ("trec", [3, 2, 0], [3.0, 2 / np.log2(3), 0.0]),
+    ("exponential", [7, 3, 0], [7.0, 3 / np.log2(3), 0.0]),
+    ("jarvelin", [3, 2, 0], [3.0, 2.0, 0.0]),
+])
+def test_dcg_gains_bars_are_the_terms_of_the_one_dcg_definition(variant, gains, discounted):
+    ax = plot_dcg_gains([3, 2, -1], variant=variant.upper())  # an option in any case
+    assert [bar.get_height() for bar in ax.containers[0]] == pytest.approx(gains)
+    assert [bar.get_height() for bar in ax.containers[1]] == pytest.approx(discounted)
+    assert ax.get_title() == f"DCG@3 = {sum(discounted):.2f} ({variant})"
+
+
+def test_f_beta_curve_matches_hand_computed_values():
+    # F_beta = (1 + b^2) P R / (b^2 P + R): P = 0.7, R = 0.4 at b = 0.5 and 2.
+    ax = plot_f_beta(0.7, 0.4, betas=[0.5, 2.0])
+    assert ax.lines[0].get_data()[1] == pytest.approx([0.35 / 0.575, 1.4 / 3.2])
+    ax = plot_f_beta(0.0, 0.0, betas=[1.0])  # nothing right: F is 0, not NaN
+    assert ax.lines[0].get_data()[1] == pytest.approx([0.0])
+
+
 def test_dcg_gains_bad_input():
     with pytest.raises(ValueError, match="variant must be one of"):
         plot_dcg_gains([1, 0], variant="burges")
