@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_grades, check_scalar
+from .._validation import check_1d, check_grades, check_scalar, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_dcg_gains", "plot_precision_recall"]
 
 
+@keyword_only
 def plot_dcg_gains(
     gains: Any,
     *,
@@ -119,6 +120,7 @@ def plot_dcg_gains(
     return ax
 
 
+@keyword_only
 def plot_precision_recall(
     points: Any,
     interpolated: Any = None,

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_scalar
+from .._validation import check_1d, check_scalar, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_retrieval_sets", "plot_f_beta"]
@@ -16,6 +16,7 @@ __all__ = ["plot_retrieval_sets", "plot_f_beta"]
 CELL_COLOURS = {"TP": "#2a9d8f", "FP": "#e76f51", "FN": "#f4a261", "TN": "#d9d9d9"}
 
 
+@keyword_only
 def plot_retrieval_sets(tp: int, fp: int, fn: int, tn: int, *, ax: Any = None) -> Any:
     """Draw a collection as a unit square split into the four cells, areas proportional.
 
@@ -95,6 +96,7 @@ def _f_beta_curve(precision: float, recall: float, betas: np.ndarray) -> np.ndar
                                     zero_division=0.0) for beta in betas])
 
 
+@keyword_only
 def plot_f_beta(precision: float, recall: float, *, betas: Any = None, ax: Any = None) -> Any:
     r"""F-beta of one (precision, recall) pair as β varies on a log scale.
 

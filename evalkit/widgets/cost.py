@@ -387,7 +387,7 @@ class CostExplorer(_Explorer):
         pad = 0.08 * (top - best) or 1.0
         left.set_ylim(best - pad, top + pad)
         left.set_title(f"Total cost of each threshold (cost now {now:.4g})")
-        plot_confusion_matrix(m.confusion(), list(self.labels), ax=right,
+        plot_confusion_matrix(m.confusion(), labels=list(self.labels), ax=right,
                               title=f"At t = {m.threshold:.3g}: accuracy {m.accuracy():.3f}")
         figure.tight_layout()
         return figure

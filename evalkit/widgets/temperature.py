@@ -147,7 +147,7 @@ class TemperatureExplorer(_Explorer):
         from ..plots import plot_reliability_diagram
 
         figure, ax = plt.subplots(figsize=(4.8, 4.6))
-        plot_reliability_diagram(self.model.y_true, self.model.scaled(), self.model.n_bins,
-                                 ax=ax)
+        plot_reliability_diagram(self.model.y_true, self.model.scaled(),
+                                 n_bins=self.model.n_bins, ax=ax)
         figure.tight_layout()
         return figure
