@@ -15,7 +15,7 @@ from ..ranking import (
     ndcg,
     precision_recall_points,
 )
-from ._state import SettingsModel, check_changes
+from ._state import SettingsModel, check_changes, keyword_options
 
 
 def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
@@ -24,6 +24,7 @@ def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
     return points["relevant"].to_numpy(dtype=bool)
 
 
+@keyword_options
 class _RankedList(SettingsModel):
     """One ranked list with editable relevance, and every measure of it.
 
@@ -60,8 +61,8 @@ class _RankedList(SettingsModel):
     def __init__(
         self,
         relevance: Any,
-        n_relevant: int | None = None,
         *,
+        n_relevant: int | None = None,
         ideal: Any = None,
         relevance_level: float = 1,
         k: int = 5,

@@ -13,7 +13,7 @@ from .._validation import check_option, check_scalar
 from ..classification import accuracy, class_weights, classification_report, confusion_matrix
 from ..datasets import ERROR_TARGETS, long_tailed_labels, long_tailed_support
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
 EXPLORER_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macro_pr")
 
 
-@dataclass
+@keyword_options
+@dataclass(kw_only=True)
 class AveragingModel(SettingsModel):
     r"""Synthetic labels of a long-tailed multi-class problem, and every average of P, R and F1.
 
@@ -203,6 +204,7 @@ class AveragingModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class AveragingExplorer(_Explorer):
     """Skew the class sizes, weaken the classifier on rare classes, and watch the averages part.
 

@@ -19,7 +19,7 @@ from ..probabilistic import (
     temperature_scale,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Where the explorer's temperature slider starts and stops.
 TEMPERATURE_RANGE = (0.1, 10.0)
@@ -28,6 +28,7 @@ TEMPERATURE_RANGE = (0.1, 10.0)
 COLUMNS = ("support", "precision", "recall", "f1", "c_precision", "c_recall", "c_f1")
 
 
+@keyword_options
 class ConfidenceModel(SettingsModel):
     r"""The first ``n_samples`` items of a pool as a test set: counts against probabilities.
 
@@ -152,6 +153,7 @@ class ConfidenceModel(SettingsModel):
         return result
 
 
+@keyword_options
 class ConfidenceExplorer(_Explorer):
     """Draw a smaller or larger test set from a pool and sharpen or soften its probabilities.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,12 +11,13 @@ from .._validation import check_scalar
 from ..agreement import labels_from_table
 from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
+@keyword_options
 @dataclass
 class ContingencyModel(SettingsModel):
     """The retrieved/relevant contingency table of one query, and every measure it gives.
@@ -37,6 +38,7 @@ class ContingencyModel(SettingsModel):
     fp: int = 0
     fn: int = 10
     tn: int = 60
+    _: KW_ONLY
     beta: float = 1.0
 
     def __post_init__(self) -> None:
@@ -101,6 +103,7 @@ class ContingencyModel(SettingsModel):
         return np.array([[self.tp, self.fp], [self.fn, self.tn]])
 
 
+@keyword_options
 class ContingencyExplorer(_Explorer):
     """Set the four cells of the retrieved/relevant table and watch every measure respond.
 

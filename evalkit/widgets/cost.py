@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from ..costs import (
     total_cost,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import check_changes, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -46,6 +46,7 @@ def _check_threshold(value: Any, name: str = "threshold") -> float:
     return check_scalar(value, name, allow_inf=True)
 
 
+@keyword_options
 @dataclass(eq=False)
 class CostModel:
     r"""A scorer, a 2x2 cost matrix and a decision threshold: what the decisions cost.
@@ -108,6 +109,7 @@ class CostModel:
 
     y_true: Any = field(repr=False)
     y_score: Any = field(repr=False)
+    _: KW_ONLY
     pos_label: Any = 1
     cost_tn: float = 0.0
     cost_fp: float = 1.0
@@ -243,6 +245,7 @@ class CostModel:
         }
 
 
+@keyword_options
 class CostExplorer(_Explorer):
     """Move the decision threshold and the price of each error; watch the cost follow.
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..ranking import DCG_VARIANTS
 from ._base import _Explorer, _format, _grid
 from ._ranked_list import _RankedList
+from ._state import keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -62,6 +63,7 @@ class DCGModel(_RankedList):
         return shown
 
 
+@keyword_options
 class DCGExplorer(_Explorer):
     """Reorder a graded ranking and watch DCG and nDCG under the three conventions.
 

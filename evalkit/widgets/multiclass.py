@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,7 +11,7 @@ import pandas as pd
 from .._validation import check_bool, check_scalar
 from ..classification import accuracy, class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -25,6 +25,7 @@ FRUIT_CONFUSION = ((1, 2, 2), (0, 1, 1), (0, 0, 2))
 FRUIT_LABELS = ("orange", "lemon", "apple")
 
 
+@keyword_options
 @dataclass(eq=False)
 class MulticlassAveragingModel(SettingsModel):
     r"""One multi-class confusion matrix, one class grown or shrunk, and every average.
@@ -71,6 +72,7 @@ class MulticlassAveragingModel(SettingsModel):
     """
 
     confusion: Any = FRUIT_CONFUSION
+    _: KW_ONLY
     labels: Any = FRUIT_LABELS
     scale: float = 1.0
     exclude_focus: bool = False
@@ -183,6 +185,7 @@ class MulticlassAveragingModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class MulticlassAveragingExplorer(_Explorer):
     """Grow or shrink one class of a confusion matrix, or leave it out, and watch every average.
 

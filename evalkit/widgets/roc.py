@@ -25,7 +25,7 @@ from ..curves import (
     youden_index,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -52,7 +52,8 @@ def _check_cost_matrix(value: Any) -> np.ndarray | None:
     return matrix
 
 
-@dataclass(eq=False)
+@keyword_options
+@dataclass(kw_only=True, eq=False)
 class ROCModel(SettingsModel):
     r"""One fixed scorer, tested at any class balance: confusion matrix, ROC and PR curves, cost.
 
@@ -302,6 +303,7 @@ class ROCModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class ROCExplorer(_Explorer):
     """Change the class balance and the threshold of one scorer; watch ROC and PR respond.
 

@@ -17,12 +17,13 @@ from ..probabilistic import (
     temperature_scale,
 )
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Where the explorer's slider starts and stops: a tenth to ten times the temperature.
 TEMPERATURE_RANGE = (0.1, 10.0)
 
 
+@keyword_options
 class TemperatureModel(SettingsModel):
     """One model's test-set probabilities under a temperature, and every metric of them.
 
@@ -94,6 +95,7 @@ class TemperatureModel(SettingsModel):
         return reliability_curve(self.y_true, self.scaled(), n_bins=self.n_bins)
 
 
+@keyword_options
 class TemperatureExplorer(_Explorer):
     """Move a temperature slider over one model's probabilities.
 
