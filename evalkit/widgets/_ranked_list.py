@@ -68,7 +68,7 @@ class _RankedList(SettingsModel):
         k: int = 5,
         doc_ids: Any = None,
     ) -> None:
-        relevance = check_grades(relevance)
+        relevance = check_grades(relevance, self._LIST_NAME)
         checked = check_changes({"k": k, "relevance_level": relevance_level, "ideal": ideal},
                                 self._checks())
         if n_relevant is not None:
@@ -84,7 +84,7 @@ class _RankedList(SettingsModel):
         doc_ids = [str(d) for d in doc_ids]
         if len(doc_ids) != relevance.size:
             raise ValueError(
-                f"doc_ids and relevance have different lengths "
+                f"doc_ids and {self._LIST_NAME} have different lengths "
                 f"({len(doc_ids)} != {relevance.size})"
             )
         self.relevance, self.doc_ids, self._fixed_n_relevant = relevance, doc_ids, n_relevant
@@ -92,6 +92,8 @@ class _RankedList(SettingsModel):
             setattr(self, name, value)
 
     SETTINGS = ("k", "relevance_level", "ideal")
+    #: The name of the list in messages: what the subclass's constructor calls it.
+    _LIST_NAME = "relevance"
 
     @staticmethod
     def _checks() -> dict[str, Any]:

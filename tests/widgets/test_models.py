@@ -361,7 +361,7 @@ def test_summaries_keep_what_the_views_show():
 #: What each model takes as data (by position); every setting is keyword-only.
 MODEL_DATA = {
     "TestSetModel": [], "ContingencyModel": ["tp", "fp", "fn", "tn"],
-    "DCGModel": ["relevance"], "RelevanceModel": ["relevance"], "AveragingModel": [],
+    "DCGModel": ["gains"], "RelevanceModel": ["relevance"], "AveragingModel": [],
     "CostModel": ["y_true", "y_score"], "ROCModel": [],
     "KappaModel": ["both_yes", "a_yes_b_no", "a_no_b_yes", "both_no"],
     "RankingModel": ["items", "order", "reference"], "TemperatureModel": ["y_true", "y_proba"],
@@ -395,7 +395,7 @@ def test_models_take_their_data_by_position_and_every_setting_by_keyword(name):
     (lambda: TestSetModel(50), "TestSetModel() takes its data (none) by position and every "
                                "option by keyword; write TestSetModel(n_test=50)"),
     (lambda: ContingencyModel(1, 2, 3, 4, 2.0), "write ContingencyModel(tp, fp, fn, tn, beta=2.0)"),
-    (lambda: DCGModel([1, 0], 3), "write DCGModel(relevance, n_relevant=3)"),
+    (lambda: DCGModel([1, 0], 3), "write DCGModel(gains, n_relevant=3)"),
     (lambda: CostModel([0, 1], [0.2, 0.8], 1), "write CostModel(y_true, y_score, pos_label=1)"),
     (lambda: WeightedKappaModel(5, 1), "write WeightedKappaModel(n_agreed=5, n_disagreements=1)"),
 ])
