@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from matplotlib.patches import Rectangle
@@ -89,6 +91,27 @@ def test_dcg_gains_discounts_by_convention():
     ax = plot_dcg_gains([0, 1])
     assert ax.containers[1][1].get_height() == pytest.approx(1 / np.log2(3))
     assert ax.get_xlabel() == "rank" and ax.get_ylabel() == "gain (grade)"
+
+
+@pytest.mark.parametrize(("variant", "gains", "discounted"), [
+    # Grades 3, 2, -1 (pooled, not judged: no gain): hand-computed terms of DCG.
+    ("trec", [3, 2, 0], [3.0, 2 / np.log2(3), 0.0]),
+    ("exponential", [7, 3, 0], [7.0, 3 / np.log2(3), 0.0]),
+    ("jarvelin", [3, 2, 0], [3.0, 2.0, 0.0]),
+])
+def test_dcg_gains_bars_are_the_terms_of_the_one_dcg_definition(variant, gains, discounted):
+    ax = plot_dcg_gains([3, 2, -1], variant=variant.upper())  # an option in any case
+    assert [bar.get_height() for bar in ax.containers[0]] == pytest.approx(gains)
+    assert [bar.get_height() for bar in ax.containers[1]] == pytest.approx(discounted)
+    assert ax.get_title() == f"DCG@3 = {sum(discounted):.2f} ({variant})"
+
+
+def test_f_beta_curve_matches_hand_computed_values():
+    # F_beta = (1 + b^2) P R / (b^2 P + R): P = 0.7, R = 0.4 at b = 0.5 and 2.
+    ax = plot_f_beta(0.7, 0.4, betas=[0.5, 2.0])
+    assert ax.lines[0].get_data()[1] == pytest.approx([0.35 / 0.575, 1.4 / 3.2])
+    ax = plot_f_beta(0.0, 0.0, betas=[1.0])  # nothing right: F is 0, not NaN
+    assert ax.lines[0].get_data()[1] == pytest.approx([0.0])
 
 
 def test_dcg_gains_bad_input():
@@ -346,7 +369,7 @@ def test_confusion_matrix_heat_map_shows_counts_and_shares():
     from evalkit.plots import plot_confusion_matrix
 
     confusion = np.array([[5, 1, 0], [2, 7, 1], [0, 0, 4]])
-    ax = plot_confusion_matrix(confusion, ["apple", "lemon", "orange"])
+    ax = plot_confusion_matrix(confusion, labels=["apple", "lemon", "orange"])
     assert [t.get_text() for t in ax.texts] == [str(v) for v in confusion.reshape(-1)]
     np.testing.assert_array_equal(ax.images[0].get_array(), confusion)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["apple", "lemon", "orange"]
@@ -368,7 +391,7 @@ def test_confusion_matrix_heat_map_bad_input():
     with pytest.raises(ValueError, match="non-negative finite counts"):
         plot_confusion_matrix([[1, -2], [0, 1]])
     with pytest.raises(ValueError, match="labels has 3 names but confusion has 2 classes"):
-        plot_confusion_matrix([[1, 2], [3, 4]], ["a", "b", "c"])
+        plot_confusion_matrix([[1, 2], [3, 4]], labels=["a", "b", "c"])
     with pytest.raises(ValueError, match="normalize must be one of"):
         plot_confusion_matrix([[1, 2], [3, 4]], normalize="rows")
 
@@ -435,7 +458,7 @@ def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
     p = rng.uniform(0.5, 1.0, 500)
     y = (rng.uniform(size=500) < p).astype(int)
     proba = np.column_stack([1 - p, p])
-    ax = ek.plots.plot_reliability_diagram(y, proba, 5, n_bootstrap=100, seed=3)
+    ax = ek.plots.plot_reliability_diagram(y, proba, n_bins=5, n_resamples=100, seed=3)
     curve = ek.reliability_curve(y, proba, n_bins=5)
     line = [drawn for drawn in ax.lines if drawn.get_marker() == "o"][0]
     np.testing.assert_allclose(line.get_xdata(), curve["confidence"])
@@ -447,6 +470,26 @@ def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
     np.testing.assert_allclose(polygon[:, 1].max(), band["high"].max())
     heights = [patch.get_height() for patch in ax.patches]
     np.testing.assert_allclose(heights, curve["count"] / curve["count"].sum() * 0.25)
+
+
+def _band_limits(ax):
+    vertices = ax.collections[0].get_paths()[0].vertices
+    return vertices[:, 1].min(), vertices[:, 1].max()
+
+
+def test_reliability_diagram_old_n_bootstrap_still_works_with_a_deprecation_warning():
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.5, 1.0, 200)
+    y = (rng.uniform(size=200) < p).astype(int)
+    new = ek.plots.plot_reliability_diagram(y, p, n_bins=5, n_resamples=50, seed=3)
+    with pytest.warns(DeprecationWarning, match="n_bootstrap is deprecated.*use n_resamples"):
+        old = ek.plots.plot_reliability_diagram(y, p, n_bins=5, n_bootstrap=50, seed=3)
+    assert _band_limits(old) == _band_limits(new)  # the same band, under either name
+    assert len(ek.plots.plot_reliability_diagram(y, p, n_bins=5).collections) == 0  # no band
+    with pytest.raises(TypeError, match="pass n_resamples only"):
+        ek.plots.plot_reliability_diagram(y, p, n_resamples=50, n_bootstrap=50)
+    with pytest.raises(ValueError, match="n_resamples"):
+        ek.plots.plot_reliability_diagram(y, p, n_resamples=-1)
 
 
 def test_estimation_errors_marks_each_bias_and_labels_it():
@@ -474,3 +517,50 @@ def test_estimation_errors_bad_input():
         plot_estimation_errors({})
     with pytest.raises(ValueError, match=r"errors\['a'\] must be finite"):
         plot_estimation_errors({"a": [0.1, np.nan]})
+
+
+#: What each plot takes as data (by position); everything else is an option, by keyword.
+PLOT_DATA = {
+    "plot_retrieval_sets": ["tp", "fp", "fn", "tn"],
+    "plot_accuracy_spread": ["measured", "true_accuracy"],
+    "plot_f_beta": ["precision", "recall"],
+    "plot_dcg_gains": ["gains"],
+    "plot_precision_recall": ["points", "interpolated"],
+    "plot_class_weights": ["support"],
+    "plot_averages": ["reports"],
+    "plot_confusion_matrix": ["confusion"],
+    "plot_roc_curve": ["fpr", "tpr"],
+    "plot_pr_curve": ["precision", "recall"],
+    "plot_cost_curve": ["thresholds", "costs"],
+    "plot_normalized_cost_curve": ["fpr", "tpr"],
+    "plot_rank_crossings": ["left", "right"],
+    "plot_reliability_diagram": ["y_true", "y_proba"],
+    "plot_estimation_errors": ["errors"],
+}
+
+
+def test_every_plot_takes_its_data_by_position_and_every_option_by_keyword():
+    import inspect
+
+    assert sorted(PLOT_DATA) == sorted(ek.plots.__all__)
+    for name, data in PLOT_DATA.items():
+        function = getattr(ek.plots, name)
+        parameters = inspect.signature(function).parameters.values()
+        positional = [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD]
+        assert positional == data, name
+        assert "ax" in [p.name for p in parameters if p.kind == p.KEYWORD_ONLY], name
+        assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
+
+
+@pytest.mark.parametrize(("call", "shown"), [
+    (lambda: plot_dcg_gains([2, 1, 0], 2), "write plot_dcg_gains(gains, k=2)"),
+    (lambda: ek.plots.plot_class_weights([3, 2, 1], ("macro",)),
+     "write plot_class_weights(support, schemes=('macro',))"),
+    (lambda: ek.plots.plot_confusion_matrix([[1, 0], [0, 1]], ["a", "b"]),
+     "write plot_confusion_matrix(confusion, labels=['a', 'b'])"),
+    (lambda: ek.plots.plot_reliability_diagram([0, 1], [0.2, 0.9], 5),
+     "write plot_reliability_diagram(y_true, y_proba, n_bins=5)"),
+])
+def test_a_positional_option_is_a_type_error_that_shows_the_keyword_call(call, shown):
+    with pytest.raises(TypeError, match=re.escape(shown)):
+        call()

@@ -2,33 +2,37 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
+from .._validation import check_scalar, keyword_only
 from ..calibration import consistency_band, reliability_curve
 from ._common import _axes
 
 __all__ = ["plot_reliability_diagram"]
 
 
+@keyword_only
 def plot_reliability_diagram(
     y_true: Any,
     y_proba: Any,
-    n_bins: int = 15,
     *,
+    n_bins: int = 15,
     strategy: str = "uniform",
-    n_bootstrap: int = 0,
+    n_resamples: int = 0,
     seed: Any = 0,
     label: str | None = None,
     ax: Any = None,
+    n_bootstrap: int | None = None,
 ) -> Any:
     r"""Accuracy against confidence, bin by bin, with the diagonal of perfect calibration.
 
     Each point is one non-empty bin of :func:`evalkit.reliability_curve` (top-label
     confidence: the largest probability), drawn at its mean confidence; the bars at the foot
     show how many samples each bin holds, so a reader sees which points rest on few samples.
-    With ``n_bootstrap > 0`` a grey band shows, for each bin, where the accuracy of a
+    With ``n_resamples > 0`` a grey band shows, for each bin, where the accuracy of a
     *calibrated* model with the same confidences would fall 95% of the time
     (:func:`evalkit.probabilistic.consistency_band`, Bröcker & Smith 2007).
 
@@ -41,13 +45,16 @@ def plot_reliability_diagram(
     ----------
     y_true, y_proba, n_bins, strategy
         As :func:`evalkit.reliability_curve`.
-    n_bootstrap : int, default 0
+    n_resamples : int, default 0
         Resamples for the consistency band; 0 draws no band.
     seed : int, default 0
         Seed of the band's resampling.
     label : str, optional
         Legend label of the curve (default: the ECE).
     ax : matplotlib Axes, optional
+    n_bootstrap : int, optional
+        Deprecated spelling of ``n_resamples`` (one name per concept across evalkit); it
+        still works, with a DeprecationWarning, and will be removed in the next release.
 
     Returns
     -------
@@ -65,18 +72,25 @@ def plot_reliability_diagram(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> ax = plot_reliability_diagram([0, 1, 1, 0, 1], [0.2, 0.7, 0.9, 0.6, 0.8], n_bins=5,
-    ...                               n_bootstrap=50)
+    ...                               n_resamples=50)
     >>> ax.get_xlabel()
     'confidence (largest probability)'
     """
     from ..calibration import expected_calibration_error
 
+    if n_bootstrap is not None:
+        if n_resamples:
+            raise TypeError("pass n_resamples only (n_bootstrap is its deprecated name)")
+        warnings.warn("plot_reliability_diagram: n_bootstrap is deprecated and will be removed "
+                      "in the next release; use n_resamples", DeprecationWarning, stacklevel=3)
+        n_resamples = n_bootstrap
+    n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=0)
     curve = reliability_curve(y_true, y_proba, n_bins=n_bins, strategy=strategy)
     ece = expected_calibration_error(y_true, y_proba, n_bins=n_bins, strategy=strategy)
     ax = _axes(ax, (5.0, 5.0))
-    if n_bootstrap:
+    if n_resamples:
         band = consistency_band(y_true, y_proba, n_bins=n_bins, strategy=strategy,
-                                n_resamples=n_bootstrap, seed=seed)
+                                n_resamples=n_resamples, seed=seed)
         # Plain float arrays: matplotlib < 3.9 cannot mask pandas' nullable columns.
         ax.fill_between(*(band[column].to_numpy(dtype=float)
                           for column in ("confidence", "low", "high")), color="0.8",

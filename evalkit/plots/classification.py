@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_square_matrix
+from .._validation import check_1d, check_square_matrix, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_class_weights", "plot_averages", "plot_confusion_matrix"]
@@ -18,10 +18,11 @@ SCHEME_COLOURS = {"micro": "#1d3557", "weighted": "#457b9d", "dodrans": "#2a9d8f
                   "entropy": "#e9c46a", "macro": "#e76f51", "macro_pr": "#9d4edd"}
 
 
+@keyword_only
 def plot_class_weights(
     support: Any,
-    schemes: Any = ("weighted", "entropy", "dodrans", "macro"),
     *,
+    schemes: Any = ("weighted", "entropy", "dodrans", "macro"),
     labels: Any = None,
     n_samples: int | None = None,
     ax: Any = None,
@@ -82,7 +83,7 @@ def plot_class_weights(
     schemes = [check_option(scheme, "schemes", WEIGHT_SCHEMES) for scheme in schemes]
     if not schemes:
         raise ValueError("schemes is empty; expected at least one scheme")
-    weights = [class_weights(support, scheme, n_samples=n_samples) for scheme in schemes]
+    weights = [class_weights(support, scheme=scheme, n_samples=n_samples) for scheme in schemes]
     n = support.size
     names = [str(label) for label in (range(n) if labels is None else labels)]
     if len(names) != n:
@@ -105,6 +106,7 @@ def plot_class_weights(
     return ax
 
 
+@keyword_only
 def plot_averages(
     reports: Any,
     *,
@@ -186,10 +188,11 @@ def plot_averages(
     return ax
 
 
+@keyword_only
 def plot_confusion_matrix(
     confusion: Any,
-    labels: Any = None,
     *,
+    labels: Any = None,
     normalize: str | None = None,
     title: str | None = None,
     ax: Any = None,
@@ -232,7 +235,7 @@ def plot_confusion_matrix(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> ax = plot_confusion_matrix([[5, 1], [2, 7]], ["cat", "dog"])
+    >>> ax = plot_confusion_matrix([[5, 1], [2, 7]], labels=["cat", "dog"])
     >>> [t.get_text() for t in ax.texts]
     ['5', '1', '2', '7']
     >>> ax.get_ylabel(), ax.get_xlabel()

@@ -6,11 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import keyword_only
 from ._common import _axes
 
 __all__ = ["plot_rank_crossings"]
 
 
+@keyword_only
 def plot_rank_crossings(
     left: Any,
     right: Any,

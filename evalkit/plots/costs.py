@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_scalar
+from .._validation import check_scalar, keyword_only
 from ._common import _axes, _curve_arrays, _operating_point
 
 __all__ = ["plot_cost_curve", "plot_normalized_cost_curve"]
 
 
+@keyword_only
 def plot_cost_curve(
     thresholds: Any,
     costs: Any,
@@ -87,6 +88,7 @@ def plot_cost_curve(
     return ax
 
 
+@keyword_only
 def plot_normalized_cost_curve(
     fpr: Any,
     tpr: Any,

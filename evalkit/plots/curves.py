@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._validation import keyword_only
 from ._common import _axes, _curve_arrays, _operating_point
 
 __all__ = ["plot_roc_curve", "plot_pr_curve"]
@@ -25,6 +26,7 @@ def _finish_rate_axes(ax: Any, point: tuple[float, float] | None, xlabel: str, y
     return ax
 
 
+@keyword_only
 def plot_roc_curve(
     fpr: Any,
     tpr: Any,
@@ -89,6 +91,7 @@ def plot_roc_curve(
                              "true-positive rate (recall)", title or "ROC curve", "lower right")
 
 
+@keyword_only
 def plot_pr_curve(
     precision: Any,
     recall: Any,

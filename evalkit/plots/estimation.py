@@ -7,12 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d
+from .._validation import check_1d, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_estimation_errors"]
 
 
+@keyword_only
 def plot_estimation_errors(errors: Mapping[str, Any], *, ax: Any = None) -> Any:
     """Horizontal boxes of the errors (estimate − truth) of several estimation methods.
 

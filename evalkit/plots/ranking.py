@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_grades, check_scalar
+from .._validation import check_1d, check_grades, check_scalar, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_dcg_gains", "plot_precision_recall"]
 
 
+@keyword_only
 def plot_dcg_gains(
     gains: Any,
     *,
@@ -72,20 +73,19 @@ def plot_dcg_gains(
     """
     from matplotlib.colors import to_rgba
 
+    from .._ranking_core import discounted_gain
+    from .._ranking_core import gain as dcg_gain
     from .._validation import check_option
     from ..ranking import DCG_VARIANTS, dcg
 
-    grades = np.maximum(check_grades(gains, "gains"), 0.0)  # negative grades carry no gain
-    check_option(variant, "variant", DCG_VARIANTS)
+    grades = check_grades(gains, "gains")
+    variant = check_option(variant, "variant", DCG_VARIANTS)
     n = grades.size
     k = n if k is None else min(check_scalar(k, "k", kind="int", low=1), n)
     ranks = np.arange(1, n + 1, dtype=np.float64)
-    if variant == "jarvelin":
-        gain, discount = grades, np.maximum(np.log2(ranks), 1.0)
-    else:
-        gain = 2.0**grades - 1.0 if variant == "exponential" else grades
-        discount = np.log2(ranks + 1.0)
-    discounted = gain / discount
+    # The one definition of DCG's terms, the one dcg() adds up.
+    gain = dcg_gain(grades, variant)
+    discounted = discounted_gain(grades, ranks, variant)
     if doc_ids is None:
         labels = [str(i) for i in range(1, n + 1)]
     else:
@@ -120,6 +120,7 @@ def plot_dcg_gains(
     return ax
 
 
+@keyword_only
 def plot_precision_recall(
     points: Any,
     interpolated: Any = None,

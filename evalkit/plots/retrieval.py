@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_scalar
+from .._validation import check_1d, check_scalar, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_retrieval_sets", "plot_f_beta"]
@@ -16,6 +16,7 @@ __all__ = ["plot_retrieval_sets", "plot_f_beta"]
 CELL_COLOURS = {"TP": "#2a9d8f", "FP": "#e76f51", "FN": "#f4a261", "TN": "#d9d9d9"}
 
 
+@keyword_only
 def plot_retrieval_sets(tp: int, fp: int, fn: int, tn: int, *, ax: Any = None) -> Any:
     """Draw a collection as a unit square split into the four cells, areas proportional.
 
@@ -79,6 +80,23 @@ def plot_retrieval_sets(tp: int, fp: int, fn: int, tn: int, *, ax: Any = None) -
     return ax
 
 
+def _f_beta_curve(precision: float, recall: float, betas: np.ndarray) -> np.ndarray:
+    """F-beta of one (precision, recall) pair at each beta, by the library's one definition.
+
+    evalkit writes F once, in count form, (1 + b^2) TP / (b^2 (TP + FN) + TP + FP). Counts
+    with TP = P R, TP + FP = R and TP + FN = P have precision P and recall R, and the count
+    form is then (1 + b^2) P R / (b^2 P + R); 0 when P = R = 0.
+    """
+    from .._averaging import ClassCounts, average_scores
+
+    counts = ClassCounts(labels=np.array([1]), tp=np.array([precision * recall]),
+                         predicted=np.array([recall]), support=np.array([precision]),
+                         n_samples=1)
+    return np.array([average_scores(counts, "binary", want="f", beta=float(beta),
+                                    zero_division=0.0) for beta in betas])
+
+
+@keyword_only
 def plot_f_beta(precision: float, recall: float, *, betas: Any = None, ax: Any = None) -> Any:
     r"""F-beta of one (precision, recall) pair as β varies on a log scale.
 
@@ -98,10 +116,7 @@ def plot_f_beta(precision: float, recall: float, *, betas: Any = None, ax: Any =
     betas = np.logspace(-2, 2, 201) if betas is None else check_1d(betas, "betas").astype(float)
     if np.any(betas <= 0):
         raise ValueError("betas must be positive (the plot uses a log scale)")
-    beta2 = betas**2
-    denominator = beta2 * precision + recall
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+    f = _f_beta_curve(float(precision), float(recall), betas)
     ax = _axes(ax, (6.5, 3.5))
     ax.plot(betas, f, color="#264653", linewidth=2, label=r"$F_\beta$")
     ax.axhline(precision, color="#e76f51", linestyle="--", label=f"precision {precision:.2f}")

@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d
+from .._validation import check_1d, keyword_only
 from ._common import _axes
 
 __all__ = ["plot_accuracy_spread"]
 
 
+@keyword_only
 def plot_accuracy_spread(
     measured: Any,
     true_accuracy: float,

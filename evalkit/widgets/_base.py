@@ -6,6 +6,8 @@ import html
 import math
 from typing import TYPE_CHECKING, Any
 
+from .._validation import check_bool
+
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
@@ -73,7 +75,7 @@ class _Explorer:
         self.controls = controls
         self.summary = widgets.HTML()
         self.output = widgets.Output()
-        self.plot = plot
+        self.plot = check_bool(plot, "plot")
         for control in controls.values():
             control.observe(self._on_change, names="value")
         self.widget = widgets.VBox([widgets.VBox(list(controls.values())),

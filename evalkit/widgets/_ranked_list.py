@@ -15,7 +15,7 @@ from ..ranking import (
     ndcg,
     precision_recall_points,
 )
-from ._state import SettingsModel, check_changes
+from ._state import SettingsModel, check_changes, keyword_options
 
 
 def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
@@ -24,6 +24,7 @@ def _relevant_mask(grades: np.ndarray, relevance_level: float) -> np.ndarray:
     return points["relevant"].to_numpy(dtype=bool)
 
 
+@keyword_options
 class _RankedList(SettingsModel):
     """One ranked list with editable relevance, and every measure of it.
 
@@ -60,14 +61,14 @@ class _RankedList(SettingsModel):
     def __init__(
         self,
         relevance: Any,
-        n_relevant: int | None = None,
         *,
+        n_relevant: int | None = None,
         ideal: Any = None,
         relevance_level: float = 1,
         k: int = 5,
         doc_ids: Any = None,
     ) -> None:
-        relevance = check_grades(relevance)
+        relevance = check_grades(relevance, self._LIST_NAME)
         checked = check_changes({"k": k, "relevance_level": relevance_level, "ideal": ideal},
                                 self._checks())
         if n_relevant is not None:
@@ -83,7 +84,7 @@ class _RankedList(SettingsModel):
         doc_ids = [str(d) for d in doc_ids]
         if len(doc_ids) != relevance.size:
             raise ValueError(
-                f"doc_ids and relevance have different lengths "
+                f"doc_ids and {self._LIST_NAME} have different lengths "
                 f"({len(doc_ids)} != {relevance.size})"
             )
         self.relevance, self.doc_ids, self._fixed_n_relevant = relevance, doc_ids, n_relevant
@@ -91,6 +92,8 @@ class _RankedList(SettingsModel):
             setattr(self, name, value)
 
     SETTINGS = ("k", "relevance_level", "ideal")
+    #: The name of the list in messages: what the subclass's constructor calls it.
+    _LIST_NAME = "relevance"
 
     @staticmethod
     def _checks() -> dict[str, Any]:

@@ -5,8 +5,14 @@ Plain Python, no ipywidgets: a model can be imported, driven and tested without 
 
 from __future__ import annotations
 
+import functools
+import inspect
+import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+_SHOW = reprlib.Repr()
+_SHOW.maxstring, _SHOW.maxother = 40, 40
 
 
 def check_changes(changes: Mapping[str, Any],
@@ -35,6 +41,50 @@ def check_changes(changes: Mapping[str, Any],
 
 
 _Model = TypeVar("_Model", bound="SettingsModel")
+_Class = TypeVar("_Class", bound=type)
+
+
+def keyword_options(cls: _Class) -> _Class:
+    """Class decorator: a model takes its data by position and every option by keyword.
+
+    The models' constructors follow the rule of evalkit's functions (``@keyword_only``):
+    the options are keyword-only in the signature (after ``*``, or after a dataclass's
+    ``KW_ONLY``), and a positional option raises a TypeError that shows the keyword call,
+    naming the class rather than ``__init__``.
+
+    >>> @keyword_options
+    ... class Model:
+    ...     def __init__(self, tp, *, beta=1.0):
+    ...         self.tp, self.beta = tp, beta
+    >>> Model(3, beta=2.0).beta
+    2.0
+    >>> Model(3, 2.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: Model() takes its data (tp) by position and every option by keyword; write ...
+    """
+    init = cls.__init__
+    parameters = list(inspect.signature(init).parameters.values())[1:]  # without self
+    data = [p.name for p in parameters
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    options = [p.name for p in parameters if p.kind == p.KEYWORD_ONLY]
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(data):
+            name = type(self).__name__
+            extra = args[len(data):]
+            shown = [f"{option}={_SHOW.repr(value)}"
+                     for option, value in zip(options, extra, strict=False)]
+            if len(extra) > len(options):
+                shown.append("...")
+            listed = ", ".join(data) if data else "none"
+            raise TypeError(f"{name}() takes its data ({listed}) by position and every "
+                            f"option by keyword; write {name}({', '.join(data + shown)})")
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
 
 
 class SettingsModel:

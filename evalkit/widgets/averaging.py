@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_scalar
-from ..classification import class_weights, classification_report, confusion_matrix
+from ..classification import accuracy, class_weights, classification_report, confusion_matrix
 from ..datasets import ERROR_TARGETS, long_tailed_labels, long_tailed_support
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
 EXPLORER_AVERAGES = ("micro", "weighted", "dodrans", "entropy", "macro", "macro_pr")
 
 
-@dataclass
+@keyword_options
+@dataclass(kw_only=True)
 class AveragingModel(SettingsModel):
     r"""Synthetic labels of a long-tailed multi-class problem, and every average of P, R and F1.
 
@@ -159,7 +160,7 @@ class AveragingModel(SettingsModel):
     def weights(self, schemes: Any = ("weighted", "dodrans", "entropy", "macro")) -> pd.DataFrame:
         """Each class's weight under each scheme (:func:`class_weights`), one column a scheme."""
         support = self.support
-        table = {scheme: class_weights(support, scheme) for scheme in schemes}
+        table = {scheme: class_weights(support, scheme=scheme) for scheme in schemes}
         return pd.DataFrame(table, index=pd.Index(self.classes, name="class"))
 
     def report(self) -> pd.DataFrame:
@@ -174,7 +175,7 @@ class AveragingModel(SettingsModel):
     @property
     def accuracy(self) -> float:
         """Share of the samples predicted correctly (= micro P = micro R = micro F1)."""
-        return float(np.trace(self.confusion()) / self.n_samples)
+        return accuracy(*self.labels())
 
     def entropy_breaks_d1(self) -> int | None:
         """The first class whose entropy weight is below the next (smaller) class's, or None.
@@ -203,6 +204,7 @@ class AveragingModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class AveragingExplorer(_Explorer):
     """Skew the class sizes, weaken the classifier on rare classes, and watch the averages part.
 

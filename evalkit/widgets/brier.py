@@ -10,7 +10,7 @@ import numpy as np
 from .._validation import check_labels, check_scalar
 from ..calibration import brier_decomposition, temperature_scale
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Where the explorer's temperature and odds-factor sliders start and stop.
 TEMPERATURE_RANGE = (0.2, 5.0)
@@ -21,6 +21,7 @@ TERMS = ("brier", "reliability", "resolution", "uncertainty", "within_bin_varian
          "within_bin_covariance")
 
 
+@keyword_options
 class BrierModel(SettingsModel):
     r"""A binary forecaster's probabilities, reshaped, and the decomposition of their Brier score.
 
@@ -114,6 +115,7 @@ class BrierModel(SettingsModel):
         }
 
 
+@keyword_options
 class BrierExplorer(_Explorer):
     """Sharpen, blunt or bias a binary forecaster and watch its Brier score's three terms.
 

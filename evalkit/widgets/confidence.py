@@ -14,7 +14,7 @@ from ..calibration import temperature_scale
 from ..classification import f1_score, precision, recall
 from ..probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Where the explorer's temperature slider starts and stops.
 TEMPERATURE_RANGE = (0.1, 10.0)
@@ -23,6 +23,7 @@ TEMPERATURE_RANGE = (0.1, 10.0)
 COLUMNS = ("support", "precision", "recall", "f1", "c_precision", "c_recall", "c_f1")
 
 
+@keyword_options
 class ConfidenceModel(SettingsModel):
     r"""The first ``n_samples`` items of a pool as a test set: counts against probabilities.
 
@@ -147,6 +148,7 @@ class ConfidenceModel(SettingsModel):
         return result
 
 
+@keyword_options
 class ConfidenceExplorer(_Explorer):
     """Draw a smaller or larger test set from a pool and sharpen or soften its probabilities.
 

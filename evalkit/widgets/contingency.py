@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._validation import check_scalar
+from ..agreement import labels_from_table
 from ..classification import accuracy, error_rate, f1_score, f_score, precision, recall, specificity
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
+@keyword_options
 @dataclass
 class ContingencyModel(SettingsModel):
     """The retrieved/relevant contingency table of one query, and every measure it gives.
@@ -36,6 +38,7 @@ class ContingencyModel(SettingsModel):
     fp: int = 0
     fn: int = 10
     tn: int = 60
+    _: KW_ONLY
     beta: float = 1.0
 
     def __post_init__(self) -> None:
@@ -62,10 +65,15 @@ class ContingencyModel(SettingsModel):
         return self.tp + self.fp + self.fn + self.tn
 
     def labels(self) -> tuple[np.ndarray, np.ndarray]:
-        """One (relevant, retrieved) pair of 0/1 labels per document, for the metric functions."""
-        y_true = np.repeat([1, 0, 1, 0], [self.tp, self.fp, self.fn, self.tn])
-        y_pred = np.repeat([1, 1, 0, 0], [self.tp, self.fp, self.fn, self.tn])
-        return y_true, y_pred
+        """One (relevant, retrieved) pair of 0/1 labels per document, for the metric functions:
+        the items of the confusion matrix ``[[TN, FP], [FN, TP]]``, from
+        :func:`evalkit.labels_from_table`."""
+        return labels_from_table(self.confusion(), labels=[0, 1])
+
+    def confusion(self) -> np.ndarray:
+        """``[[TN, FP], [FN, TP]]``: rows relevant (0 = no, 1 = yes), columns retrieved, as
+        :func:`evalkit.confusion_matrix` lays out 0/1 labels."""
+        return np.array([[self.tn, self.fp], [self.fn, self.tp]], dtype=np.int64)
 
     def summary(self) -> dict[str, Any]:
         """The table's sizes and every set-based measure, computed by the library's functions.
@@ -95,6 +103,7 @@ class ContingencyModel(SettingsModel):
         return np.array([[self.tp, self.fp], [self.fn, self.tn]])
 
 
+@keyword_options
 class ContingencyExplorer(_Explorer):
     """Set the four cells of the retrieved/relevant table and watch every measure respond.
 

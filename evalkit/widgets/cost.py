@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,6 +16,8 @@ from .._validation import (
     check_labels,
     check_scalar,
 )
+from ..agreement import labels_from_table
+from ..classification import accuracy
 from ..costs import (
     ThresholdCost,
     cost_optimal_threshold,
@@ -25,7 +27,7 @@ from ..costs import (
     total_cost,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import check_changes, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -44,6 +46,7 @@ def _check_threshold(value: Any, name: str = "threshold") -> float:
     return check_scalar(value, name, allow_inf=True)
 
 
+@keyword_options
 @dataclass(eq=False)
 class CostModel:
     r"""A scorer, a 2x2 cost matrix and a decision threshold: what the decisions cost.
@@ -106,6 +109,7 @@ class CostModel:
 
     y_true: Any = field(repr=False)
     y_score: Any = field(repr=False)
+    _: KW_ONLY
     pos_label: Any = 1
     cost_tn: float = 0.0
     cost_fp: float = 1.0
@@ -188,8 +192,7 @@ class CostModel:
 
     def accuracy(self) -> float:
         """The share of right decisions at the current threshold."""
-        confusion = self.confusion()
-        return float(np.trace(confusion) / self.n_samples)
+        return accuracy(*labels_from_table(self.confusion()))
 
     def optimum(self) -> ThresholdCost:
         """The cheapest threshold on these data and its total cost (the highest of ties)."""
@@ -234,7 +237,7 @@ class CostModel:
             "expected_cost": self.expected_cost(),
             "cheapest_threshold": best.threshold,
             "cheapest_cost": best.cost,
-            "cheapest_accuracy": float(best_confusion.trace() / self.n_samples),
+            "cheapest_accuracy": accuracy(*labels_from_table(best_confusion)),
             "extra_cost": self.total_cost() - best.cost,
             "p_star": p_star,
             "p_star_cost": p_star_cost,
@@ -242,6 +245,7 @@ class CostModel:
         }
 
 
+@keyword_options
 class CostExplorer(_Explorer):
     """Move the decision threshold and the price of each error; watch the cost follow.
 
@@ -386,7 +390,7 @@ class CostExplorer(_Explorer):
         pad = 0.08 * (top - best) or 1.0
         left.set_ylim(best - pad, top + pad)
         left.set_title(f"Total cost of each threshold (cost now {now:.4g})")
-        plot_confusion_matrix(m.confusion(), list(self.labels), ax=right,
+        plot_confusion_matrix(m.confusion(), labels=list(self.labels), ax=right,
                               title=f"At t = {m.threshold:.3g}: accuracy {m.accuracy():.3f}")
         figure.tight_layout()
         return figure

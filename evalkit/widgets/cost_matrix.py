@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..classification import accuracy
 from ..costs import expected_cost, probability_threshold, total_cost
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -29,12 +29,7 @@ NOTES_CONFUSIONS = {
 MATRIX_COSTS = ("cost_tn", "cost_fp", "cost_fn", "cost_tp")
 
 
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
+@keyword_options
 @dataclass(eq=False)
 class CostMatrixModel(SettingsModel):
     r"""A 2×2 cost matrix priced cell by cell, and what it does to a few classifiers.
@@ -83,6 +78,7 @@ class CostMatrixModel(SettingsModel):
     """
 
     confusions: Any = None
+    _: KW_ONLY
     cost_tn: float = 0.0
     cost_fp: float = 1.0
     cost_fn: float = 100.0
@@ -108,7 +104,7 @@ class CostMatrixModel(SettingsModel):
     def _checks(self) -> dict[str, Any]:
         checks: dict[str, Any] = {name: (lambda v, name=name: check_scalar(v, name))
                                   for name in MATRIX_COSTS}
-        checks["same_mix"] = lambda v: _check_flag(v, "same_mix")
+        checks["same_mix"] = lambda v: check_bool(v, "same_mix")
         checks["prevalence"] = lambda v: check_scalar(v, "prevalence", low=0.0, high=1.0)
         return checks
 
@@ -168,6 +164,7 @@ class CostMatrixModel(SettingsModel):
         }
 
 
+@keyword_options
 class CostMatrixExplorer(_Explorer):
     """Price the four cells of a cost matrix and see which classifier is cheapest, and p*.
 

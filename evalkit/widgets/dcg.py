@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import html
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from ..ranking import DCG_VARIANTS
 from ._base import _Explorer, _format, _grid
 from ._ranked_list import _RankedList
+from ._state import keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
+@keyword_options
 class DCGModel(_RankedList):
     """A graded ranking whose documents can be moved: DCG, IDCG and nDCG per convention.
 
@@ -22,8 +25,9 @@ class DCGModel(_RankedList):
 
     Parameters
     ----------
-    relevance : array-like of numbers
-        Grades in rank order, top first.
+    gains : array-like of numbers
+        Grades in rank order, top first: the list DCG reads (named as in :func:`evalkit.dcg`;
+        the model keeps it as ``relevance``, the ranked-list state it shares).
     n_relevant : int, optional
         R. By default R is the number of relevant documents in the list.
     ideal : array-like of numbers, optional
@@ -34,6 +38,9 @@ class DCGModel(_RankedList):
         The cutoff of DCG@k and nDCG@k.
     doc_ids : list of str, optional
         Names of the documents, kept in step with :meth:`move`; default d1, d2, ...
+    relevance : array-like of numbers, optional
+        Deprecated name of ``gains`` (one name per concept: DCG's list is ``gains``); it
+        still works, with a DeprecationWarning, and will be removed in the next release.
 
     Examples
     --------
@@ -46,6 +53,23 @@ class DCGModel(_RankedList):
     >>> round(model.summary()["ndcg_trec"], 4)
     0.8973
     """
+
+    _LIST_NAME = "gains"
+
+    def __init__(self, gains: Any = None, *, n_relevant: int | None = None, ideal: Any = None,
+                 relevance_level: float = 1, k: int = 5, doc_ids: Any = None,
+                 relevance: Any = None) -> None:
+        if relevance is not None:
+            if gains is not None:
+                raise TypeError("pass gains only (relevance is its deprecated name)")
+            warnings.warn("DCGModel: the keyword relevance is deprecated and will be removed "
+                          "in the next release; use gains (the list DCG reads)",
+                          DeprecationWarning, stacklevel=3)
+            gains = relevance
+        if gains is None:
+            raise TypeError("DCGModel() missing 1 required argument: 'gains'")
+        super().__init__(gains, n_relevant=n_relevant, ideal=ideal,
+                         relevance_level=relevance_level, k=k, doc_ids=doc_ids)
 
     def summary(self) -> dict[str, float]:
         """DCG@k, IDCG@k and nDCG@k under each convention, from :meth:`dcg_table`.
@@ -62,6 +86,7 @@ class DCGModel(_RankedList):
         return shown
 
 
+@keyword_options
 class DCGExplorer(_Explorer):
     """Reorder a graded ranking and watch DCG and nDCG under the three conventions.
 

@@ -7,21 +7,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..ranking import DCG_VARIANTS, average_precision, dcg, ndcg, reciprocal_rank
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
+@keyword_options
 class DiscountModel(SettingsModel):
     r"""One graded document at a chosen rank of a list: how each measure discounts its rank.
 
@@ -68,7 +63,7 @@ class DiscountModel(SettingsModel):
 
     SETTINGS = ("rank", "grade", "marginal_on_top", "n_ranks")
 
-    def __init__(self, rank: int = 1, grade: int = 3, marginal_on_top: bool = False,
+    def __init__(self, *, rank: int = 1, grade: int = 3, marginal_on_top: bool = False,
                  n_ranks: int = 10) -> None:
         self.rank, self.grade, self.marginal_on_top, self.n_ranks = 1, 3, False, 10
         self.set(rank=rank, grade=grade, marginal_on_top=marginal_on_top, n_ranks=n_ranks)
@@ -82,7 +77,7 @@ class DiscountModel(SettingsModel):
         return {
             "rank": lambda v: check_scalar(v, "rank", kind="int", low=1),
             "grade": lambda v: check_scalar(v, "grade", kind="int", low=1),
-            "marginal_on_top": lambda v: _check_flag(v, "marginal_on_top"),
+            "marginal_on_top": lambda v: check_bool(v, "marginal_on_top"),
             "n_ranks": lambda v: check_scalar(v, "n_ranks", kind="int", low=2),
         }
 
@@ -140,6 +135,7 @@ class DiscountModel(SettingsModel):
         return pd.DataFrame(rows, index=pd.Index(ranks, name="rank"))[columns]
 
 
+@keyword_options
 class DiscountExplorer(_Explorer):
     """Move one graded document down the list: how fast do RR, AP and nDCG discount its rank?
 

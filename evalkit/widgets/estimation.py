@@ -22,13 +22,16 @@ from .._validation import check_scalar
 # The simulation and its summary are public maths (evalkit.stats); they are re-exported here
 # so that ``from evalkit.widgets.estimation import simulate_estimates`` keeps working.
 from ..stats import ESTIMATION_COLUMNS as COLUMNS
-from ..stats import (
+from ..stats import (  # noqa: F401 (available_sample, simulate_estimates: re-exported)
+    available_sample,
     estimation_summary,
+    simulate_estimates,
 )
 from ._base import _Explorer, _format, _grid
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 
+@keyword_options
 class EstimationModel(SettingsModel):
     """The errors of holdout, k-fold and leave-one-out estimates, one setting at a time.
 
@@ -224,6 +227,7 @@ def _fraction_label(fraction: float) -> str:
     return "1/3" if abs(fraction - 1 / 3) < 1e-9 else f"{fraction:.0%}"
 
 
+@keyword_options
 class EstimationExplorer(_Explorer):
     """Move the number of folds, the holdout test fraction and the sample size.
 

@@ -15,6 +15,7 @@ from ..ranking import (
 )
 from ._base import _Explorer, _format, _table
 from ._ranked_list import _RankedList
+from ._state import keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -58,10 +59,10 @@ class InterpolationModel(_RankedList):
     (3, 1.0)
     """
 
-    def __init__(self, relevance: Any, n_relevant: int | None = None, *,
+    def __init__(self, relevance: Any, *, n_relevant: int | None = None,
                  recall_level: float = 0.5, convention: str = "textbook",
                  relevance_level: float = 1, doc_ids: Any = None) -> None:
-        super().__init__(relevance, n_relevant, relevance_level=relevance_level,
+        super().__init__(relevance, n_relevant=n_relevant, relevance_level=relevance_level,
                          doc_ids=doc_ids)
         self.recall_level, self.convention = 0.5, "textbook"
         self.set(recall_level=recall_level, convention=convention)
@@ -117,6 +118,7 @@ class InterpolationModel(_RankedList):
         }
 
 
+@keyword_options
 class InterpolationExplorer(_Explorer):
     """Move a recall level along a ranking's precision-recall curve: raw and interpolated.
 

@@ -16,7 +16,7 @@ from ..agreement import (
     labels_from_table,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import check_changes, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -315,6 +315,7 @@ class KappaModel:
                          for table in whole])
 
 
+@keyword_options
 class KappaExplorer(_Explorer):
     """Two judges' yes/no table: move the prevalence and watch kappa move while P(a) stays.
 

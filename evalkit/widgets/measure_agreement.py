@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_scalar
 from ..correlation import kendall_tau
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
 EQUIVALENT = 0.9
 
 
+@keyword_options
 class MeasureAgreementModel(SettingsModel):
     r"""Two measures score the same systems on the same topics; how alike are their rankings?
 
@@ -69,7 +70,7 @@ class MeasureAgreementModel(SettingsModel):
     True
     """
 
-    def __init__(self, spread: float = 0.2, noise: float = 0.1, n_topics: int = 40,
+    def __init__(self, *, spread: float = 0.2, noise: float = 0.1, n_topics: int = 40,
                  n_systems: int = 19, n_repeats: int = 100, seed: int = 0) -> None:
         self.spread, self.noise, self.n_topics = 0.2, 0.1, 40
         self.n_systems, self.n_repeats, self.seed = 19, 100, 0
@@ -141,6 +142,7 @@ class MeasureAgreementModel(SettingsModel):
         }
 
 
+@keyword_options
 class MeasureAgreementExplorer(_Explorer):
     """Spread the systems out, or add noise, and watch τ between two measures' rankings.
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..classification import accuracy, class_weights, classification_report
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -25,12 +25,7 @@ FRUIT_CONFUSION = ((1, 2, 2), (0, 1, 1), (0, 0, 2))
 FRUIT_LABELS = ("orange", "lemon", "apple")
 
 
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
+@keyword_options
 @dataclass(eq=False)
 class MulticlassAveragingModel(SettingsModel):
     r"""One multi-class confusion matrix, one class grown or shrunk, and every average.
@@ -77,6 +72,7 @@ class MulticlassAveragingModel(SettingsModel):
     """
 
     confusion: Any = FRUIT_CONFUSION
+    _: KW_ONLY
     labels: Any = FRUIT_LABELS
     scale: float = 1.0
     exclude_focus: bool = False
@@ -103,7 +99,7 @@ class MulticlassAveragingModel(SettingsModel):
     def _checks(self) -> dict[str, Any]:
         return {
             "scale": lambda v: check_scalar(v, "scale", low=0.0, low_inclusive=False),
-            "exclude_focus": lambda v: _check_flag(v, "exclude_focus"),
+            "exclude_focus": lambda v: check_bool(v, "exclude_focus"),
         }
 
     def _check_together(self, checked: dict[str, Any]) -> None:
@@ -156,7 +152,8 @@ class MulticlassAveragingModel(SettingsModel):
         support = self.scaled_confusion().sum(axis=1)
         kept = [self.labels.index(label) for label in self.averaged_classes]
         n_samples = int(support.sum())  # entropy's N counts every sample, also excluded ones
-        return pd.DataFrame({scheme: class_weights(support[kept], scheme, n_samples=n_samples)
+        return pd.DataFrame({scheme: class_weights(support[kept], scheme=scheme,
+                                                   n_samples=n_samples)
                              for scheme in ("weighted", "dodrans", "entropy", "macro")},
                             index=pd.Index(self.averaged_classes, name="class"))
 
@@ -188,6 +185,7 @@ class MulticlassAveragingModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class MulticlassAveragingExplorer(_Explorer):
     """Grow or shrink one class of a confusion matrix, or leave it out, and watch every average.
 

@@ -10,13 +10,14 @@ import numpy as np
 from .._validation import check_scalar
 from ..stats import proportion_ci, simulate_test_accuracies
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Test-set sizes offered by the explorer (360 is notebook 01's digits test set).
 PEEKING_TEST_SIZES = (50, 100, 200, 360, 500, 1000, 2000, 5000)
 
 
-@dataclass
+@keyword_options
+@dataclass(kw_only=True)
 class PeekingModel(SettingsModel):
     r"""Try ``n_models`` equally good models on one test set and report the best test score.
 
@@ -116,6 +117,7 @@ class PeekingModel(SettingsModel):
         }
 
 
+@keyword_options
 class PeekingExplorer(_Explorer):
     """How much does reporting the best of many test scores overstate the accuracy?
 

@@ -10,12 +10,13 @@ from scipy import stats
 from .._validation import check_scalar
 from ..stats import t_test_power
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Numbers of topics offered by the explorer's slider.
 TOPIC_COUNTS = (5, 10, 20, 30, 40, 50, 75, 100, 150, 200, 300, 500)
 
 
+@keyword_options
 class PowerModel(SettingsModel):
     r"""Many simulated experiments comparing two systems with a paired t test.
 
@@ -53,7 +54,7 @@ class PowerModel(SettingsModel):
 
     SETTINGS = ("n_topics", "effect_size", "alpha", "n_experiments", "seed")
 
-    def __init__(self, n_topics: int = 40, effect_size: float = 0.4, alpha: float = 0.05,
+    def __init__(self, *, n_topics: int = 40, effect_size: float = 0.4, alpha: float = 0.05,
                  n_experiments: int = 4000, seed: int = 0) -> None:
         self.n_topics, self.effect_size, self.alpha = 40, 0.4, 0.05
         self.n_experiments, self.seed = 4000, 0
@@ -117,6 +118,7 @@ class PowerModel(SettingsModel):
         }
 
 
+@keyword_options
 class PowerExplorer(_Explorer):
     """How do the number of topics and the true effect shape the p-values of a paired test?
 

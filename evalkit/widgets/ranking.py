@@ -11,7 +11,7 @@ import pandas as pd
 from .._validation import check_1d, check_consistent_length, check_scalar
 from ..correlation import PairCounts, concordant_discordant, kendall_tau, spearman_rho
 from ._base import _Explorer, _format, _grid, _table
-from ._state import check_changes
+from ._state import check_changes, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
 _VERDICTS = ("concordant", "discordant", "tied in reference")
 
 
+@keyword_options
 class RankingModel:
     r"""A reference ranking and a second ranking of the same items, compared pair by pair.
 
@@ -348,6 +349,7 @@ _VERDICT_COLOURS = {"concordant": "#d8f3dc", "discordant": "#fde2d7",
                     "tied in reference": "#e9ecef"}
 
 
+@keyword_options
 class RankingExplorer(_Explorer):
     """Permute a ranking and watch every pair, C, D, Kendall's tau and Spearman's rho.
 

@@ -10,7 +10,7 @@ import numpy as np
 from .._validation import check_scalar
 from ..classification import accuracy, precision, recall, specificity
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Numbers of relevant documents offered by the explorer (of 10,000 by default).
 RELEVANT_COUNTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
@@ -18,7 +18,8 @@ RELEVANT_COUNTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 FALSE_ALARM_COUNTS = (0, 1, 2, 5, 10, 12, 20, 50, 100, 200, 500, 1000)
 
 
-@dataclass
+@keyword_options
+@dataclass(kw_only=True)
 class RareClassModel(SettingsModel):
     r"""A system that finds a share of the relevant documents and lets in some false alarms.
 
@@ -119,6 +120,7 @@ class RareClassModel(SettingsModel):
         }
 
 
+@keyword_options
 class RareClassExplorer(_Explorer):
     """How rare must the relevant documents be before accuracy prefers retrieving nothing?
 

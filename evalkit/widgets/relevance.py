@@ -15,6 +15,7 @@ from ..ranking import (
 )
 from ._base import _Explorer, _format, _table
 from ._ranked_list import _RankedList
+from ._state import keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -80,6 +81,7 @@ class RelevanceModel(_RankedList):
         }
 
 
+@keyword_options
 class RelevanceExplorer(_Explorer):
     """Click ranks to mark them relevant and watch P@k, R-precision, AP and the P-R curve.
 

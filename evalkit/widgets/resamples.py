@@ -9,12 +9,13 @@ import numpy as np
 from .._validation import check_option, check_scalar
 from ..stats import VARIANCE_TESTS, equal_variance_test
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Numbers of resamples offered by the explorer's slider.
 RESAMPLE_COUNTS = (10, 30, 100, 300, 1000, 3000, 10000)
 
 
+@keyword_options
 class ResamplesModel(SettingsModel):
     r"""Many simulated comparisons of two variances from ``n_resamples`` values each.
 
@@ -48,7 +49,7 @@ class ResamplesModel(SettingsModel):
     True
     """
 
-    def __init__(self, n_resamples: int = 100, variance_ratio: float = 0.9,
+    def __init__(self, *, n_resamples: int = 100, variance_ratio: float = 0.9,
                  test: str = "levene", alpha: float = 0.05, n_experiments: int = 200,
                  seed: int = 0) -> None:
         self.n_resamples, self.variance_ratio, self.test = 100, 0.9, "levene"
@@ -112,6 +113,7 @@ class ResamplesModel(SettingsModel):
         }
 
 
+@keyword_options
 class ResamplesExplorer(_Explorer):
     """Does a test of equal variance on bootstrap values say more about R than the metrics?
 

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_scalar, check_square_matrix
-from ..classification import confusion_matrix
+from ..classification import (
+    accuracy,
+    confusion_matrix,
+    precision,
+    recall,
+    specificity,
+)
 from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import (
     binormal_test_set,
@@ -19,7 +25,7 @@ from ..curves import (
     youden_index,
 )
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
@@ -46,7 +52,8 @@ def _check_cost_matrix(value: Any) -> np.ndarray | None:
     return matrix
 
 
-@dataclass(eq=False)
+@keyword_options
+@dataclass(kw_only=True, eq=False)
 class ROCModel(SettingsModel):
     r"""One fixed scorer, tested at any class balance: confusion matrix, ROC and PR curves, cost.
 
@@ -211,21 +218,28 @@ class ROCModel(SettingsModel):
     def confusion(self) -> np.ndarray:
         """``[[TN, FP], [FN, TP]]`` at the threshold (rows true, columns predicted), from
         :func:`evalkit.confusion_matrix` of the test set."""
+        return confusion_matrix(*self._decisions(), labels=[0, 1])
+
+    def _decisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """The test set's ``y_true`` and the 0/1 decisions at the threshold."""
         y_true, y_score = self.test_set()
-        return confusion_matrix(y_true, (y_score >= self.threshold).astype(np.int64),
-                                labels=[0, 1])
+        return y_true, (y_score >= self.threshold).astype(np.int64)
 
     def rates(self) -> dict[str, float]:
         """TPR (= recall), FPR, precision (NaN when nothing is predicted positive),
         specificity and accuracy at the threshold."""
-        (tn, fp), (fn, tp) = self.confusion().tolist()
+        y_true, y_pred = self._decisions()
+        options = {"pos_label": 1, "zero_division": np.nan}
+        tpr = recall(y_true, y_pred, **options)
+        tnr = specificity(y_true, y_pred, **options)
         return {
-            "tpr": tp / self.n_positive,
-            "fpr": fp / self.n_negative,
-            "precision": tp / (tp + fp) if tp + fp else float("nan"),
-            "recall": tp / self.n_positive,
-            "specificity": tn / self.n_negative,
-            "accuracy": (tp + tn) / self.n_test,
+            "tpr": tpr,
+            # FPR is the share of the negatives that are flagged: recall with the roles swapped.
+            "fpr": recall(1 - y_true, y_pred, **options),
+            "precision": precision(y_true, y_pred, **options),
+            "recall": tpr,
+            "specificity": tnr,
+            "accuracy": accuracy(y_true, y_pred),
         }
 
     def _costs(self) -> np.ndarray:
@@ -289,6 +303,7 @@ class ROCModel(SettingsModel):
         return shown
 
 
+@keyword_options
 class ROCExplorer(_Explorer):
     """Change the class balance and the threshold of one scorer; watch ROC and PR respond.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -12,7 +12,7 @@ from .._validation import check_scalar
 from ..classification import accuracy, confusion_matrix, recall
 from ..curves import roc_auc, roc_curve
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: The ten scored cases of notebook 11, section 1 (one positive and one negative tie at 0.60).
 TEN_CASES = (
@@ -21,6 +21,7 @@ TEN_CASES = (
 )
 
 
+@keyword_options
 @dataclass(eq=False)
 class ROCThresholdModel(SettingsModel):
     r"""Fixed scores, one threshold: its confusion matrix and its point on the ROC curve.
@@ -70,6 +71,7 @@ class ROCThresholdModel(SettingsModel):
 
     y_true: Any = None
     y_score: Any = None
+    _: KW_ONLY
     threshold: float = 0.5
     pos_label: Any = 1
 
@@ -126,6 +128,7 @@ class ROCThresholdModel(SettingsModel):
         }
 
 
+@keyword_options
 class ROCThresholdExplorer(_Explorer):
     """Move one threshold along the ROC curve of fixed scores; read its confusion matrix.
 

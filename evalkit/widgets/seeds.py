@@ -9,12 +9,13 @@ import numpy as np
 from .._validation import check_scalar
 from ..stats import compare_systems, t_test_power
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: The largest number of runs the power search and the power curve look at.
 MAX_RUNS = 1000
 
 
+@keyword_options
 class SeedsModel(SettingsModel):
     r"""Two models trained ``n_runs`` times each, whose true means differ by ``effect_size``
     seed-to-seed standard deviations.
@@ -44,7 +45,7 @@ class SeedsModel(SettingsModel):
     (0.201, 26)
     """
 
-    def __init__(self, n_runs: int = 5, effect_size: float = 1.0, alpha: float = 0.05,
+    def __init__(self, *, n_runs: int = 5, effect_size: float = 1.0, alpha: float = 0.05,
                  seed: int = 0) -> None:
         self.n_runs, self.effect_size, self.alpha, self.seed = 5, 1.0, 0.05, 0
         self.set(n_runs=n_runs, effect_size=effect_size, alpha=alpha, seed=seed)
@@ -104,6 +105,7 @@ class SeedsModel(SettingsModel):
         }
 
 
+@keyword_options
 class SeedsExplorer(_Explorer):
     """What can n runs per model tell? Welch's p, Cohen's d and the power of the comparison.
 

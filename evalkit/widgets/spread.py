@@ -10,7 +10,7 @@ from .._validation import check_scalar
 from ..classification import f1_score
 from ..probabilistic import c_f1
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Test-set sizes offered by the explorer's slider (capped at the data's size).
 TEST_SIZES = (20, 50, 100, 200, 500, 1000, 2000, 5000)
@@ -26,6 +26,7 @@ def _example_data(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return y_true, y_proba
 
 
+@keyword_options
 class SpreadModel(SettingsModel):
     r"""Macro F1 and macro cF1 of one model on many test sets of ``n_items`` items.
 
@@ -114,6 +115,7 @@ class SpreadModel(SettingsModel):
         }
 
 
+@keyword_options
 class SpreadExplorer(_Explorer):
     """How much do macro F1 and macro cF1 vary over test sets of a given size?
 

@@ -17,12 +17,13 @@ from ..calibration import (
 from ..classification import accuracy, f1_score
 from ..probabilistic import c_f1
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Where the explorer's slider starts and stops: a tenth to ten times the temperature.
 TEMPERATURE_RANGE = (0.1, 10.0)
 
 
+@keyword_options
 class TemperatureModel(SettingsModel):
     """One model's test-set probabilities under a temperature, and every metric of them.
 
@@ -94,6 +95,7 @@ class TemperatureModel(SettingsModel):
         return reliability_curve(self.y_true, self.scaled(), n_bins=self.n_bins)
 
 
+@keyword_options
 class TemperatureExplorer(_Explorer):
     """Move a temperature slider over one model's probabilities.
 
@@ -147,7 +149,7 @@ class TemperatureExplorer(_Explorer):
         from ..plots import plot_reliability_diagram
 
         figure, ax = plt.subplots(figsize=(4.8, 4.6))
-        plot_reliability_diagram(self.model.y_true, self.model.scaled(), self.model.n_bins,
-                                 ax=ax)
+        plot_reliability_diagram(self.model.y_true, self.model.scaled(),
+                                 n_bins=self.model.n_bins, ax=ax)
         figure.tight_layout()
         return figure

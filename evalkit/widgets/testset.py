@@ -10,13 +10,14 @@ import numpy as np
 from .._validation import check_option, check_scalar
 from ..stats import CI_METHODS, interval_coverage, proportion_ci, simulate_test_accuracies
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 #: Test-set sizes offered by the explorer, from tiny to large.
 TEST_SET_SIZES = (10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000)
 
 
-@dataclass
+@keyword_options
+@dataclass(kw_only=True)
 class TestSetModel(SettingsModel):
     """Simulate measuring one classifier's accuracy on many independent test sets.
 
@@ -112,6 +113,7 @@ class TestSetModel(SettingsModel):
         }
 
 
+@keyword_options
 class TestSetExplorer(_Explorer):
     """How much does a measured accuracy vary with the size of the test set?
 

@@ -6,22 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_scalar
+from .._validation import check_bool, check_scalar
 from ..agreement import KAPPA_WEIGHTS, kappa_from_table, labels_from_table
 from ..classification import accuracy
 from ._base import _Explorer, _format, _grid, _table
-from ._state import SettingsModel
+from ._state import SettingsModel, keyword_options
 
 if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 
-def _check_bool(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
+@keyword_options
 class WeightedKappaModel(SettingsModel):
     r"""Two judges grade items on an ordered scale; a few disagreements, a chosen distance apart.
 
@@ -67,8 +62,8 @@ class WeightedKappaModel(SettingsModel):
     {'unweighted': 0.9366, 'linear': 0.8881, 'quadratic': 0.8355}
     """
 
-    def __init__(self, n_agreed: int = 5, n_disagreements: int = 1, distance: int = 1,
-                 pooled: bool = False, *, n_grades: int = 4) -> None:
+    def __init__(self, *, n_agreed: int = 5, n_disagreements: int = 1, distance: int = 1,
+                 pooled: bool = False, n_grades: int = 4) -> None:
         self.n_grades = check_scalar(n_grades, "n_grades", kind="int", low=2)
         self.n_agreed, self.n_disagreements, self.distance, self.pooled = 1, 0, 1, False
         self.set(n_agreed=n_agreed, n_disagreements=n_disagreements, distance=distance,
@@ -80,7 +75,7 @@ class WeightedKappaModel(SettingsModel):
             "n_disagreements": lambda v: check_scalar(v, "n_disagreements", kind="int", low=0),
             "distance": lambda v: check_scalar(v, "distance", kind="int", low=1,
                                                high=self.n_grades - 1),
-            "pooled": lambda v: _check_bool(v, "pooled"),
+            "pooled": lambda v: check_bool(v, "pooled"),
         }
 
     def __repr__(self) -> str:
@@ -135,6 +130,7 @@ class WeightedKappaModel(SettingsModel):
         return result
 
 
+@keyword_options
 class WeightedKappaExplorer(_Explorer):
     """Move a disagreement further apart and watch plain, linear and quadratic kappa.
 

@@ -173,3 +173,73 @@ def test_outside_a_kernel_the_plot_output_is_the_figures_text():
                                            "metadata": {}}
     finally:
         plt.close(figure)
+
+
+#: Telltale signs of a metric written out by hand: DCG's discount or exponential gain, a
+#: precision or recall ratio from the cells, F's harmonic mean, accuracy from a trace, the
+#: noncentral t of a power calculation. Plots and explorers call the maths for all of these.
+HAND_WRITTEN_FORMULAS = {
+    "DCG discount": r"np\.log2\(",
+    "DCG exponential gain": r"2(\.0)?\s*\*\*\s*\w*grade",
+    "precision or recall from the cells": r"/\s*\(\s*tp\s*\+\s*f[pn]\s*\)",
+    "F from precision and recall": (r"precision\s*\*\s*recall\s*/|\bbeta2?\s*\*\*\s*2"
+                                    r"|1\s*\+\s*beta"),
+    "accuracy from the diagonal": r"trace\([^/\n]*\)\s*/",
+    "noncentral t": r"\bnct\b",
+    "a hand-written bool check": r"isinstance\([^)]*\bbool\b",
+}
+
+
+def _formula_sites(source: str) -> list[str]:
+    """The names of the hand-written formulas in ``source``, code lines only."""
+    import re
+
+    code = "\n".join(line.split("#")[0] for line in source.splitlines())
+    return [name for name, pattern in HAND_WRITTEN_FORMULAS.items() if re.search(pattern, code)]
+
+
+def test_the_formula_guard_recognises_the_hand_written_formulas_it_replaced():
+    # What plots/ranking.py, plots/retrieval.py, widgets/roc.py, cost.py, averaging.py and
+    # power.py held before they called the maths.
+    old = {
+        "DCG discount": "gain, discount = grades, np.maximum(np.log2(ranks), 1.0)",
+        "DCG exponential gain": "gain = 2.0**grades - 1.0 if variant == 'exponential' else g",
+        "precision or recall from the cells": '"precision": tp / (tp + fp) if tp + fp else 0',
+        "F from precision and recall": "f = (1 + beta2) * precision * recall / denominator",
+        "accuracy from the diagonal": "return float(np.trace(self.confusion()) / self.n_samples)",
+        "noncentral t": "power = stats.nct.sf(critical, df, shift)",
+        "a hand-written bool check": "if not isinstance(value, bool | np.bool_):",
+    }
+    for name, line in old.items():
+        assert _formula_sites(line) == [name], name
+    assert _formula_sites('"cheapest_accuracy": float(best.trace() / self.n_samples),') == [
+        "accuracy from the diagonal"]
+    assert _formula_sites("x = 1  # np.log2( in a comment is fine") == []
+
+
+def test_plots_and_explorers_compute_no_metric_themselves():
+    from pathlib import Path
+
+    import evalkit
+
+    package = Path(evalkit.__file__).parent
+    found = {}
+    for folder in ("plots", "widgets"):
+        for path in sorted((package / folder).glob("*.py")):
+            sites = _formula_sites(path.read_text())
+            if sites:
+                found[f"{folder}/{path.name}"] = sites
+    assert found == {}, "call the maths instead of writing the formula: " + repr(found)
+
+
+def test_the_data_scripts_do_not_import_the_explorers():
+    import re
+    from pathlib import Path
+
+    import evalkit
+
+    data = Path(evalkit.__file__).parent.parent / "data"
+    scripts = sorted(data.rglob("*.py"))
+    assert scripts  # data/estimation/make_estimates.py at least
+    for path in scripts:
+        assert not re.search(r"evalkit\.widgets|from \.*widgets\b", path.read_text()), path

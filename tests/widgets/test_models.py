@@ -356,3 +356,63 @@ def test_summaries_keep_what_the_views_show():
         CostModel([0, 1], [0.2, 0.7]).summary().keys())
     assert {"observed_agreement", "chance_pooled", "kappa_separate", "landis_koch_pooled",
             "carletta_separate"} <= KappaModel().summary().keys()
+
+
+#: What each model takes as data (by position); every setting is keyword-only.
+MODEL_DATA = {
+    "TestSetModel": [], "ContingencyModel": ["tp", "fp", "fn", "tn"],
+    "DCGModel": ["gains"], "RelevanceModel": ["relevance"], "AveragingModel": [],
+    "CostModel": ["y_true", "y_score"], "ROCModel": [],
+    "KappaModel": ["both_yes", "a_yes_b_no", "a_no_b_yes", "both_no"],
+    "RankingModel": ["items", "order", "reference"], "TemperatureModel": ["y_true", "y_proba"],
+    "PowerModel": [], "EstimationModel": ["estimates"], "InterpolationModel": ["relevance"],
+    "RareClassModel": [], "PeekingModel": [], "DiscountModel": [],
+    "MulticlassAveragingModel": ["confusion"], "CostMatrixModel": ["confusions"],
+    "ROCThresholdModel": ["y_true", "y_score"], "WeightedKappaModel": [],
+    "MeasureAgreementModel": [], "ConfidenceModel": ["y_true", "y_proba"],
+    "BrierModel": ["y_true", "y_score"], "SpreadModel": ["y_true", "y_proba"],
+    "ResamplesModel": [], "SeedsModel": [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODEL_DATA))
+def test_models_take_their_data_by_position_and_every_setting_by_keyword(name):
+    import inspect
+
+    from evalkit import widgets
+
+    assert sorted(MODEL_DATA) == sorted(MODELS)
+    model_class = getattr(widgets, name)
+    parameters = inspect.signature(model_class).parameters.values()
+    assert [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD] == MODEL_DATA[name]
+    assert all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters)
+    explorer_class = getattr(widgets, name.replace("Model", "Explorer"))
+    parameters = inspect.signature(explorer_class).parameters.values()
+    assert [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD] == ["model"]
+
+
+@pytest.mark.parametrize(("call", "shown"), [
+    (lambda: TestSetModel(50), "TestSetModel() takes its data (none) by position and every "
+                               "option by keyword; write TestSetModel(n_test=50)"),
+    (lambda: ContingencyModel(1, 2, 3, 4, 2.0), "write ContingencyModel(tp, fp, fn, tn, beta=2.0)"),
+    (lambda: DCGModel([1, 0], 3), "write DCGModel(gains, n_relevant=3)"),
+    (lambda: CostModel([0, 1], [0.2, 0.8], 1), "write CostModel(y_true, y_score, pos_label=1)"),
+    (lambda: WeightedKappaModel(5, 1), "write WeightedKappaModel(n_agreed=5, n_disagreements=1)"),
+])
+def test_a_positional_setting_is_a_type_error_that_shows_the_keyword_call(call, shown):
+    import re
+
+    with pytest.raises(TypeError, match=re.escape(shown)):
+        call()
+
+
+def test_a_positional_option_of_an_explorer_shows_the_keyword_call():
+    import re
+
+    from evalkit.widgets import ContingencyExplorer
+
+    shown = "write ContingencyExplorer(model, max_count=50)"
+    with pytest.raises(TypeError, match=re.escape(shown)):
+        ContingencyExplorer(ContingencyModel(), 50)
+    explorer = ContingencyExplorer(ContingencyModel(), max_count=50, plot=False)
+    assert explorer.model.tp == 30

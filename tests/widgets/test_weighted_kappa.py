@@ -24,7 +24,8 @@ def _labels(n_agreed, n_disagreements, distance, n_grades=4):
 @pytest.mark.parametrize("n_agreed, n_disagreements, distance", [(5, 1, 1), (5, 1, 3),
                                                                   (3, 4, 2), (2, 0, 1)])
 def test_model_matches_scikit_learn_on_the_items(n_agreed, n_disagreements, distance):
-    model = WeightedKappaModel(n_agreed, n_disagreements, distance)
+    model = WeightedKappaModel(n_agreed=n_agreed, n_disagreements=n_disagreements,
+                               distance=distance)
     a, b = _labels(n_agreed, n_disagreements, distance)
     s = model.summary()
     assert s["n_items"] == len(a)
