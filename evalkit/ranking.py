@@ -317,7 +317,7 @@ def average_precision(
     >>> round(average_precision([1, 0, 1, 0, 0, 1], denominator="retrieved_relevant"), 4)
     0.7222
     """
-    check_option(denominator, "denominator", AP_DENOMINATORS)
+    denominator = check_option(denominator, "denominator", AP_DENOMINATORS)
     zero_division = check_zero_division(zero_division)
     k = None if k is None else _cutoff(k)
     relevant = _relevant(relevance, relevance_level)
@@ -498,7 +498,7 @@ def interpolated_precision(
     >>> interpolated_precision(ranking, recall_levels=levels, convention="trec_eval_10").round(4)
     array([1.    , 1.    , 0.6667, 0.6667])
     """
-    check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
+    convention = check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
     relevant = _relevant(relevance, relevance_level)
     total = _n_relevant(n_relevant, relevant)
     if recall_levels is None:
@@ -573,7 +573,7 @@ def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
     3.49
     """
     grades = check_grades(gains, "gains")
-    check_option(variant, "variant", DCG_VARIANTS)
+    variant = check_option(variant, "variant", DCG_VARIANTS)
     if k is not None:
         grades = grades[within_cutoff(_ranks(grades.size), _cutoff(k))]
     return _discounted(grades, variant)
@@ -632,7 +632,7 @@ def ndcg(
     0.613
     """
     grades = check_grades(gains, "gains")
-    check_option(variant, "variant", DCG_VARIANTS)
+    variant = check_option(variant, "variant", DCG_VARIANTS)
     zero_division = check_zero_division(zero_division)
     best = grades if ideal is None else check_grades(ideal, "ideal")
     best = np.sort(best)[::-1]

@@ -432,6 +432,17 @@ def test_unknown_option_names_the_option(spec):
             _call(spec, **{name: UNKNOWN})
 
 
+@pytest.mark.parametrize("spec", _with("options"), ids=_ids(_with("options")))
+def test_option_names_match_whatever_their_case(spec):
+    # One policy (check_option): "MACRO" is "macro", and the function acts on the allowed
+    # spelling (a function that checked the name but kept what it was given would not).
+    for name in spec.options:
+        given = spec.kwargs.get(name, inspect.signature(spec.function).parameters[name].default)
+        if not isinstance(given, str) or given.upper() == given:
+            continue
+        assert _same(_call(spec, **{name: given.upper()}), _call(spec)), name
+
+
 SCALAR_CASES = [(spec, name) for spec in SPECS for name in spec.scalars]
 
 
