@@ -48,6 +48,7 @@ __all__ = [
     "weights_of",
     "counts_from_matrix",
     "locate",
+    "matrix_over",
     "select_labels",
 ]
 
@@ -159,6 +160,15 @@ def locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndar
     """Index of each wanted label in the sorted ``classes``, and whether it is there at all."""
     index = np.minimum(np.searchsorted(classes, wanted), len(classes) - 1)
     return index, classes[index] == wanted
+
+
+def matrix_over(classes: np.ndarray, matrix: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The rows and columns of the ``wanted`` labels, in their order, of a (k, k) matrix over
+    the sorted ``classes`` (or of each matrix of a stack (..., k, k)); a wanted label absent
+    from ``classes`` gets a row and a column of zeros."""
+    index, found = locate(classes, wanted)
+    return np.where(found[:, None] & found[None, :],
+                    matrix[..., index[:, None], index[None, :]], 0)
 
 
 def select_labels(

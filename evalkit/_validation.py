@@ -510,10 +510,10 @@ def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     >>> @keyword_only
     ... def recall_at_k(relevance, *, k, n_relevant=None):
     ...     return k
-    >>> recall_at_k([1, 0], 2)
+    >>> recall_at_k([1, 0], 2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: recall_at_k() takes its data (relevance) by position and every option by keyword; write recall_at_k(relevance, k=2)
+    TypeError: recall_at_k() takes its data (relevance) ... write recall_at_k(relevance, k=2)
     """
     parameters = inspect.signature(function).parameters.values()
     data = [p.name for p in parameters
@@ -529,7 +529,8 @@ def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if len(args) > n_data:
             extra = args[n_data:]
-            shown = [f"{option}={_SHOW.repr(value)}" for option, value in zip(options, extra)]
+            shown = [f"{option}={_SHOW.repr(value)}" for option, value in
+                     zip(options, extra, strict=False)]
             if len(extra) > len(options):
                 shown.append("...")
             call = ", ".join(data + shown)

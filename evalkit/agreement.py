@@ -22,9 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from ._averaging import matrix_over
+from ._confusion_stack import stacked
 from ._kappa import kappa_of_tables
 from ._validation import (
     check_consistent_length,
+    check_label_list,
     check_labels,
     check_option,
     check_same_label_kind,
@@ -125,6 +128,26 @@ def kappa_from_table(
                            zero_division=zero_division)
 
 
+def _cohen_kappa_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                          arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    labels = arguments["labels"]
+    positions = None
+    if labels is None:
+        # A category neither judge used in a resample is not in its table: the others move
+        # up, which matters for linear and quadratic weights.
+        present = (stack.sum(axis=-1) > 0) | (stack.sum(axis=-2) > 0)
+        positions = np.cumsum(present, axis=-1) - 1
+        tables = stack
+    else:
+        tables = matrix_over(classes, stack, check_label_list(labels, y_true))
+    return kappa_of_tables(
+        tables.astype(np.float64),
+        weights=check_option(arguments["weights"], "weights", KAPPA_WEIGHTS),
+        marginals=check_option(arguments["marginals"], "marginals", KAPPA_MARGINALS),
+        zero_division=check_zero_division(arguments["zero_division"]), positions=positions)
+
+
+@stacked(_cohen_kappa_of_stack)
 def cohen_kappa(
     rater_a: Any,
     rater_b: Any,

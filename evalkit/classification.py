@@ -25,9 +25,10 @@ from ._averaging import (
     average_scores,
     class_weights,
     counts_from_matrix,
-    locate,
+    matrix_over,
     select_labels,
 )
+from ._confusion_stack import ratio_of_stack, stacked
 from ._counting import full_confusion
 from ._docs import fill_doc
 from ._validation import (
@@ -146,11 +147,15 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray
         return full_confusion(y_true, y_pred)[1]
     wanted = check_label_list(labels, y_true)
     classes, matrix = full_confusion(y_true, y_pred)
-    index, found = locate(classes, wanted)
-    sub = matrix[np.ix_(index, index)]
-    return np.where(found[:, None] & found[None, :], sub, 0)
+    return matrix_over(classes, matrix, wanted)
 
 
+def _accuracy_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                       arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    return np.trace(stack, axis1=-2, axis2=-1) / n_samples
+
+
+@stacked(_accuracy_of_stack)
 def accuracy(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label equals the true label.
 
@@ -180,6 +185,12 @@ def accuracy(y_true: Any, y_pred: Any) -> float:
     return float(np.count_nonzero(y_true == y_pred) / len(y_true))
 
 
+def _error_rate_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                         arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    return (n_samples - np.trace(stack, axis1=-2, axis2=-1)) / n_samples
+
+
+@stacked(_error_rate_of_stack)
 def error_rate(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label is wrong.
 
@@ -247,6 +258,7 @@ float, or ndarray of float when ``average`` is None
 _shared_docs = fill_doc(parameters=_COMMON_PARAMETERS, returns=_RETURNS)
 
 
+@stacked(ratio_of_stack("precision"))
 @_shared_docs
 def precision(
     y_true: Any,
@@ -284,6 +296,7 @@ def precision(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("recall"))
 @_shared_docs
 def recall(
     y_true: Any,
@@ -321,6 +334,7 @@ def recall(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("f"))
 @_shared_docs
 def f_score(
     y_true: Any,
@@ -368,6 +382,7 @@ def f_score(
                        zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("f", beta=1.0))
 @_shared_docs
 def f1_score(
     y_true: Any,
@@ -409,6 +424,7 @@ def f1_score(
                    labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("recall"))
 @_shared_docs
 def sensitivity(
     y_true: Any,
@@ -444,6 +460,7 @@ def sensitivity(
                   exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("specificity"))
 @_shared_docs
 def specificity(
     y_true: Any,
