@@ -9,11 +9,12 @@ negative cost (a benefit).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._results import make_result
 from ._validation import (
     check_1d,
     check_consistent_length,
@@ -33,11 +34,11 @@ __all__ = [
 ]
 
 
-class ThresholdCost(NamedTuple):
-    """A decision threshold and the total cost of deciding with it."""
-
-    threshold: float
-    cost: float
+ThresholdCost = make_result(
+    "ThresholdCost", ("threshold", "cost"), module=__name__,
+    doc="A decision threshold and the total cost of deciding with it; unpacks like "
+        "``(threshold, cost)``.",
+)
 
 
 def _check_pair(confusion: Any, cost_matrix: Any) -> tuple[np.ndarray, np.ndarray]:

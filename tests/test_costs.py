@@ -246,3 +246,19 @@ def test_normalized_expected_cost_bad_input():
     for bad in (1.2, -0.1, np.nan, [0.5, 2.0], "half", True):
         with pytest.raises(ValueError, match="probability_cost must lie in"):
             normalized_expected_cost([0, 1], [0, 1], bad)
+
+
+def test_threshold_cost_is_a_named_result_like_the_others():
+    import pickle
+
+    result = ek.cost_optimal_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [[0, 1], [5, 0]])
+    threshold, cost = result
+    assert (threshold, cost) == (result.threshold, result.cost) == (0.35, 1.0)
+    assert result[0] == 0.35 and len(result) == 2
+    assert result._asdict() == {"threshold": 0.35, "cost": 1.0}
+    assert repr(result) == "ThresholdCost(threshold=0.35, cost=1.0)"
+    assert type(result).__module__ == "evalkit.costs"
+    assert pickle.loads(pickle.dumps(result)) == result
+    with pytest.raises(AttributeError, match="read-only"):
+        result.cost = 0.0
+    assert type(result) is ek.costs.ThresholdCost
