@@ -304,14 +304,30 @@ def check_square_matrix(matrix: Any, name: str, *, counts: bool = False) -> np.n
     Traceback (most recent call last):
     ...
     ValueError: confusion must be a square (k, k) matrix; got shape (1, 3)
+    >>> check_square_matrix(None, "table", counts=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: table must be a square (k, k) matrix of counts (...); got None
     """
     what = "counts" if counts else "numbers"
+    if matrix is None or isinstance(matrix, (str, bytes, dict, set, frozenset)):
+        # The wrong kind of object, as for a vector (see _to_array): a TypeError.
+        shown = "None" if matrix is None else (
+            f"the string {matrix!r}" if isinstance(matrix, (str, bytes))
+            else f"a {type(matrix).__name__}")
+        raise TypeError(f"{name} must be a square (k, k) matrix of {what} (nested list, numpy "
+                        f"array or pandas DataFrame); got {shown}")
     if isinstance(matrix, pd.DataFrame):
         matrix = matrix.to_numpy()
     try:
-        array = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a square (k, k) matrix of {what}") from None
+        raw = np.asarray(matrix)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} must be a square (k, k) matrix of {what}; could not read "
+                         "it (rows of different lengths?)") from None
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a square (k, k) matrix of {what}; got dtype "
+                        f"{raw.dtype}")
+    array = raw.astype(np.float64)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
         raise ValueError(f"{name} must be a square (k, k) matrix; got shape {array.shape}")
     if not np.isfinite(array).all():

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ._results import make_result
 from ._validation import (
+    check_bool,
     check_consistent_length,
     check_finite_scores,
     check_labels,
@@ -235,8 +236,7 @@ def roc_curve(
     >>> thresholds
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
-    if not isinstance(drop_intermediate, (bool, np.bool_)):
-        raise ValueError(f"drop_intermediate must be True or False; got {drop_intermediate!r}")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
     sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
@@ -306,8 +306,7 @@ def precision_recall_curve(
     >>> thresholds
     array([0.1 , 0.35, 0.4 , 0.8 ])
     """
-    if not isinstance(drop_intermediate, (bool, np.bool_)):
-        raise ValueError(f"drop_intermediate must be True or False; got {drop_intermediate!r}")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
     sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()

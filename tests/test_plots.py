@@ -296,7 +296,7 @@ def test_normalized_cost_curve_bad_input():
         plot_normalized_cost_curve([0, 1], [0, 1.5])
     with pytest.raises(ValueError, match="fpr contains NaN at position 0"):
         plot_normalized_cost_curve([np.nan, 1], [0, 1])
-    with pytest.raises(ValueError, match="probability_cost must lie in"):
+    with pytest.raises(ValueError, match=r"probability_cost must be a real number in \[0, 1\]"):
         plot_normalized_cost_curve([0, 1], [0, 1], probability_cost=1.2)
     with pytest.raises(ValueError, match="n_grid must be a whole number >= 2"):
         plot_normalized_cost_curve([0, 1], [0, 1], n_grid=1)
