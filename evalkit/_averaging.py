@@ -35,6 +35,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    keyword_only,
     nan_average,
     safe_divide,
 )
@@ -63,7 +64,8 @@ RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
           "specificity": "Specificity"}
 
 
-def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) -> np.ndarray:
+@keyword_only(deprecated=("scheme",))
+def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
     r"""Weights of the classes in an average, summing to 1.
 
     The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
@@ -103,11 +105,11 @@ def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) ->
 
     Examples
     --------
-    >>> class_weights([1, 9], "macro")
+    >>> class_weights([1, 9], scheme="macro")
     array([0.5, 0.5])
-    >>> class_weights([1, 9], "weighted")
+    >>> class_weights([1, 9], scheme="weighted")
     array([0.1, 0.9])
-    >>> class_weights([1, 9], "dodrans").round(3)
+    >>> class_weights([1, 9], scheme="dodrans").round(3)
     array([0.161, 0.839])
     """
     support = check_1d(support, "support")

@@ -36,6 +36,7 @@ from ._validation import (
     check_scalar,
     check_square_matrix,
     check_zero_division,
+    keyword_only,
 )
 from .exceptions import UndefinedMetricWarning
 
@@ -62,6 +63,7 @@ def _check_table(table: Any) -> np.ndarray:
     return array
 
 
+@keyword_only
 def kappa_from_table(
     table: Any,
     *,
@@ -149,6 +151,7 @@ def _cohen_kappa_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int
 
 
 @stacked(_cohen_kappa_of_stack)
+@keyword_only
 def cohen_kappa(
     rater_a: Any,
     rater_b: Any,
@@ -293,6 +296,7 @@ _LANDIS_KOCH = ((0.0, "poor"), (0.20, "slight"), (0.40, "fair"), (0.60, "moderat
 
 
 
+@keyword_only
 def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Two judges' labels, item by item, that produce a given k×k agreement table.
 
@@ -349,7 +353,8 @@ def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np
     rows, columns = np.divmod(np.arange(k * k), k)
     return np.repeat(categories[rows], counts), np.repeat(categories[columns], counts)
 
-def interpret_kappa(kappa: float, scale: str = "landis-koch") -> str:
+@keyword_only(deprecated=("scale",))
+def interpret_kappa(kappa: float, *, scale: str = "landis-koch") -> str:
     r"""A verbal label for a kappa value, on a published scale.
 
     .. math::

@@ -39,6 +39,7 @@ from ._validation import (
     check_same_label_kind,
     check_scalar,
     check_zero_division,
+    keyword_only,
 )
 
 __all__ = [
@@ -106,7 +107,8 @@ def _set_metric(
 # --------------------------------------------------------------------------------------------
 
 
-def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray:
+@keyword_only(deprecated=("labels",))
+def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None) -> np.ndarray:
     r"""Count how often each true class was predicted as each class.
 
     .. math::
@@ -259,6 +261,7 @@ _shared_docs = fill_doc(parameters=_COMMON_PARAMETERS, returns=_RETURNS)
 
 
 @stacked(ratio_of_stack("precision"))
+@keyword_only
 @_shared_docs
 def precision(
     y_true: Any,
@@ -297,6 +300,7 @@ def precision(
 
 
 @stacked(ratio_of_stack("recall"))
+@keyword_only
 @_shared_docs
 def recall(
     y_true: Any,
@@ -335,6 +339,7 @@ def recall(
 
 
 @stacked(ratio_of_stack("f"))
+@keyword_only
 @_shared_docs
 def f_score(
     y_true: Any,
@@ -383,6 +388,7 @@ def f_score(
 
 
 @stacked(ratio_of_stack("f", beta=1.0))
+@keyword_only
 @_shared_docs
 def f1_score(
     y_true: Any,
@@ -425,6 +431,7 @@ def f1_score(
 
 
 @stacked(ratio_of_stack("recall"))
+@keyword_only
 @_shared_docs
 def sensitivity(
     y_true: Any,
@@ -461,6 +468,7 @@ def sensitivity(
 
 
 @stacked(ratio_of_stack("specificity"))
+@keyword_only
 @_shared_docs
 def specificity(
     y_true: Any,
@@ -508,6 +516,7 @@ def specificity(
 REPORT_AVERAGES = ("micro", "macro", "macro_pr", "weighted", "dodrans", "entropy")
 
 
+@keyword_only
 def classification_report(
     y_true: Any,
     y_pred: Any,

@@ -21,6 +21,7 @@ from ._validation import (
     check_finite_scores,
     check_scalar,
     check_square_matrix,
+    keyword_only,
 )
 from .curves import confusion_at_thresholds
 
@@ -88,6 +89,7 @@ def total_cost(confusion: Any, cost_matrix: Any) -> float:
     return float((confusion * cost_matrix).sum())
 
 
+@keyword_only
 def expected_cost(confusion: Any, cost_matrix: Any, *, priors: Any = None) -> float:
     r"""The average cost per decision.
 
@@ -160,6 +162,7 @@ def _check_binary_costs(cost_matrix: Any) -> np.ndarray:
     return cost_matrix
 
 
+@keyword_only
 def costs_by_threshold(
     y_true: Any, y_score: Any, cost_matrix: Any, *, pos_label: Any = 1
 ) -> pd.DataFrame:
@@ -215,6 +218,7 @@ def costs_by_threshold(
     return table
 
 
+@keyword_only
 def cost_optimal_threshold(
     y_true: Any, y_score: Any, cost_matrix: Any, *, pos_label: Any = 1
 ) -> ThresholdCost:

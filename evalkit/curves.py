@@ -29,6 +29,7 @@ from ._validation import (
     check_option,
     check_same_label_kind,
     check_scalar,
+    keyword_only,
 )
 from .exceptions import UndefinedMetricWarning
 
@@ -138,6 +139,7 @@ def _undefined(what: str) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def confusion_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> pd.DataFrame:
     r"""The binary confusion matrix at every distinct threshold of a scorer.
 
@@ -193,6 +195,7 @@ def confusion_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = 1) ->
     })
 
 
+@keyword_only
 def roc_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = 1, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -261,6 +264,7 @@ def roc_curve(
     return fpr, tpr, thresholds
 
 
+@keyword_only
 def precision_recall_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = 1, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -332,6 +336,7 @@ YoudenResult = make_result(
 )
 
 
+@keyword_only
 def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResult:
     r"""Youden's J: the threshold that maximises sensitivity + specificity − 1.
 
@@ -384,6 +389,7 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResu
                         tpr=tpr, fpr=fpr)
 
 
+@keyword_only
 def roc_auc(
     y_true: Any,
     y_score: Any,
@@ -579,6 +585,7 @@ def _multiclass_auc(y_true: Any, y_score: Any, multi_class: str, labels: Any,
 # --------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def binormal_test_set(
     *, separation: float = 1.5, prevalence: float = 0.5, n_pool: int = 200, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -82,7 +82,7 @@ def plot_class_weights(
     schemes = [check_option(scheme, "schemes", WEIGHT_SCHEMES) for scheme in schemes]
     if not schemes:
         raise ValueError("schemes is empty; expected at least one scheme")
-    weights = [class_weights(support, scheme, n_samples=n_samples) for scheme in schemes]
+    weights = [class_weights(support, scheme=scheme, n_samples=n_samples) for scheme in schemes]
     n = support.size
     names = [str(label) for label in (range(n) if labels is None else labels)]
     if len(names) != n:

@@ -159,7 +159,7 @@ class AveragingModel(SettingsModel):
     def weights(self, schemes: Any = ("weighted", "dodrans", "entropy", "macro")) -> pd.DataFrame:
         """Each class's weight under each scheme (:func:`class_weights`), one column a scheme."""
         support = self.support
-        table = {scheme: class_weights(support, scheme) for scheme in schemes}
+        table = {scheme: class_weights(support, scheme=scheme) for scheme in schemes}
         return pd.DataFrame(table, index=pd.Index(self.classes, name="class"))
 
     def report(self) -> pd.DataFrame:

@@ -156,7 +156,8 @@ class MulticlassAveragingModel(SettingsModel):
         support = self.scaled_confusion().sum(axis=1)
         kept = [self.labels.index(label) for label in self.averaged_classes]
         n_samples = int(support.sum())  # entropy's N counts every sample, also excluded ones
-        return pd.DataFrame({scheme: class_weights(support[kept], scheme, n_samples=n_samples)
+        return pd.DataFrame({scheme: class_weights(support[kept], scheme=scheme,
+                                                   n_samples=n_samples)
                              for scheme in ("weighted", "dodrans", "entropy", "macro")},
                             index=pd.Index(self.averaged_classes, name="class"))
 
