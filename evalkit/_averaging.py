@@ -35,6 +35,7 @@ from ._validation import (
     check_labels,
     check_option,
     check_same_label_kind,
+    keyword_only,
     nan_average,
     safe_divide,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "weights_of",
     "counts_from_matrix",
     "locate",
+    "matrix_over",
     "select_labels",
 ]
 
@@ -62,7 +64,8 @@ RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
           "specificity": "Specificity"}
 
 
-def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) -> np.ndarray:
+@keyword_only(deprecated=("scheme",))
+def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
     r"""Weights of the classes in an average, summing to 1.
 
     The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
@@ -102,11 +105,11 @@ def class_weights(support: Any, scheme: str, *, n_samples: int | None = None) ->
 
     Examples
     --------
-    >>> class_weights([1, 9], "macro")
+    >>> class_weights([1, 9], scheme="macro")
     array([0.5, 0.5])
-    >>> class_weights([1, 9], "weighted")
+    >>> class_weights([1, 9], scheme="weighted")
     array([0.1, 0.9])
-    >>> class_weights([1, 9], "dodrans").round(3)
+    >>> class_weights([1, 9], scheme="dodrans").round(3)
     array([0.161, 0.839])
     """
     support = check_1d(support, "support")
@@ -159,6 +162,15 @@ def locate(classes: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndar
     """Index of each wanted label in the sorted ``classes``, and whether it is there at all."""
     index = np.minimum(np.searchsorted(classes, wanted), len(classes) - 1)
     return index, classes[index] == wanted
+
+
+def matrix_over(classes: np.ndarray, matrix: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The rows and columns of the ``wanted`` labels, in their order, of a (k, k) matrix over
+    the sorted ``classes`` (or of each matrix of a stack (..., k, k)); a wanted label absent
+    from ``classes`` gets a row and a column of zeros."""
+    index, found = locate(classes, wanted)
+    return np.where(found[:, None] & found[None, :],
+                    matrix[..., index[:, None], index[None, :]], 0)
 
 
 def select_labels(

@@ -13,8 +13,12 @@ multinomial:
 So :func:`evalkit.bootstrap_ci` draws R matrices with one ``rng.multinomial`` call and
 evaluates the metric on the (R, k, k) stack with the very functions that compute it for one
 matrix (:mod:`evalkit._averaging`, :mod:`evalkit._kappa`), never touching the *n* rows again.
-This module recognises those metrics (or a :func:`functools.partial` of one that fixes
-keywords only) and evaluates them on a stack.
+
+A metric joins by registering itself where it is defined: ``@stacked(evaluate_stack)`` over
+its ``def``, with the evaluator written beside it (or :func:`ratio_of_stack` for a ratio that
+:mod:`evalkit._averaging` averages). This module imports no public module; it keeps the
+registry, recognises a registered metric (or a :func:`functools.partial` of one that fixes
+keywords only) and evaluates it on a stack.
 
 A resample can miss a class entirely. Called on such a resample without ``labels``, a
 metric averages over the classes that resample holds (and weighted kappa places the
@@ -32,41 +36,49 @@ from typing import Any
 
 import numpy as np
 
-from ._averaging import average_scores, counts_from_matrix, locate, select_labels
+from ._averaging import AVERAGES, average_scores, counts_from_matrix, select_labels
 from ._counting import full_confusion
-from ._kappa import kappa_of_tables
-from ._validation import check_label_list, check_labels, check_scalar, check_zero_division
-from .agreement import cohen_kappa
-from .classification import (
-    accuracy,
-    error_rate,
-    f1_score,
-    f_score,
-    precision,
-    recall,
-    sensitivity,
-    specificity,
-)
+from ._validation import check_labels, check_option, check_scalar, check_zero_division
 
-__all__ = ["StackedMetric", "stacked_metric"]
+__all__ = ["StackedMetric", "ratio_of_stack", "registered_metrics", "stacked", "stacked_metric"]
+
+#: ``evaluate_stack(classes, stack, n_samples, arguments, y_true)``: the metric of every
+#: (k, k) matrix of ``stack`` (..., k, k) over the sorted ``classes``, each holding
+#: ``n_samples`` rows; ``arguments`` are the metric's keyword arguments, bound with their
+#: defaults, and ``y_true`` the checked true labels of the data.
+StackEvaluator = Callable[[np.ndarray, np.ndarray, int, dict, np.ndarray], Any]
+
+_EVALUATORS: dict[Callable[..., Any], StackEvaluator] = {}
 
 
-def _accuracy(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
-              y_true: np.ndarray) -> np.ndarray:
-    return np.trace(stack, axis1=-2, axis2=-1) / n_samples
+def stacked(evaluate_stack: StackEvaluator) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated public metric with the function that evaluates it on a stack.
+
+    Put it outermost (above ``@keyword_only``), so that the object registered is the one
+    users call. The metric must take its two label arrays first.
+    """
+
+    def register(function: Callable[..., Any]) -> Callable[..., Any]:
+        _EVALUATORS[function] = evaluate_stack
+        return function
+
+    return register
 
 
-def _error_rate(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
-                y_true: np.ndarray) -> np.ndarray:
-    return (n_samples - np.trace(stack, axis1=-2, axis2=-1)) / n_samples
+def registered_metrics() -> tuple[Callable[..., Any], ...]:
+    """Every metric registered with :func:`stacked`, in the order they were defined."""
+    return tuple(_EVALUATORS)
 
 
-def _set_metric(want: str, beta: float | None = None) -> Callable[..., np.ndarray]:
-    """Precision, recall, F or specificity of a stack, as ``classification._set_metric``."""
+def ratio_of_stack(want: str, *, beta: float | None = None) -> StackEvaluator:
+    """The stack evaluator of a ratio :func:`evalkit._averaging.average_scores` averages
+    (``want``: "precision", "recall", "f" or "specificity"), whose metric takes
+    ``average``, ``labels``, ``exclude``, ``pos_label``, ``zero_division`` (and, for "f"
+    without a fixed ``beta``, ``beta``) as keywords."""
 
     def evaluate(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
                  y_true: np.ndarray) -> np.ndarray:
-        average = arguments["average"]
+        average = check_option(arguments["average"], "average", AVERAGES)
         chosen = select_labels(y_true, average, arguments["labels"], arguments["exclude"],
                                arguments["pos_label"], classes)
         # Without labels, a resample averages over the classes it holds.
@@ -80,47 +92,13 @@ def _set_metric(want: str, beta: float | None = None) -> Callable[..., np.ndarra
     return evaluate
 
 
-def _cohen_kappa(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
-                 y_true: np.ndarray) -> np.ndarray:
-    labels = arguments["labels"]
-    positions = None
-    if labels is None:
-        # A category neither judge used in a resample is not in its table: the others move
-        # up, which matters for linear and quadratic weights.
-        present = (stack.sum(axis=-1) > 0) | (stack.sum(axis=-2) > 0)
-        positions = np.cumsum(present, axis=-1) - 1
-        tables = stack
-    else:
-        wanted = check_label_list(labels, y_true)
-        index, found = locate(classes, wanted)
-        tables = np.where(found[:, None] & found[None, :],
-                          stack[..., index[:, None], index[None, :]], 0)
-    return kappa_of_tables(tables.astype(np.float64), weights=arguments["weights"],
-                           marginals=arguments["marginals"],
-                           zero_division=check_zero_division(arguments["zero_division"]),
-                           positions=positions)
-
-
-_EVALUATORS: dict[Callable[..., Any], Callable[..., np.ndarray]] = {
-    accuracy: _accuracy,
-    error_rate: _error_rate,
-    precision: _set_metric("precision"),
-    recall: _set_metric("recall"),
-    sensitivity: _set_metric("recall"),
-    specificity: _set_metric("specificity"),
-    f_score: _set_metric("f"),
-    f1_score: _set_metric("f", beta=1.0),
-    cohen_kappa: _cohen_kappa,
-}
-
-
 @dataclass(frozen=True)
 class StackedMetric:
     """One of evalkit's confusion-matrix metrics with its keyword arguments bound."""
 
     function: Callable[..., Any]
     arguments: dict[str, Any]
-    evaluate_stack: Callable[..., np.ndarray]
+    evaluate_stack: StackEvaluator
 
     def confusion(self, y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The sorted classes, the full confusion matrix and the checked ``y_true``."""
@@ -152,9 +130,10 @@ def stacked_metric(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | Non
         return None
     if evaluate_stack is None:
         return None
-    bound = inspect.signature(function).bind(y_true, y_pred, **keywords)
+    signature = inspect.signature(function)
+    bound = signature.bind(y_true, y_pred, **keywords)
     bound.apply_defaults()
     arguments = dict(bound.arguments)
-    for name in list(inspect.signature(function).parameters)[:2]:
+    for name in list(signature.parameters)[:2]:
         arguments.pop(name)
     return StackedMetric(function, arguments, evaluate_stack)

@@ -304,14 +304,30 @@ def check_square_matrix(matrix: Any, name: str, *, counts: bool = False) -> np.n
     Traceback (most recent call last):
     ...
     ValueError: confusion must be a square (k, k) matrix; got shape (1, 3)
+    >>> check_square_matrix(None, "table", counts=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: table must be a square (k, k) matrix of counts (...); got None
     """
     what = "counts" if counts else "numbers"
+    if matrix is None or isinstance(matrix, (str, bytes, dict, set, frozenset)):
+        # The wrong kind of object, as for a vector (see _to_array): a TypeError.
+        shown = "None" if matrix is None else (
+            f"the string {matrix!r}" if isinstance(matrix, (str, bytes))
+            else f"a {type(matrix).__name__}")
+        raise TypeError(f"{name} must be a square (k, k) matrix of {what} (nested list, numpy "
+                        f"array or pandas DataFrame); got {shown}")
     if isinstance(matrix, pd.DataFrame):
         matrix = matrix.to_numpy()
     try:
-        array = np.asarray(matrix, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a square (k, k) matrix of {what}") from None
+        raw = np.asarray(matrix)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} must be a square (k, k) matrix of {what}; could not read "
+                         "it (rows of different lengths?)") from None
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a square (k, k) matrix of {what}; got dtype "
+                        f"{raw.dtype}")
+    array = raw.astype(np.float64)
     if array.ndim != 2 or array.shape[0] != array.shape[1] or array.shape[0] == 0:
         raise ValueError(f"{name} must be a square (k, k) matrix; got shape {array.shape}")
     if not np.isfinite(array).all():
@@ -498,7 +514,9 @@ _SHOW.maxstring = 30
 _SHOW.maxother = 30
 
 
-def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
+def keyword_only(
+    function: Callable[..., Any] | None = None, *, deprecated: tuple[str, ...] = (),
+) -> Any:
     """Decorate a public function whose options are keyword-only (after ``*``).
 
     Python's own error for a positional option only counts arguments; this one shows the
@@ -510,11 +528,17 @@ def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     >>> @keyword_only
     ... def recall_at_k(relevance, *, k, n_relevant=None):
     ...     return k
-    >>> recall_at_k([1, 0], 2)
+    >>> recall_at_k([1, 0], 2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: recall_at_k() takes its data (relevance) by position and every option by keyword; write recall_at_k(relevance, k=2)
+    TypeError: recall_at_k() takes its data (relevance) ... write recall_at_k(relevance, k=2)
+
+    ``@keyword_only(deprecated=("scale",))``: the leading options named there were positional
+    before; for one release they still are, with a ``DeprecationWarning`` that shows the
+    keyword call (as the project keeps an old keyword working when it renames one).
     """
+    if function is None:
+        return functools.partial(keyword_only, deprecated=tuple(deprecated))
     parameters = inspect.signature(function).parameters.values()
     data = [p.name for p in parameters
             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -522,6 +546,9 @@ def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     if any(p.kind == p.VAR_POSITIONAL for p in parameters) or not options:
         raise TypeError(f"keyword_only: {function.__qualname__} needs keyword-only options "
                         "and no *args")
+    if tuple(deprecated) != tuple(options[:len(deprecated)]):
+        raise TypeError(f"keyword_only: deprecated must name the first options of "
+                        f"{function.__qualname__} in order; got {deprecated!r}")
     n_data = len(data)
     name = function.__name__
 
@@ -529,13 +556,21 @@ def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if len(args) > n_data:
             extra = args[n_data:]
-            shown = [f"{option}={_SHOW.repr(value)}" for option, value in zip(options, extra)]
+            shown = [f"{option}={_SHOW.repr(value)}" for option, value in
+                     zip(options, extra, strict=False)]
             if len(extra) > len(options):
                 shown.append("...")
             call = ", ".join(data + shown)
             listed = ", ".join(data) if data else "none"
-            raise TypeError(f"{name}() takes its data ({listed}) by position and every "
-                            f"option by keyword; write {name}({call})")
+            message = (f"{name}() takes its data ({listed}) by position and every option by "
+                       f"keyword; write {name}({call})")
+            moved = options[:len(extra)]
+            if len(extra) > len(deprecated) or any(option in kwargs for option in moved):
+                raise TypeError(message)
+            warnings.warn(message + " (a positional option stops working in the next "
+                          "release)", DeprecationWarning, stacklevel=2)
+            kwargs.update(zip(moved, extra, strict=True))
+            args = args[:n_data]
         return function(*args, **kwargs)
 
     return wrapper

@@ -22,17 +22,22 @@ from typing import Any
 
 import numpy as np
 
+from ._averaging import matrix_over
+from ._confusion_stack import stacked
+from ._counting import full_confusion
 from ._kappa import kappa_of_tables
 from ._validation import (
     check_consistent_length,
+    check_counts,
+    check_label_list,
     check_labels,
     check_option,
     check_same_label_kind,
     check_scalar,
     check_square_matrix,
     check_zero_division,
+    keyword_only,
 )
-from .classification import confusion_matrix
 from .exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -58,6 +63,7 @@ def _check_table(table: Any) -> np.ndarray:
     return array
 
 
+@keyword_only
 def kappa_from_table(
     table: Any,
     *,
@@ -125,6 +131,27 @@ def kappa_from_table(
                            zero_division=zero_division)
 
 
+def _cohen_kappa_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                          arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    labels = arguments["labels"]
+    positions = None
+    if labels is None:
+        # A category neither judge used in a resample is not in its table: the others move
+        # up, which matters for linear and quadratic weights.
+        present = (stack.sum(axis=-1) > 0) | (stack.sum(axis=-2) > 0)
+        positions = np.cumsum(present, axis=-1) - 1
+        tables = stack
+    else:
+        tables = matrix_over(classes, stack, check_label_list(labels, y_true))
+    return kappa_of_tables(
+        tables.astype(np.float64),
+        weights=check_option(arguments["weights"], "weights", KAPPA_WEIGHTS),
+        marginals=check_option(arguments["marginals"], "marginals", KAPPA_MARGINALS),
+        zero_division=check_zero_division(arguments["zero_division"]), positions=positions)
+
+
+@stacked(_cohen_kappa_of_stack)
+@keyword_only
 def cohen_kappa(
     rater_a: Any,
     rater_b: Any,
@@ -181,15 +208,21 @@ def cohen_kappa(
     >>> round(cohen_kappa([0, 1, 2, 3, 3], [0, 2, 2, 3, 1], weights="quadratic"), 4)
     0.5902
     """
+    # Each argument is checked once, here; the table is then counted, not re-checked.
     rater_a = check_labels(rater_a, "rater_a")
     rater_b = check_labels(rater_b, "rater_b")
     check_consistent_length(rater_a=rater_a, rater_b=rater_b)
     check_same_label_kind(rater_a=rater_a, rater_b=rater_b)
-    table = confusion_matrix(rater_a, rater_b, labels=labels)
+    weights = check_option(weights, "weights", KAPPA_WEIGHTS)
+    marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
+    zero_division = check_zero_division(zero_division)
+    classes, table = full_confusion(rater_a, rater_b)
+    if labels is not None:
+        table = matrix_over(classes, table, check_label_list(labels, rater_a))
     if table.sum() == 0:
         raise ValueError("no item has a label listed in labels; there is nothing to agree on")
-    return kappa_from_table(table, weights=weights, marginals=marginals,
-                            zero_division=zero_division)
+    return kappa_of_tables(table.astype(np.float64), weights=weights, marginals=marginals,
+                           zero_division=zero_division)
 
 
 def fleiss_kappa(counts: Any) -> float:
@@ -231,21 +264,10 @@ def fleiss_kappa(counts: Any) -> float:
     >>> round(fleiss_kappa([[3, 0], [2, 1], [0, 3], [1, 2]]), 4)
     0.3333
     """
-    try:
-        table = np.asarray(counts)
-        if table.dtype.kind not in "iu":
-            table = table.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("counts must be an (n_items, n_categories) matrix of counts") from None
+    table = check_counts(counts, "counts", what="judges per category")
     if table.ndim != 2 or table.shape[0] == 0 or table.shape[1] == 0:
         raise ValueError(f"counts must be an (n_items, n_categories) matrix; got shape "
                          f"{table.shape}")
-    if table.dtype.kind == "f":
-        if not np.isfinite(table).all() or (table != np.round(table)).any():
-            raise ValueError("counts must hold non-negative whole numbers of judges")
-        table = table.astype(np.int64)
-    if (table < 0).any():
-        raise ValueError("counts must hold non-negative whole numbers of judges")
     per_item = table.sum(axis=1)
     m = int(per_item[0])
     if (per_item != m).any():
@@ -274,6 +296,7 @@ _LANDIS_KOCH = ((0.0, "poor"), (0.20, "slight"), (0.40, "fair"), (0.60, "moderat
 
 
 
+@keyword_only
 def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Two judges' labels, item by item, that produce a given k×k agreement table.
 
@@ -316,9 +339,7 @@ def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np
     >>> round(cohen_kappa(*labels_from_table([[300, 20], [10, 70]])), 4)
     0.7761
     """
-    table = _check_table(table)
-    if not np.array_equal(table, np.round(table)):
-        raise ValueError("table must hold whole counts of items")
+    table = check_counts(_check_table(table), "table", what="items per cell")
     k = table.shape[0]
     if labels is None:
         categories = np.arange(k)
@@ -328,11 +349,12 @@ def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np
             raise ValueError(f"labels must name the {k} categories of table; got {len(categories)}")
         if len(np.unique(categories)) != k:
             raise ValueError("labels must not repeat a category")
-    counts = table.astype(np.int64).ravel()
+    counts = table.ravel()
     rows, columns = np.divmod(np.arange(k * k), k)
     return np.repeat(categories[rows], counts), np.repeat(categories[columns], counts)
 
-def interpret_kappa(kappa: float, scale: str = "landis-koch") -> str:
+@keyword_only(deprecated=("scale",))
+def interpret_kappa(kappa: float, *, scale: str = "landis-koch") -> str:
     r"""A verbal label for a kappa value, on a published scale.
 
     .. math::

@@ -25,9 +25,10 @@ from ._averaging import (
     average_scores,
     class_weights,
     counts_from_matrix,
-    locate,
+    matrix_over,
     select_labels,
 )
+from ._confusion_stack import ratio_of_stack, stacked
 from ._counting import full_confusion
 from ._docs import fill_doc
 from ._validation import (
@@ -38,6 +39,7 @@ from ._validation import (
     check_same_label_kind,
     check_scalar,
     check_zero_division,
+    keyword_only,
 )
 
 __all__ = [
@@ -105,7 +107,8 @@ def _set_metric(
 # --------------------------------------------------------------------------------------------
 
 
-def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray:
+@keyword_only(deprecated=("labels",))
+def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None) -> np.ndarray:
     r"""Count how often each true class was predicted as each class.
 
     .. math::
@@ -146,11 +149,15 @@ def confusion_matrix(y_true: Any, y_pred: Any, labels: Any = None) -> np.ndarray
         return full_confusion(y_true, y_pred)[1]
     wanted = check_label_list(labels, y_true)
     classes, matrix = full_confusion(y_true, y_pred)
-    index, found = locate(classes, wanted)
-    sub = matrix[np.ix_(index, index)]
-    return np.where(found[:, None] & found[None, :], sub, 0)
+    return matrix_over(classes, matrix, wanted)
 
 
+def _accuracy_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                       arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    return np.trace(stack, axis1=-2, axis2=-1) / n_samples
+
+
+@stacked(_accuracy_of_stack)
 def accuracy(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label equals the true label.
 
@@ -180,6 +187,12 @@ def accuracy(y_true: Any, y_pred: Any) -> float:
     return float(np.count_nonzero(y_true == y_pred) / len(y_true))
 
 
+def _error_rate_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
+                         arguments: dict, y_true: np.ndarray) -> np.ndarray:
+    return (n_samples - np.trace(stack, axis1=-2, axis2=-1)) / n_samples
+
+
+@stacked(_error_rate_of_stack)
 def error_rate(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label is wrong.
 
@@ -247,6 +260,8 @@ float, or ndarray of float when ``average`` is None
 _shared_docs = fill_doc(parameters=_COMMON_PARAMETERS, returns=_RETURNS)
 
 
+@stacked(ratio_of_stack("precision"))
+@keyword_only
 @_shared_docs
 def precision(
     y_true: Any,
@@ -284,6 +299,8 @@ def precision(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("recall"))
+@keyword_only
 @_shared_docs
 def recall(
     y_true: Any,
@@ -321,6 +338,8 @@ def recall(
                        labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("f"))
+@keyword_only
 @_shared_docs
 def f_score(
     y_true: Any,
@@ -368,6 +387,8 @@ def f_score(
                        zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("f", beta=1.0))
+@keyword_only
 @_shared_docs
 def f1_score(
     y_true: Any,
@@ -409,6 +430,8 @@ def f1_score(
                    labels=labels, exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("recall"))
+@keyword_only
 @_shared_docs
 def sensitivity(
     y_true: Any,
@@ -444,6 +467,8 @@ def sensitivity(
                   exclude=exclude, zero_division=zero_division)
 
 
+@stacked(ratio_of_stack("specificity"))
+@keyword_only
 @_shared_docs
 def specificity(
     y_true: Any,
@@ -491,6 +516,7 @@ def specificity(
 REPORT_AVERAGES = ("micro", "macro", "macro_pr", "weighted", "dodrans", "entropy")
 
 
+@keyword_only
 def classification_report(
     y_true: Any,
     y_pred: Any,

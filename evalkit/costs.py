@@ -9,16 +9,19 @@ negative cost (a benefit).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._results import make_result
 from ._validation import (
     check_1d,
     check_consistent_length,
     check_finite_scores,
+    check_scalar,
     check_square_matrix,
+    keyword_only,
 )
 from .curves import confusion_at_thresholds
 
@@ -33,23 +36,21 @@ __all__ = [
 ]
 
 
-class ThresholdCost(NamedTuple):
-    """A decision threshold and the total cost of deciding with it."""
-
-    threshold: float
-    cost: float
+ThresholdCost = make_result(
+    "ThresholdCost", ("threshold", "cost"), module=__name__,
+    doc="A decision threshold and the total cost of deciding with it; unpacks like "
+        "``(threshold, cost)``.",
+)
 
 
 def _check_pair(confusion: Any, cost_matrix: Any) -> tuple[np.ndarray, np.ndarray]:
-    confusion = check_square_matrix(confusion, "confusion")
+    confusion = check_square_matrix(confusion, "confusion", counts=True)
     cost_matrix = check_square_matrix(cost_matrix, "cost_matrix")
     if confusion.shape != cost_matrix.shape:
         raise ValueError(
             f"confusion and cost_matrix must have the same shape; got {confusion.shape} and "
             f"{cost_matrix.shape}"
         )
-    if (confusion < 0).any():
-        raise ValueError("confusion holds counts, which cannot be negative")
     return confusion, cost_matrix
 
 
@@ -88,6 +89,7 @@ def total_cost(confusion: Any, cost_matrix: Any) -> float:
     return float((confusion * cost_matrix).sum())
 
 
+@keyword_only
 def expected_cost(confusion: Any, cost_matrix: Any, *, priors: Any = None) -> float:
     r"""The average cost per decision.
 
@@ -160,6 +162,7 @@ def _check_binary_costs(cost_matrix: Any) -> np.ndarray:
     return cost_matrix
 
 
+@keyword_only
 def costs_by_threshold(
     y_true: Any, y_score: Any, cost_matrix: Any, *, pos_label: Any = 1
 ) -> pd.DataFrame:
@@ -215,6 +218,7 @@ def costs_by_threshold(
     return table
 
 
+@keyword_only
 def cost_optimal_threshold(
     y_true: Any, y_score: Any, cost_matrix: Any, *, pos_label: Any = 1
 ) -> ThresholdCost:
@@ -318,12 +322,12 @@ def probability_threshold(cost_matrix: Any) -> float:
     return float(false_positive_regret / (false_positive_regret + false_negative_regret))
 
 
-def _rates(values: Any, name: str) -> np.ndarray:
+def _rates(values: Any, name: str, *, what: str = "rates") -> np.ndarray:
     rates = check_finite_scores(values, name)  # NaN and infinity are named with their position
     outside = (rates < 0) | (rates > 1)
     if outside.any():
         position = int(np.flatnonzero(outside)[0])
-        raise ValueError(f"{name} must hold rates between 0 and 1; {name}[{position}] is "
+        raise ValueError(f"{name} must hold {what} between 0 and 1; {name}[{position}] is "
                          f"{float(rates[position])!r}")
     return rates
 
@@ -386,14 +390,10 @@ def normalized_expected_cost(fpr: Any, tpr: Any, probability_cost: Any) -> np.nd
     """
     fpr, tpr = _rates(fpr, "fpr"), _rates(tpr, "tpr")
     check_consistent_length(fpr=fpr, tpr=tpr)
-    try:
-        conditions = np.asarray(probability_cost, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}") from None
-    if (conditions.ndim > 1 or isinstance(probability_cost, bool)
-            or not np.isfinite(conditions).all() or (conditions < 0).any()
-            or (conditions > 1).any()):
-        raise ValueError(f"probability_cost must lie in [0, 1]; got {probability_cost!r}")
+    if np.ndim(probability_cost) == 0:  # one condition: a number, checked as every option is
+        conditions = np.float64(check_scalar(probability_cost, "probability_cost", low=0, high=1))
+    else:
+        conditions = _rates(probability_cost, "probability_cost", what="probabilities")
     # One row per operating point, one column per condition: every line at once.
     return ((1.0 - tpr)[:, None] * conditions.reshape(1, -1)
             + fpr[:, None] * (1.0 - conditions.reshape(1, -1))).reshape(

@@ -22,12 +22,14 @@ import pandas as pd
 
 from ._results import make_result
 from ._validation import (
+    check_bool,
     check_consistent_length,
     check_finite_scores,
     check_labels,
     check_option,
     check_same_label_kind,
     check_scalar,
+    keyword_only,
 )
 from .exceptions import UndefinedMetricWarning
 
@@ -137,6 +139,7 @@ def _undefined(what: str) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def confusion_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> pd.DataFrame:
     r"""The binary confusion matrix at every distinct threshold of a scorer.
 
@@ -192,6 +195,7 @@ def confusion_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = 1) ->
     })
 
 
+@keyword_only
 def roc_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = 1, drop_intermediate: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -235,8 +239,7 @@ def roc_curve(
     >>> thresholds
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
-    if not isinstance(drop_intermediate, (bool, np.bool_)):
-        raise ValueError(f"drop_intermediate must be True or False; got {drop_intermediate!r}")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
     sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
@@ -261,6 +264,7 @@ def roc_curve(
     return fpr, tpr, thresholds
 
 
+@keyword_only
 def precision_recall_curve(
     y_true: Any, y_score: Any, *, pos_label: Any = 1, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -306,8 +310,7 @@ def precision_recall_curve(
     >>> thresholds
     array([0.1 , 0.35, 0.4 , 0.8 ])
     """
-    if not isinstance(drop_intermediate, (bool, np.bool_)):
-        raise ValueError(f"drop_intermediate must be True or False; got {drop_intermediate!r}")
+    drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
     sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
@@ -333,6 +336,7 @@ YoudenResult = make_result(
 )
 
 
+@keyword_only
 def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResult:
     r"""Youden's J: the threshold that maximises sensitivity + specificity − 1.
 
@@ -385,6 +389,7 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResu
                         tpr=tpr, fpr=fpr)
 
 
+@keyword_only
 def roc_auc(
     y_true: Any,
     y_score: Any,
@@ -580,6 +585,7 @@ def _multiclass_auc(y_true: Any, y_score: Any, multi_class: str, labels: Any,
 # --------------------------------------------------------------------------------------------
 
 
+@keyword_only
 def binormal_test_set(
     *, separation: float = 1.5, prevalence: float = 0.5, n_pool: int = 200, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:

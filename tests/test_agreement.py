@@ -223,8 +223,15 @@ def test_bad_input():
         ek.fleiss_kappa([[3, 0], [1, 1]])
     with pytest.raises(ValueError, match="at least 2 judges"):
         ek.fleiss_kappa([[1, 0], [0, 1]])
-    with pytest.raises(ValueError, match="whole numbers of judges"):
+    with pytest.raises(ValueError, match=r"counts must hold non-negative whole numbers "
+                                         r"\(judges per category\); got 1.5"):
         ek.fleiss_kappa([[1.5, 0.5], [1, 1]])
+    with pytest.raises(ValueError, match=r"whole numbers \(judges per category\); got -1"):
+        ek.fleiss_kappa([[3, -1], [1, 1]])
+    with pytest.raises(TypeError, match=r"counts must hold non-negative whole numbers"):
+        ek.fleiss_kappa([["a", "b"], ["c", "d"]])
+    with pytest.raises(TypeError, match="table must be a square"):
+        ek.kappa_from_table(None)
     with pytest.raises(ValueError, match=r"scale must be one of"):
         ek.interpret_kappa(0.5, scale="fleiss")
     with pytest.raises(ValueError, match="kappa must be a real number <= 1; got 1.5"):
@@ -267,7 +274,8 @@ def test_labels_from_table_bad_input():
         ek.labels_from_table([[1, 2, 3]])
     with pytest.raises(ValueError, match="table must hold non-negative"):
         ek.labels_from_table([[1, -2], [3, 4]])
-    with pytest.raises(ValueError, match="table must hold whole counts"):
+    with pytest.raises(ValueError, match=r"table must hold non-negative whole numbers "
+                                         r"\(items per cell\); got 2.5"):
         ek.labels_from_table([[1, 2.5], [3, 4]])
     with pytest.raises(ValueError, match="table is empty"):
         ek.labels_from_table([[0, 0], [0, 0]])
@@ -277,3 +285,18 @@ def test_labels_from_table_bad_input():
         ek.labels_from_table([[1, 2], [3, 4]], labels=["a", "a"])
     with pytest.raises(TypeError):
         ek.labels_from_table([[1, 2], [3, 4]], ["a", "b"])
+
+
+def test_cohen_kappa_reads_each_argument_once(monkeypatch):
+    from evalkit import _validation
+
+    read, original = [], _validation._to_array
+
+    def spy(values, name):
+        read.append(name)
+        return original(values, name)
+
+    monkeypatch.setattr(_validation, "_to_array", spy)
+    kappa = ek.cohen_kappa([0, 1, 2, 2], [0, 1, 1, 2], labels=[2, 1, 0], weights="linear")
+    assert read == ["rater_a", "rater_b", "labels"]
+    assert kappa == pytest.approx(ek.cohen_kappa([0, 1, 2, 2], [0, 1, 1, 2], weights="linear"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -148,13 +149,13 @@ def test_exclude_makes_micro_f1_differ_from_accuracy():
 def test_class_weights_schemes_by_formula():
     support = np.array([1, 4, 20, 75])
     n = support.sum()
-    np.testing.assert_allclose(ek.class_weights(support, "macro"), np.full(4, 0.25))
-    np.testing.assert_allclose(ek.class_weights(support, "weighted"), support / n)
+    np.testing.assert_allclose(ek.class_weights(support, scheme="macro"), np.full(4, 0.25))
+    np.testing.assert_allclose(ek.class_weights(support, scheme="weighted"), support / n)
     dodrans = support**0.75
-    np.testing.assert_allclose(ek.class_weights(support, "dodrans"), dodrans / dodrans.sum())
+    np.testing.assert_allclose(ek.class_weights(support, scheme="dodrans"), dodrans / dodrans.sum())
     entropy = -support * np.log2(support / n)
-    np.testing.assert_allclose(ek.class_weights(support, "entropy"), entropy / entropy.sum())
-    w = ek.class_weights(support, "dodrans")
+    np.testing.assert_allclose(ek.class_weights(support, scheme="entropy"), entropy / entropy.sum())
+    w = ek.class_weights(support, scheme="dodrans")
     # Harbecke et al.'s desiderata: weights grow with class size, less than proportionally.
     assert np.all(np.diff(w) > 0) and np.all(np.diff(w / support) < 0)
 
@@ -483,10 +484,10 @@ def test_beta_infinity_is_recall():
 
 def test_class_weights_bad_input():
     with pytest.raises(ValueError, match="scheme must be one of"):
-        ek.class_weights([1, 2], "harmonic")
+        ek.class_weights([1, 2], scheme="harmonic")
     with pytest.raises(ValueError, match="support must hold non-negative counts"):
-        ek.class_weights([1, -2], "macro")
-    np.testing.assert_allclose(ek.class_weights([0, 0], "weighted"), [0.5, 0.5])
+        ek.class_weights([1, -2], scheme="macro")
+    np.testing.assert_allclose(ek.class_weights([0, 0], scheme="weighted"), [0.5, 0.5])
 
 
 @given(st.lists(st.text(max_size=12), min_size=1, max_size=60))
@@ -602,3 +603,58 @@ def test_small_integer_dtypes_do_not_overflow(dtype, rng):
                                   skm.confusion_matrix(y_true, y_pred))
     assert ek.f1_score(y_true, y_pred, average="macro") == pytest.approx(
         skm.f1_score(y_true, y_pred, average="macro"))
+
+
+def _option_functions():
+    from evalkit import agreement, classification, costs, curves
+
+    for module in (classification, agreement, curves, costs):
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function) and any(
+                    p.kind == p.KEYWORD_ONLY
+                    for p in inspect.signature(function).parameters.values()):
+                yield function
+
+
+#: Options that were positional before they became keyword-only (see keyword_only).
+POSITIONAL_UNTIL_NEXT_RELEASE = {"confusion_matrix", "class_weights", "interpret_kappa"}
+
+
+@pytest.mark.parametrize("function", list(_option_functions()), ids=lambda f: f.__name__)
+def test_a_positional_option_is_refused_with_the_keyword_call(function):
+    from tests.test_common import SPEC_BY_NAME
+
+    parameters = inspect.signature(function).parameters.values()
+    data = [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD]
+    option = next(p.name for p in parameters if p.kind == p.KEYWORD_ONLY)
+    kwargs = SPEC_BY_NAME[function.__name__].kwargs
+    value = kwargs.get(option, inspect.signature(function).parameters[option].default)
+    args = [kwargs[name] for name in data] + [value]
+    if function.__name__ in POSITIONAL_UNTIL_NEXT_RELEASE:
+        args.append(None)  # a second positional option was never allowed
+    with pytest.raises(TypeError, match=rf"by keyword; write {function.__name__}\(.*"
+                                        rf"{option}="):
+        function(*args)
+
+
+def test_the_options_made_keyword_only_still_work_by_keyword():
+    np.testing.assert_array_equal(ek.confusion_matrix([0, 1, 1], [1, 1, 0], labels=[1, 0]),
+                                  [[1, 1], [1, 0]])
+    np.testing.assert_allclose(ek.class_weights([1, 9], scheme="weighted"), [0.1, 0.9])
+    assert ek.interpret_kappa(0.7, scale="carletta") == "tentative"
+    # Positional before: for one release still, with a DeprecationWarning showing the call.
+    with pytest.warns(DeprecationWarning, match=r"write class_weights\(support, scheme='macro'"):
+        np.testing.assert_allclose(ek.class_weights([1, 9], "macro"), [0.5, 0.5])
+    with pytest.warns(DeprecationWarning, match=r"write interpret_kappa\(kappa, scale='carl"):
+        assert ek.interpret_kappa(0.7, "carletta") == "tentative"
+    with pytest.warns(DeprecationWarning, match=r"write confusion_matrix\(y_true, y_pred, lab"):
+        np.testing.assert_array_equal(ek.confusion_matrix([0, 1, 1], [1, 1, 0], [1, 0]),
+                                      [[1, 1], [1, 0]])
+    with pytest.raises(TypeError, match=r"write class_weights\(support, scheme=.*n_samples=4"):
+        ek.class_weights([1, 9], "macro", 4)
+    with pytest.raises(TypeError, match=r"by keyword"):
+        ek.class_weights([1, 9], "macro", scheme="macro")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ek.class_weights([1, 9], scheme="macro")

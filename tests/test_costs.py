@@ -158,13 +158,24 @@ def test_probability_threshold_needs_errors_to_cost_more(cost_matrix):
     ([[1, 2], [3, 4]], [[0, 1, 2], [1, 0, 2], [1, 1, 0]], "same shape"),
     ([[1, 2, 3]], [[0, 1]], r"confusion must be a square \(k, k\) matrix; got shape \(1, 3\)"),
     ([[1, 2], [3, 4]], [[0, np.nan], [1, 0]], "cost_matrix must hold finite numbers"),
-    ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion holds counts, which cannot be negative"),
-    ([[1, 2], [3, 4]], "costs", "cost_matrix must be a square"),
+    ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative finite counts"),
 ])
 def test_bad_matrices(confusion, cost_matrix, message):
     with pytest.raises(ValueError, match=message):
         ek.total_cost(confusion, cost_matrix)
     with pytest.raises(ValueError, match=message):
+        ek.expected_cost(confusion, cost_matrix)
+
+
+@pytest.mark.parametrize(("confusion", "cost_matrix", "message"), [
+    ([[1, 2], [3, 4]], "costs", "cost_matrix must be a square .*got the string 'costs'"),
+    (None, [[0, 1], [1, 0]], "confusion must be a square .*got None"),
+    ([["a", "b"], ["c", "d"]], [[0, 1], [1, 0]], "confusion must be a square .*got dtype"),
+])
+def test_the_wrong_kind_of_matrix_is_a_type_error(confusion, cost_matrix, message):
+    with pytest.raises(TypeError, match=message):
+        ek.total_cost(confusion, cost_matrix)
+    with pytest.raises(TypeError, match=message):
         ek.expected_cost(confusion, cost_matrix)
 
 
@@ -243,6 +254,34 @@ def test_normalized_expected_cost_bad_input():
         normalized_expected_cost([0, 1], [0, 1.5], 0.5)
     with pytest.raises(ValueError, match="fpr contains NaN at position 0"):
         normalized_expected_cost([np.nan, 1], [0, 1], 0.5)
-    for bad in (1.2, -0.1, np.nan, [0.5, 2.0], "half", True):
-        with pytest.raises(ValueError, match="probability_cost must lie in"):
+    for bad in (1.2, -0.1, np.nan):
+        with pytest.raises(ValueError, match=r"probability_cost must be a real number in "
+                                             r"\[0, 1\]; got"):
             normalized_expected_cost([0, 1], [0, 1], bad)
+    for bad in ("half", True, None):
+        with pytest.raises(TypeError, match=r"probability_cost must be a real number in "
+                                            r"\[0, 1\]; got"):
+            normalized_expected_cost([0, 1], [0, 1], bad)
+    with pytest.raises(ValueError, match=r"probability_cost must hold probabilities between 0 "
+                                         r"and 1; probability_cost\[1\] is 2.0"):
+        normalized_expected_cost([0, 1], [0, 1], [0.5, 2.0])
+    with pytest.raises(ValueError, match=r"probability_cost must be 1-D"):
+        normalized_expected_cost([0, 1], [0, 1], [[0.5, 0.2]])
+    assert normalized_expected_cost([0.0, 1.0], [0.0, 1.0], np.float64(0.25)).tolist() == [
+        0.25, 0.75]
+
+
+def test_threshold_cost_is_a_named_result_like_the_others():
+    import pickle
+
+    result = ek.cost_optimal_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [[0, 1], [5, 0]])
+    threshold, cost = result
+    assert (threshold, cost) == (result.threshold, result.cost) == (0.35, 1.0)
+    assert result[0] == 0.35 and len(result) == 2
+    assert result._asdict() == {"threshold": 0.35, "cost": 1.0}
+    assert repr(result) == "ThresholdCost(threshold=0.35, cost=1.0)"
+    assert type(result).__module__ == "evalkit.costs"
+    assert pickle.loads(pickle.dumps(result)) == result
+    with pytest.raises(AttributeError, match="read-only"):
+        result.cost = 0.0
+    assert type(result) is ek.costs.ThresholdCost

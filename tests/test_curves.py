@@ -305,8 +305,10 @@ def test_bad_pos_label(function):
         function([0, 1, 1], [0.1, 0.2, 0.3], pos_label=2)
     with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels"):
         function(["a", "b"], [0.1, 0.2])
-    with pytest.raises(ValueError, match="drop_intermediate must be True or False"):
+    with pytest.raises(TypeError, match="drop_intermediate must be True or False; got 'yes'"):
         function([0, 1], [0.1, 0.2], drop_intermediate="yes")
+    with pytest.raises(TypeError, match="drop_intermediate must be True or False; got 1"):
+        function([0, 1], [0.1, 0.2], drop_intermediate=1)
 
 
 def test_bad_multiclass_options():

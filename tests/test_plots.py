@@ -186,7 +186,7 @@ def test_class_weights_bars_are_the_weights():
     assert list(containers) == ["weighted", "entropy", "dodrans", "macro"]
     for scheme, container in containers.items():
         heights = [bar.get_height() for bar in container]
-        assert heights == pytest.approx(ek.class_weights(support, scheme)), scheme
+        assert heights == pytest.approx(ek.class_weights(support, scheme=scheme)), scheme
         assert sum(heights) == pytest.approx(1.0)
     weighted = [bar.get_height() for bar in containers["weighted"]]
     assert weighted == pytest.approx(support / 1000)
@@ -213,7 +213,7 @@ def test_class_weights_entropy_uses_n_samples():
     heights = [bar.get_height() for bar in ax.containers[0]]
     raw = np.array([-80 * np.log2(0.08), -20 * np.log2(0.02)])
     assert heights == pytest.approx(raw / raw.sum())
-    assert heights == pytest.approx(ek.class_weights([80, 20], "entropy", n_samples=1000))
+    assert heights == pytest.approx(ek.class_weights([80, 20], scheme="entropy", n_samples=1000))
 
 
 def test_class_weights_bad_input():
@@ -319,7 +319,7 @@ def test_normalized_cost_curve_bad_input():
         plot_normalized_cost_curve([0, 1], [0, 1.5])
     with pytest.raises(ValueError, match="fpr contains NaN at position 0"):
         plot_normalized_cost_curve([np.nan, 1], [0, 1])
-    with pytest.raises(ValueError, match="probability_cost must lie in"):
+    with pytest.raises(ValueError, match=r"probability_cost must be a real number in \[0, 1\]"):
         plot_normalized_cost_curve([0, 1], [0, 1], probability_cost=1.2)
     with pytest.raises(ValueError, match="n_grid must be a whole number >= 2"):
         plot_normalized_cost_curve([0, 1], [0, 1], n_grid=1)

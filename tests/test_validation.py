@@ -120,3 +120,24 @@ def test_check_scalar_infinity_and_none_when_allowed():
         v.check_scalar("x", "k", kind="int", allow_none=True)
     with pytest.raises(ValueError, match="kind must be one of 'int', 'real'"):
         v.check_scalar(1, "k", kind="float")
+
+
+def test_square_matrix_wrong_kind_of_object_is_a_type_error_like_a_vector():
+    from evalkit._validation import check_1d, check_square_matrix
+
+    with pytest.raises(TypeError, match="y_true must be an array-like .*got None"):
+        check_1d(None, "y_true")
+    with pytest.raises(TypeError, match=r"table must be a square \(k, k\) matrix of counts "
+                                        r"\(nested list, numpy array or pandas DataFrame\); "
+                                        "got None"):
+        check_square_matrix(None, "table", counts=True)
+    with pytest.raises(TypeError, match="cost_matrix must be .* of numbers .*got the string"):
+        check_square_matrix("[[0, 1], [1, 0]]", "cost_matrix")
+    with pytest.raises(TypeError, match="confusion must be .*; got a dict"):
+        check_square_matrix({0: [1, 2]}, "confusion")
+    with pytest.raises(TypeError, match="table must be .* of counts; got dtype <U1"):
+        check_square_matrix([["a", "b"], ["c", "d"]], "table", counts=True)
+    with pytest.raises(ValueError, match="could not read it"):
+        check_square_matrix([[1, 2], [3]], "table")
+    np.testing.assert_array_equal(check_square_matrix([[1, 2], [3, 4]], "table"),
+                                  [[1.0, 2.0], [3.0, 4.0]])

@@ -183,7 +183,7 @@ def test_averaging_model_report_equals_scikit_learn(settings):
                                    expected[:3], err_msg=average)
     # scikit-learn has no dodrans or entropy: weight its per-class F1 with class_weights.
     for scheme in ("dodrans", "entropy"):
-        weights = ek.class_weights(model.support, scheme)
+        weights = ek.class_weights(model.support, scheme=scheme)
         assert report.loc[scheme, "f_score"] == pytest.approx(np.average(per_class[2],
                                                                          weights=weights))
     p, r = report.loc["macro", ["precision", "recall"]]
