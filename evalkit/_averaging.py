@@ -64,7 +64,7 @@ RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
           "specificity": "Specificity"}
 
 
-@keyword_only(deprecated=("scheme",))
+@keyword_only
 def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
     r"""Weights of the classes in an average, summing to 1.
 

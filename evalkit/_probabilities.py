@@ -20,6 +20,8 @@ from ._counting import encode
 from ._validation import as_array, check_consistent_length, check_label_list, check_labels
 
 #: Rows of ``y_proba`` must sum to 1 within this tolerance.
+__all__ = ["ROW_SUM_TOLERANCE"]
+
 ROW_SUM_TOLERANCE = 1e-6
 
 

@@ -21,6 +21,8 @@ import pandas as pd
 from ._text_files import read_text as _read_text
 from ._text_files import source_name as _source_name
 
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS"]
+
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
 # Grades may be negative (trec_eval: -1 is pooled but not judged), so check_counts, which

@@ -514,9 +514,7 @@ _SHOW.maxstring = 30
 _SHOW.maxother = 30
 
 
-def keyword_only(
-    function: Callable[..., Any] | None = None, *, deprecated: tuple[str, ...] = (),
-) -> Any:
+def keyword_only(function: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a public function whose options are keyword-only (after ``*``).
 
     Python's own error for a positional option only counts arguments; this one shows the
@@ -533,12 +531,9 @@ def keyword_only(
     ...
     TypeError: recall_at_k() takes its data (relevance) ... write recall_at_k(relevance, k=2)
 
-    ``@keyword_only(deprecated=("scale",))``: the leading options named there were positional
-    before; for one release they still are, with a ``DeprecationWarning`` that shows the
-    keyword call (as the project keeps an old keyword working when it renames one).
+    There is no grace period for a positional option: a call that used to mean something
+    else must stop, not warn (``average_precision(x, 2)`` was R, ``recall_at_k(x, 2)`` was k).
     """
-    if function is None:
-        return functools.partial(keyword_only, deprecated=tuple(deprecated))
     parameters = inspect.signature(function).parameters.values()
     data = [p.name for p in parameters
             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -546,9 +541,6 @@ def keyword_only(
     if any(p.kind == p.VAR_POSITIONAL for p in parameters) or not options:
         raise TypeError(f"keyword_only: {function.__qualname__} needs keyword-only options "
                         "and no *args")
-    if tuple(deprecated) != tuple(options[:len(deprecated)]):
-        raise TypeError(f"keyword_only: deprecated must name the first options of "
-                        f"{function.__qualname__} in order; got {deprecated!r}")
     n_data = len(data)
     name = function.__name__
 
@@ -562,15 +554,8 @@ def keyword_only(
                 shown.append("...")
             call = ", ".join(data + shown)
             listed = ", ".join(data) if data else "none"
-            message = (f"{name}() takes its data ({listed}) by position and every option by "
-                       f"keyword; write {name}({call})")
-            moved = options[:len(extra)]
-            if len(extra) > len(deprecated) or any(option in kwargs for option in moved):
-                raise TypeError(message)
-            warnings.warn(message + " (a positional option stops working in the next "
-                          "release)", DeprecationWarning, stacklevel=2)
-            kwargs.update(zip(moved, extra, strict=True))
-            args = args[:n_data]
+            raise TypeError(f"{name}() takes its data ({listed}) by position and every "
+                            f"option by keyword; write {name}({call})")
         return function(*args, **kwargs)
 
     return wrapper

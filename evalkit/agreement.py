@@ -353,7 +353,7 @@ def labels_from_table(table: Any, *, labels: Any = None) -> tuple[np.ndarray, np
     rows, columns = np.divmod(np.arange(k * k), k)
     return np.repeat(categories[rows], counts), np.repeat(categories[columns], counts)
 
-@keyword_only(deprecated=("scale",))
+@keyword_only
 def interpret_kappa(kappa: float, *, scale: str = "landis-koch") -> str:
     r"""A verbal label for a kappa value, on a published scale.
 

@@ -107,7 +107,7 @@ def _set_metric(
 # --------------------------------------------------------------------------------------------
 
 
-@keyword_only(deprecated=("labels",))
+@keyword_only
 def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None) -> np.ndarray:
     r"""Count how often each true class was predicted as each class.
 

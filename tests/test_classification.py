@@ -617,9 +617,6 @@ def _option_functions():
                 yield function
 
 
-#: Options that were positional before they became keyword-only (see keyword_only).
-POSITIONAL_UNTIL_NEXT_RELEASE = {"confusion_matrix", "class_weights", "interpret_kappa"}
-
 
 @pytest.mark.parametrize("function", list(_option_functions()), ids=lambda f: f.__name__)
 def test_a_positional_option_is_refused_with_the_keyword_call(function):
@@ -631,8 +628,6 @@ def test_a_positional_option_is_refused_with_the_keyword_call(function):
     kwargs = SPEC_BY_NAME[function.__name__].kwargs
     value = kwargs.get(option, inspect.signature(function).parameters[option].default)
     args = [kwargs[name] for name in data] + [value]
-    if function.__name__ in POSITIONAL_UNTIL_NEXT_RELEASE:
-        args.append(None)  # a second positional option was never allowed
     with pytest.raises(TypeError, match=rf"by keyword; write {function.__name__}\(.*"
                                         rf"{option}="):
         function(*args)
@@ -643,14 +638,14 @@ def test_the_options_made_keyword_only_still_work_by_keyword():
                                   [[1, 1], [1, 0]])
     np.testing.assert_allclose(ek.class_weights([1, 9], scheme="weighted"), [0.1, 0.9])
     assert ek.interpret_kappa(0.7, scale="carletta") == "tentative"
-    # Positional before: for one release still, with a DeprecationWarning showing the call.
-    with pytest.warns(DeprecationWarning, match=r"write class_weights\(support, scheme='macro'"):
-        np.testing.assert_allclose(ek.class_weights([1, 9], "macro"), [0.5, 0.5])
-    with pytest.warns(DeprecationWarning, match=r"write interpret_kappa\(kappa, scale='carl"):
-        assert ek.interpret_kappa(0.7, "carletta") == "tentative"
-    with pytest.warns(DeprecationWarning, match=r"write confusion_matrix\(y_true, y_pred, lab"):
-        np.testing.assert_array_equal(ek.confusion_matrix([0, 1, 1], [1, 1, 0], [1, 0]),
-                                      [[1, 1], [1, 0]])
+    # Positional before this release, and now a TypeError that shows the keyword call: a
+    # grace period would let class_weights(support, "macro") keep meaning what it did.
+    with pytest.raises(TypeError, match=r"write class_weights\(support, scheme='macro'\)"):
+        ek.class_weights([1, 9], "macro")
+    with pytest.raises(TypeError, match=r"write interpret_kappa\(kappa, scale='carletta'\)"):
+        ek.interpret_kappa(0.7, "carletta")
+    with pytest.raises(TypeError, match=r"write confusion_matrix\(y_true, y_pred, labels="):
+        ek.confusion_matrix([0, 1, 1], [1, 1, 0], [1, 0])
     with pytest.raises(TypeError, match=r"write class_weights\(support, scheme=.*n_samples=4"):
         ek.class_weights([1, 9], "macro", 4)
     with pytest.raises(TypeError, match=r"by keyword"):

@@ -132,7 +132,7 @@ def test_precision_recall_draws_every_rank_and_the_interpolated_levels():
 
     ranking = [1, 0, 1, 0, 0, 0, 0, 0, 1, 1]  # the course notes' ranking, R = 4
     ax = plot_precision_recall(ek.precision_recall_points(ranking),
-                               ek.interpolated_precision(ranking), label="A")
+                               interpolated=ek.interpolated_precision(ranking), label="A")
     lines = _lines_by_label(ax)
     raw = lines["A: precision after each rank"]
     assert raw.get_xdata() == pytest.approx([.25, .25, .5, .5, .5, .5, .5, .5, .75, 1.0])
@@ -159,7 +159,7 @@ def test_precision_recall_without_relevant_column_or_interpolation():
     assert set(lines) == {"precision after each rank", "relevant document"}
     assert lines["relevant document"].get_xdata() == pytest.approx([0.5, 1.0])
     assert ax.get_title() == "mine"
-    ax = plot_precision_recall(points, [1.0, 0.7], recall_levels=[0.0, 1.0])
+    ax = plot_precision_recall(points, interpolated=[1.0, 0.7], recall_levels=[0.0, 1.0])
     assert _lines_by_label(ax)["interpolated precision"].get_xdata() == pytest.approx([0, 1])
 
 
@@ -169,7 +169,7 @@ def test_precision_recall_bad_input():
     with pytest.raises(ValueError, match="missing \\['precision'\\]"):
         plot_precision_recall(ek.precision_recall_points([1, 0]).drop(columns="precision"))
     with pytest.raises(ValueError, match="different lengths \\(3 != 11\\)"):
-        plot_precision_recall(ek.precision_recall_points([1, 0]), [1.0, 0.5, 0.0])
+        plot_precision_recall(ek.precision_recall_points([1, 0]), interpolated=[1.0, 0.5, 0.0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -525,7 +525,7 @@ PLOT_DATA = {
     "plot_accuracy_spread": ["measured", "true_accuracy"],
     "plot_f_beta": ["precision", "recall"],
     "plot_dcg_gains": ["gains"],
-    "plot_precision_recall": ["points", "interpolated"],
+    "plot_precision_recall": ["points"],
     "plot_class_weights": ["support"],
     "plot_averages": ["reports"],
     "plot_confusion_matrix": ["confusion"],

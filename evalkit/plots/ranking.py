@@ -123,8 +123,8 @@ def plot_dcg_gains(
 @keyword_only
 def plot_precision_recall(
     points: Any,
-    interpolated: Any = None,
     *,
+    interpolated: Any = None,
     recall_levels: Any = None,
     label: str | None = None,
     title: str | None = None,
@@ -175,7 +175,7 @@ def plot_precision_recall(
     >>> from evalkit.ranking import interpolated_precision, precision_recall_points
     >>> ranking = [1, 0, 1, 0, 0, 0, 0, 0, 1, 1]
     >>> ax = plot_precision_recall(precision_recall_points(ranking),
-    ...                            interpolated_precision(ranking))
+    ...                            interpolated=interpolated_precision(ranking))
     >>> ax.get_xlabel()
     'recall (share of the R relevant documents found)'
     >>> [line.get_label() for line in ax.lines]

@@ -201,7 +201,7 @@ class InterpolationExplorer(_Explorer):
 
         m, s = self.model, self.model.summary()
         figure, ax = plt.subplots(figsize=(5.4, 4.0))
-        plot_precision_recall(m.points(), m.curve(), ax=ax,
+        plot_precision_recall(m.points(), interpolated=m.curve(), ax=ax,
                               title=f"Interpolated ({s['convention']}) against raw")
         ax.axvline(s["recall_level"], color="grey", linestyle=":", linewidth=1)
         if s["stop_rank"] is not None:

@@ -171,7 +171,7 @@ class RelevanceExplorer(_Explorer):
         ap = m.summary()["average_precision"]
         figure, ax = plt.subplots(figsize=(5.4, 4.0))
         points = m.points()
-        plot_precision_recall(points, m.interpolated(), ax=ax,
+        plot_precision_recall(points, interpolated=m.interpolated(), ax=ax,
                               title=f"AP = {ap:.3f}, R = {m.n_relevant}")
         if k <= len(points) and m.n_relevant:
             ax.plot(points.recall[k - 1], points.precision[k - 1], linestyle="none", marker="o",
