@@ -479,7 +479,8 @@ def expected_calibration_error(
 @_calibration_docs
 def consistency_band(
     y_true: Any, y_proba: Any, *, n_bins: int = 15, strategy: str = "uniform",
-    n_resamples: int = 1000, confidence_level: float = 0.95, seed: Any = None,
+    n_resamples: int = 1000, confidence: float = 0.95, seed: Any = None,
+    confidence_level: Any = None,
 ) -> pd.DataFrame:
     r"""How far a *calibrated* model's reliability curve would stray by chance, bin by bin.
 
@@ -487,7 +488,7 @@ def consistency_band(
     for each drawn sample an outcome that is right with probability equal to its
     confidence, as it would be if the model were calibrated; bin as
     :func:`reliability_curve` does and record each bin's accuracy. Repeated
-    ``n_resamples`` times (all at once), the central ``confidence_level`` share of those
+    ``n_resamples`` times (all at once), the central ``confidence`` share of those
     accuracies is the band:
 
     .. math::
@@ -504,10 +505,13 @@ def consistency_band(
     {{calibration_parameters}}
     n_resamples : int, default 1000
         Number of resamples.
-    confidence_level : float, default 0.95
-        The share of resampled accuracies the band holds, in (0, 1).
+    confidence : float, default 0.95
+        The share of resampled accuracies the band holds, in (0, 1) (the name every
+        interval of evalkit uses).
     seed : int or numpy.random.Generator, optional
         For ``np.random.default_rng``.
+    confidence_level : float, optional
+        Deprecated name of ``confidence`` (a DeprecationWarning; removed in the next release).
 
     Returns
     -------
@@ -532,28 +536,34 @@ def consistency_band(
     True
     """
     n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=1)
-    confidence_level = check_scalar(confidence_level, "confidence_level", low=0, high=1,
-                                    low_inclusive=False, high_inclusive=False)
-    confidence, _, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins, strategy)
+    if confidence_level is not None:
+        warnings.warn("consistency_band: confidence_level is deprecated and will be removed in "
+                      "the next release; use confidence", DeprecationWarning, stacklevel=3)
+        confidence = confidence_level
+    level = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
+                         high_inclusive=False)
+    sample_confidence, _, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins,
+                                                                strategy)
     rng = check_seed(seed, "seed")
-    n = len(confidence)
-    edges = _edges(confidence, n_bins, strategy)
-    used = np.flatnonzero(np.bincount(_bin_index(confidence, edges), minlength=n_bins))
+    n = len(sample_confidence)
+    edges = _edges(sample_confidence, n_bins, strategy)
+    used = np.flatnonzero(np.bincount(_bin_index(sample_confidence, edges), minlength=n_bins))
     # One (resample, bin) cell per count: the drawn samples' bins and simulated outcomes.
-    drawn = confidence[rng.integers(0, n, size=(n_resamples, n))]
+    drawn = sample_confidence[rng.integers(0, n, size=(n_resamples, n))]
     outcome = rng.random(drawn.shape) < drawn
     cell = np.arange(n_resamples)[:, None] * n_bins + _bin_index(drawn, edges)
     size = np.bincount(cell.ravel(), minlength=n_resamples * n_bins).reshape(-1, n_bins)
     right = np.bincount(cell.ravel(), outcome.ravel(), n_resamples * n_bins).reshape(-1, n_bins)
     with np.errstate(invalid="ignore", divide="ignore"):
         accuracy = right[:, used] / size[:, used]  # NaN where a resample left a bin empty
-    alpha = 1.0 - confidence_level
+    alpha = 1.0 - level
     unreached = np.isnan(accuracy).all(axis=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's all-NaN slice: said below
         low, high = np.nanquantile(accuracy, [alpha / 2, 1 - alpha / 2], axis=0)
-    mean_confidence = (np.bincount(_bin_index(confidence, edges), confidence, n_bins)[used]
-                       / np.bincount(_bin_index(confidence, edges), minlength=n_bins)[used])
+    bins = _bin_index(sample_confidence, edges)
+    mean_confidence = (np.bincount(bins, sample_confidence, n_bins)[used]
+                       / np.bincount(bins, minlength=n_bins)[used])
     if unreached.any():
         shown = ", ".join(f"{c:.3g}" for c in mean_confidence[unreached][:5])
         warnings.warn(
