@@ -3,12 +3,16 @@
 The public API is listed in ``shared/API.md``; everything it names is importable from here::
 
     import evalkit as ek
-    ek.f1_score(y_true, y_pred)
+    ek.f1_score(y_true, y_pred, average="macro")
+
+Data go by position, every option by keyword (a positional option is a TypeError that shows
+the keyword call).
 
 Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers such as
 ``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
 (the result types and option lists of the intervals and tests),
-``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks`` (``check``, the notebooks'
+``evalkit.calibration`` (``consistency_band``), ``evalkit.evaluation`` (the metric names
+``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks`` (``check``, the notebooks'
 exercise checker), ``evalkit.plots`` and ``evalkit.widgets`` (the
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
