@@ -17,18 +17,22 @@ items.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ._results import make_result
 from ._validation import check_1d, check_consistent_length, check_option
+from .exceptions import UndefinedMetricWarning
 
 __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
 _BLOCK = 32  # the merge sort starts from blocks this long, whose inversions are counted directly
+_QUICK_MERGE = 64  # runs up to this long merge faster with numpy's default (SIMD) sort
+_TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
 
 
 PairCounts = make_result(
@@ -58,14 +62,19 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _dense_ranks(values: np.ndarray) -> np.ndarray:
-    """Dense ranks 0..m-1 (equal values share a rank); the sort need not be stable."""
-    if values.dtype.kind in "iu":
+def _dense_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Dense ranks 0..m-1 (equal values share a rank) and the sorting order if one was made.
+
+    Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
+    (no sort, so no order: None); others by one argsort, whose order is returned for reuse.
+    """
+    if values.dtype.kind in "biu":
+        values = values.astype(np.int64, copy=False)
         low, high = int(values.min()), int(values.max())
-        if high - low < _DENSE_INTEGERS:  # a lookup table instead of a sort
-            shifted = values.astype(np.int64, copy=False) - low
+        if high - low < _DENSE_INTEGERS:
+            shifted = values - low
             present = np.bincount(shifted, minlength=high - low + 1) > 0
-            return (np.cumsum(present) - 1)[shifted]
+            return (np.cumsum(present) - 1)[shifted], None
     order = np.argsort(values)
     sorted_values = values[order]
     step = np.empty(len(values), dtype=np.int64)
@@ -73,11 +82,19 @@ def _dense_ranks(values: np.ndarray) -> np.ndarray:
     np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
     ranks = np.empty(len(values), dtype=np.int64)
     ranks[order] = np.cumsum(step)
-    return ranks
+    return ranks, order
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
     """Ranks 1..n, tied values sharing the mean of their ranks (scipy's ``rankdata``)."""
+    if values.dtype.kind in "biu":
+        values = values.astype(np.int64, copy=False)
+        low, high = int(values.min()), int(values.max())
+        if high - low < _DENSE_INTEGERS:  # a lookup table instead of a sort
+            shifted = values - low
+            lengths = np.bincount(shifted, minlength=high - low + 1)
+            starts = np.cumsum(lengths) - lengths
+            return (starts + (lengths + 1) / 2)[shifted]
     order = np.argsort(values)
     sorted_values = values[order]
     starts = np.flatnonzero(np.concatenate([[True], sorted_values[1:] != sorted_values[:-1]]))
@@ -120,25 +137,68 @@ def _inversions(values: np.ndarray) -> int:
     for distance in range(1, block):  # a loop over offsets within a block, not over items
         total += int(np.count_nonzero(rows[:, :-distance] > rows[:, distance:]))
     merged = np.sort(rows, axis=1).reshape(-1)
-    positions = np.arange(size, dtype=np.int64)
     width = block
     while width < size:
         # Tag each item with its run (left 0, right 1) in the lowest bit: sorting the tagged
         # values merges the two runs, left before right among equal values, in one np.sort.
         rows = merged.reshape(-1, 2 * width) << 1
         rows[:, width:] |= 1
-        rows.sort(axis=1, kind="stable")  # two sorted runs: a linear merge
+        # Tagged values are distinct or identical, so any sort gives the same rows: short rows
+        # go fastest with the default sort, long ones with the stable sort's linear merge.
+        rows.sort(axis=1, kind=None if width <= _QUICK_MERGE else "stable")
         flat = rows.reshape(-1)
         # Right-run item from offset q landing at position p passes q - p greater left items;
         # the sum of q over right items is fixed per row, the positions p are found here.
         n_rows = len(rows)
         sum_q = n_rows * (width * (3 * width - 1) // 2)
         row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
-        sum_p = int(np.dot(flat & 1, positions)) - row_offsets
+        sum_p = int(np.flatnonzero(flat & 1).sum()) - row_offsets
         total += sum_q - sum_p
-        merged = flat >> 1
+        flat >>= 1
+        merged = flat
         width *= 2
     return total
+
+
+def _table_pair_counts(x_ranks: np.ndarray, y_ranks: np.ndarray, x_levels: int,
+                       y_levels: int) -> tuple[int, int, int, int]:
+    """Discordant pairs and pairs tied in x, in y and in both, from the levels' table.
+
+    For few levels, no sort: the (x level, y level) contingency table counts the items, and a
+    cell's discordant partners are the items with a larger x and a smaller y, a cumulative
+    sum over both axes; :math:`O(n + k_x k_y)`.
+    """
+    table = np.bincount(x_ranks * y_levels + y_ranks,
+                        minlength=x_levels * y_levels).reshape(x_levels, y_levels)
+    same_x_smaller_y = np.cumsum(table, axis=1) - table
+    larger_x_smaller_y = np.cumsum(same_x_smaller_y[::-1], axis=0)[::-1] - same_x_smaller_y
+    discordant = int(np.einsum("ij,ij->", table, larger_x_smaller_y))
+    rows, columns = table.sum(axis=1), table.sum(axis=0)
+    return (discordant, int((rows * (rows - 1) // 2).sum()),
+            int((columns * (columns - 1) // 2).sum()), int((table * (table - 1) // 2).sum()))
+
+
+def _sorted_pair_counts(x_ranks: np.ndarray, x_order: np.ndarray | None, y_ranks: np.ndarray,
+                        y_order: np.ndarray | None) -> tuple[int, int, int, int]:
+    """Discordant pairs and pairs tied in x, in y and in both, by sorting (Knight 1966)."""
+    n = len(x_ranks)
+    x_levels, y_levels = int(x_ranks.max()) + 1, int(y_ranks.max()) + 1
+    if x_levels == n or y_levels == n:  # one of them untied: read the other in its order
+        untied_ranks, order, other_ranks = ((x_ranks, x_order, y_ranks) if x_levels == n
+                                            else (y_ranks, y_order, x_ranks))
+        if order is None:  # the ranks are a permutation; its inverse is the order
+            order = np.empty(n, dtype=np.int64)
+            order[untied_ranks] = np.arange(n)
+        other_ties = _tied_pairs(other_ranks)  # discordance is symmetric in x and y
+        return ((_inversions(other_ranks[order]), 0, other_ties, 0) if x_levels == n
+                else (_inversions(other_ranks[order]), other_ties, 0, 0))
+    # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
+    # y ranks in x order, ties in x in y order, so those pairs add no inversion.
+    joint = np.sort(x_ranks * y_levels + y_ranks)
+    discordant = _inversions(joint % y_levels)
+    new_x = np.concatenate([[True], joint[1:] // y_levels != joint[:-1] // y_levels])
+    new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
+    return discordant, _run_pairs(new_x), _tied_pairs(y_ranks), _run_pairs(new_xy)
 
 
 def concordant_discordant(x: Any, y: Any) -> PairCounts:
@@ -182,19 +242,19 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
     PairCounts(concordant=1, discordant=0, tied_x=1, tied_y=1, tied_xy=0)
     """
     x, y = _check_pair(x, y)
+    return _pair_counts(x, y)
+
+
+def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
     n = len(x)
-    x_ranks, y_ranks = _dense_ranks(x), _dense_ranks(y)
-    # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
-    # y ranks in x order, ties in x in y order, so those pairs add no inversion.
-    levels = int(y_ranks.max()) + 1
-    joint = np.sort(x_ranks * levels + y_ranks)
-    y_in_x_order = joint % levels
-    discordant = _inversions(y_in_x_order)
-    new_x = np.concatenate([[True], joint[1:] // levels != joint[:-1] // levels])
-    new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
-    x_ties = _run_pairs(new_x)
-    both = _run_pairs(new_xy)
-    y_ties = _tied_pairs(y_ranks)
+    (x_ranks, x_order), (y_ranks, y_order) = _dense_ranks(x), _dense_ranks(y)
+    x_levels, y_levels = int(x_ranks.max()) + 1, int(y_ranks.max()) + 1
+    if x_levels * y_levels <= max(n, _TABLE_CELLS):
+        discordant, x_ties, y_ties, both = _table_pair_counts(x_ranks, y_ranks, x_levels,
+                                                              y_levels)
+    else:
+        discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranks, x_order, y_ranks,
+                                                               y_order)
     total = n * (n - 1) // 2
     concordant = total - x_ties - y_ties + both - discordant
     return PairCounts(int(concordant), int(discordant), tied_x=int(x_ties - both),
@@ -224,7 +284,9 @@ def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     Returns
     -------
     float
-        In [-1, 1]. ``variant="b"`` is NaN when x or y is constant (every pair tied), as scipy.
+        In [-1, 1]. ``variant="b"`` is NaN when x or y is constant (every pair tied), as
+        scipy's, with an :class:`~evalkit.exceptions.UndefinedMetricWarning` (scipy's
+        ``ConstantInputWarning``); ``variant="a"`` is then 0.
 
     References
     ----------
@@ -240,15 +302,18 @@ def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     0.6667
     """
     variant = check_option(variant, "variant", TAU_VARIANTS)
-    counts = concordant_discordant(x, y)
+    x, y = _check_pair(x, y)
+    counts = _pair_counts(x, y)
     difference = counts.concordant - counts.discordant
-    n = len(np.asarray(x))
+    n = len(x)
     total = n * (n - 1) // 2
     if variant == "a":
         return float(difference / total)
     untied_x = total - counts.tied_x - counts.tied_xy
     untied_y = total - counts.tied_y - counts.tied_xy
     if untied_x == 0 or untied_y == 0:
+        warnings.warn("Kendall's tau-b is undefined (NaN): x or y is constant, every pair is "
+                      "tied.", UndefinedMetricWarning, stacklevel=2)
         return float("nan")
     return float(difference / np.sqrt(float(untied_x) * float(untied_y)))
 
@@ -272,7 +337,9 @@ def spearman_rho(x: Any, y: Any) -> float:
     Returns
     -------
     float
-        NaN when x or y is constant.
+        In [-1, 1]; NaN when x or y is constant, with an
+        :class:`~evalkit.exceptions.UndefinedMetricWarning` (as scipy's
+        ``ConstantInputWarning``).
 
     References
     ----------
@@ -289,5 +356,7 @@ def spearman_rho(x: Any, y: Any) -> float:
     rank_y = _average_ranks(y) - (len(y) + 1) / 2
     spread = np.sqrt(np.dot(rank_x, rank_x) * np.dot(rank_y, rank_y))
     if spread == 0:
+        warnings.warn("Spearman's rho is undefined (NaN): x or y is constant.",
+                      UndefinedMetricWarning, stacklevel=2)
         return float("nan")
     return float(np.dot(rank_x, rank_y) / spread)
