@@ -30,8 +30,8 @@ __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
-_BLOCK = 32  # the merge sort starts from blocks this long, whose inversions are counted directly
-_QUICK_MERGE = 64  # runs up to this long merge faster with numpy's default (SIMD) sort
+_BLOCK = 16  # the merge sort starts from blocks this long, whose inversions are counted directly
+_QUICK_MERGE = 256  # runs up to this long merge faster with numpy's default (SIMD) sort
 _TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
 
 
@@ -62,27 +62,48 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _dense_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Dense ranks 0..m-1 (equal values share a rank) and the sorting order if one was made.
+class _Ranking:
+    """Dense ranks 0..m-1 of one variable (equal values share a rank), made once.
 
     Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
-    (no sort, so no order: None); others by one argsort, whose order is returned for reuse.
+    (no sort, so ``order`` is None); others by one argsort, whose order is kept for reuse and
+    whose ranks are scattered back to the items only when ``ranks`` is read.
     """
-    if values.dtype.kind in "biu":
-        values = values.astype(np.int64, copy=False)
-        low, high = int(values.min()), int(values.max())
-        if high - low < _DENSE_INTEGERS:
-            shifted = values - low
-            present = np.bincount(shifted, minlength=high - low + 1) > 0
-            return (np.cumsum(present) - 1)[shifted], None
-    order = np.argsort(values)
-    sorted_values = values[order]
-    step = np.empty(len(values), dtype=np.int64)
-    step[0] = 0
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
-    ranks = np.empty(len(values), dtype=np.int64)
-    ranks[order] = np.cumsum(step)
-    return ranks, order
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.n = len(values)
+        self.order: np.ndarray | None = None
+        self._ranks: np.ndarray | None = None
+        if values.dtype.kind in "biu":
+            values = values.astype(np.int64, copy=False)
+            low, high = int(values.min()), int(values.max())
+            if high - low < _DENSE_INTEGERS:
+                shifted = values - low
+                present = np.bincount(shifted, minlength=high - low + 1) > 0
+                self._ranks = (np.cumsum(present) - 1)[shifted]
+                self.levels = int(present.sum())
+                return
+        self.order = np.argsort(values)
+        sorted_values = values[self.order]
+        step = np.empty(self.n, dtype=np.int64)
+        step[0] = 0
+        np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
+        self._sorted_ranks = np.cumsum(step)
+        self.levels = int(self._sorted_ranks[-1]) + 1
+
+    @property
+    def ranks(self) -> np.ndarray:
+        if self._ranks is None:
+            self._ranks = np.empty(self.n, dtype=np.int64)
+            self._ranks[self.order] = self._sorted_ranks
+        return self._ranks
+
+    def inverse(self) -> np.ndarray:
+        """The order that sorts the items (for untied values: ranks are a permutation)."""
+        if self.order is None:
+            self.order = np.empty(self.n, dtype=np.int64)
+            self.order[self._ranks] = np.arange(self.n)
+        return self.order
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
@@ -140,6 +161,7 @@ def _inversions(values: np.ndarray) -> int:
     for distance in range(1, block):  # a loop over offsets within a block, not over items
         total += int(np.count_nonzero(rows[:, :-distance] > rows[:, distance:]))
     merged = np.sort(rows, axis=1).reshape(-1)
+    positions = np.arange(size, dtype=np.int64)
     width = block
     while width < size:
         # Tag each item with its run (left 0, right 1) in the lowest bit: sorting the tagged
@@ -155,7 +177,7 @@ def _inversions(values: np.ndarray) -> int:
         n_rows = len(rows)
         sum_q = n_rows * (width * (3 * width - 1) // 2)
         row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
-        sum_p = int(np.flatnonzero(flat & 1).sum()) - row_offsets
+        sum_p = int(np.einsum("i,i->", flat & 1, positions)) - row_offsets
         total += sum_q - sum_p
         flat >>= 1
         merged = flat
@@ -163,16 +185,15 @@ def _inversions(values: np.ndarray) -> int:
     return total
 
 
-def _table_pair_counts(x_ranks: np.ndarray, y_ranks: np.ndarray, x_levels: int,
-                       y_levels: int) -> tuple[int, int, int, int]:
+def _table_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
     """Discordant pairs and pairs tied in x, in y and in both, from the levels' table.
 
     For few levels, no sort: the (x level, y level) contingency table counts the items, and a
     cell's discordant partners are the items with a larger x and a smaller y, a cumulative
     sum over both axes; :math:`O(n + k_x k_y)`.
     """
-    table = np.bincount(x_ranks * y_levels + y_ranks,
-                        minlength=x_levels * y_levels).reshape(x_levels, y_levels)
+    table = np.bincount(x.ranks * y.levels + y.ranks,
+                        minlength=x.levels * y.levels).reshape(x.levels, y.levels)
     same_x_smaller_y = np.cumsum(table, axis=1) - table
     larger_x_smaller_y = np.cumsum(same_x_smaller_y[::-1], axis=0)[::-1] - same_x_smaller_y
     discordant = int(np.einsum("ij,ij->", table, larger_x_smaller_y))
@@ -181,27 +202,24 @@ def _table_pair_counts(x_ranks: np.ndarray, y_ranks: np.ndarray, x_levels: int,
             int((columns * (columns - 1) // 2).sum()), int((table * (table - 1) // 2).sum()))
 
 
-def _sorted_pair_counts(x_ranks: np.ndarray, x_order: np.ndarray | None, y_ranks: np.ndarray,
-                        y_order: np.ndarray | None) -> tuple[int, int, int, int]:
+def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
     """Discordant pairs and pairs tied in x, in y and in both, by sorting (Knight 1966)."""
-    n = len(x_ranks)
-    x_levels, y_levels = int(x_ranks.max()) + 1, int(y_ranks.max()) + 1
-    if x_levels == n or y_levels == n:  # one of them untied: read the other in its order
-        untied_ranks, order, other_ranks = ((x_ranks, x_order, y_ranks) if x_levels == n
-                                            else (y_ranks, y_order, x_ranks))
-        if order is None:  # the ranks are a permutation; its inverse is the order
-            order = np.empty(n, dtype=np.int64)
-            order[untied_ranks] = np.arange(n)
-        other_ties = _tied_pairs(other_ranks)  # discordance is symmetric in x and y
-        return ((_inversions(other_ranks[order]), 0, other_ties, 0) if x_levels == n
-                else (_inversions(other_ranks[order]), other_ties, 0, 0))
+    n = x.n
+    if x.levels == n or y.levels == n:  # one of them untied: read the other in its order
+        untied, other = (x, y) if x.levels == n else (y, x)
+        # Discordance is symmetric in x and y; an untied other has no tied pair to count.
+        other_ties = 0 if other.levels == n else _tied_pairs(other.ranks)
+        discordant = _inversions(other.ranks[untied.inverse()])
+        return ((discordant, 0, other_ties, 0) if x.levels == n
+                else (discordant, other_ties, 0, 0))
     # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
     # y ranks in x order, ties in x in y order, so those pairs add no inversion.
-    joint = np.sort(x_ranks * y_levels + y_ranks)
+    y_levels = y.levels
+    joint = np.sort(x.ranks * y_levels + y.ranks)
     discordant = _inversions(joint % y_levels)
     new_x = np.concatenate([[True], joint[1:] // y_levels != joint[:-1] // y_levels])
     new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
-    return discordant, _run_pairs(new_x), _tied_pairs(y_ranks), _run_pairs(new_xy)
+    return discordant, _run_pairs(new_x), _tied_pairs(y.ranks), _run_pairs(new_xy)
 
 
 def concordant_discordant(x: Any, y: Any) -> PairCounts:
@@ -250,14 +268,11 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
 
 def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
     n = len(x)
-    (x_ranks, x_order), (y_ranks, y_order) = _dense_ranks(x), _dense_ranks(y)
-    x_levels, y_levels = int(x_ranks.max()) + 1, int(y_ranks.max()) + 1
-    if x_levels * y_levels <= max(n, _TABLE_CELLS):
-        discordant, x_ties, y_ties, both = _table_pair_counts(x_ranks, y_ranks, x_levels,
-                                                              y_levels)
+    x_ranking, y_ranking = _Ranking(x), _Ranking(y)
+    if x_ranking.levels * y_ranking.levels <= max(n, _TABLE_CELLS):
+        discordant, x_ties, y_ties, both = _table_pair_counts(x_ranking, y_ranking)
     else:
-        discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranks, x_order, y_ranks,
-                                                               y_order)
+        discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranking, y_ranking)
     total = n * (n - 1) // 2
     concordant = total - x_ties - y_ties + both - discordant
     return PairCounts(int(concordant), int(discordant), tied_x=int(x_ties - both),

@@ -13,8 +13,8 @@ from scipy import stats
 import evalkit as ek
 from evalkit.correlation import (
     _average_ranks,
-    _dense_ranks,
     _inversions,
+    _Ranking,
     _sorted_pair_counts,
     _table_pair_counts,
 )
@@ -172,10 +172,8 @@ def test_table_and_sorted_pair_counts_agree_with_brute_force(data):
     x, y = data
     expected = _counts_by_brute_force(x, y)
     for xs, ys in ((x, y), (x.astype(np.int64) if (x == x.round()).all() else x, y)):
-        (x_ranks, x_order), (y_ranks, y_order) = _dense_ranks(xs), _dense_ranks(ys)
-        x_levels, y_levels = int(x_ranks.max()) + 1, int(y_ranks.max()) + 1
-        assert _table_pair_counts(x_ranks, y_ranks, x_levels, y_levels) == expected
-        assert _sorted_pair_counts(x_ranks, x_order, y_ranks, y_order) == expected
+        assert _table_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
+        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
 
 
 @given(st.permutations(range(12)), st.lists(st.integers(0, 3), min_size=12, max_size=12))
@@ -184,9 +182,7 @@ def test_sorted_pair_counts_without_ties_in_x_or_y(permutation, levels):
     x = np.array(permutation)
     y = np.array(levels)
     for xs, ys in ((x, y), (y, x), (x.astype(float), y), (y, x.astype(float))):
-        (x_ranks, x_order), (y_ranks, y_order) = _dense_ranks(xs), _dense_ranks(ys)
-        assert _sorted_pair_counts(x_ranks, x_order, y_ranks, y_order) == \
-            _counts_by_brute_force(xs, ys)
+        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == _counts_by_brute_force(xs, ys)
 
 
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=60))
