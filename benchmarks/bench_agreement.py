@@ -1,9 +1,10 @@
 """evalkit's kappa and rank correlations against scikit-learn, statsmodels and scipy.
 
 Each row times one function on the same data in one process: best of several runs, input
-validation included. The ratio is reference time / evalkit time (above 1: evalkit is faster;
-for Kendall's tau, scipy is compiled and the goal is to stay within 1.5x of it, a ratio of
-at least 0.67).
+validation included. The ratio is reference time / evalkit time (above 1: evalkit is faster).
+The goal for Kendall's tau and Spearman's rho (issue 23): at least 1.2x scipy at 10^5 and 10^6
+pairs, with and without ties; a note states the slowest of those ratios. scipy also computes a
+p-value, which evalkit does not.
 
 Run with `make bench` or `python benchmarks/bench_agreement.py`; EVALKIT_BENCH_QUICK=1 for a
 smaller run.
@@ -27,6 +28,7 @@ import evalkit as ek  # noqa: E402
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 KAPPA_SIZES = [10**6] if QUICK else [10**6, 10**7]
 TAU_SIZES = [10**5] if QUICK else [10**5, 10**6]
+TAU_GOAL = 1.2
 
 
 def judges(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -56,6 +58,7 @@ def main() -> None:
                          f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}",
                          f"{t_theirs / t_ours:.1f}x"])
     rng = np.random.default_rng(1)
+    tau_ratios = []
     for n in TAU_SIZES:
         continuous = rng.random(n)
         data = {
@@ -67,9 +70,10 @@ def main() -> None:
                 ("kendall_tau (b)", ek.kendall_tau, stats.kendalltau),
                 ("spearman_rho", ek.spearman_rho, stats.spearmanr),
             ):
-                np.testing.assert_allclose(ours(x, y), theirs(x, y).statistic, rtol=1e-10)
+                np.testing.assert_allclose(ours(x, y), theirs(x, y).statistic, rtol=1e-12)
                 t_ours = best_time(ours, x, y, repeats=3)
                 t_theirs = best_time(theirs, x, y, repeats=3)
+                tau_ratios.append((t_theirs / t_ours, f"{name}, {label}, n={count(n)}"))
                 rows.append([f"{name}, {label}", "scipy", f"{n:.0e}", "", f"{t_ours * 1e3:.1f}",
                              f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.2f}x"])
     try:
@@ -85,6 +89,9 @@ def main() -> None:
                      f"{t_ours * 1e3:.1f}", f"{t_theirs * 1e3:.1f}", f"{t_theirs / t_ours:.1f}x"])
     print_table(["function", "reference", "n", "k", "evalkit", "reference", "ref/evalkit"], rows,
                 title="evalkit vs reference tools (ms, best of 3, validation included)")
+    slowest, where = min(tau_ratios)
+    print_note(f"Kendall/Spearman: slowest ratio to scipy {slowest:.2f}x ({where}); "
+               f"goal >= {TAU_GOAL}x")
 
 
 if __name__ == "__main__":

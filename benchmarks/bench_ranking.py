@@ -1,11 +1,17 @@
 """evalkit.evaluate against ranx, pytrec_eval and ir_measures on synthetic runs, side by side.
 
 The data: 5,000 and 10,000 queries x 1,000 retrieved documents (5 and 10 million run rows),
-about 100 judged documents per query (70 of them retrieved), graded 0-3, scores
-float32-representable (so pytrec_eval, which stores float32, ranks exactly as the others) and
-rounded to 1/4096, so about a fifth of the rows tie with a neighbour. The run is written ranked,
-as systems write it. Every tool computes the same six measures: AP, nDCG@10, RR, P@10, Rprec
-and R@100, starting from the same pandas DataFrames.
+scores float32-representable (so pytrec_eval, which stores float32, ranks exactly as the
+others) and rounded to 1/4096, so about a fifth of the rows tie with a neighbour. The run is
+written ranked, as systems write it. Two shapes of judgements, each about 100 per query:
+
+- "sparse": 70 judged documents scattered over the 1,000 retrieved (relevant ones more often
+  near the top) and 30 never retrieved, graded 0-3, about a fifth relevant;
+- "deep pool": the run's top 100 documents judged, as in a TREC pool of depth 100, 30 % of
+  them relevant (grades 1-3).
+
+Every tool computes the same six measures: AP, nDCG@10, RR, P@10, Rprec and R@100, starting
+from the same pandas DataFrames.
 
 Rows, each timed in one process as the best of a few runs:
 
@@ -25,8 +31,12 @@ Rows, each timed in one process as the best of a few runs:
   the peak resident set size is reset (``/proc/self/clear_refs``) just before the call, and
   the column shows the peak during the call minus the resident size before it (Linux only).
 
+The goals (issue 23): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with its dicts,
+on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries. A summary line per shape
+and size states the two ratios.
+
 Run with `make bench` or `python benchmarks/bench_ranking.py`; EVALKIT_BENCH_QUICK=1 runs
-1,000 queries instead; `--sizes 5000` picks sizes.
+1,000 queries instead; `--sizes 5000` picks sizes, `--shapes deep` shapes.
 """
 
 from __future__ import annotations
@@ -54,6 +64,9 @@ QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 SIZES = (1_000,) if QUICK else (5_000, 10_000)
 RETRIEVED = 1_000
 JUDGED_RETRIEVED, JUDGED_ELSEWHERE = 70, 30
+POOL_DEPTH, POOL_RELEVANT = 100, 0.30
+SHAPES = {"sparse": "sparse", "deep": "deep pool"}
+GOAL_RANX, GOAL_PYTREC, GOAL_PEAK_MB = 1.5, 3.0, 350
 METRICS = ["AP", "nDCG@10", "RR", "P@10", "Rprec", "R@100"]
 RANX = {"AP": "map", "nDCG@10": "ndcg@10", "RR": "mrr", "P@10": "precision@10",
         "Rprec": "r-precision", "R@100": "recall@100"}
@@ -63,7 +76,8 @@ TREC = {"AP": "map", "nDCG@10": "ndcg_cut_10", "RR": "recip_rank", "P@10": "P_10
 AS_OBJECT = {"query_id": object, "doc_id": object}
 
 
-def make_data(n_queries: int, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def make_data(n_queries: int, seed: int = 0,
+              shape: str = "sparse") -> tuple[pd.DataFrame, pd.DataFrame]:
     """A run ranked as a system writes it, and qrels that judge ~100 documents per query."""
     rng = np.random.default_rng(seed)
     queries = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
@@ -81,6 +95,15 @@ def make_data(n_queries: int, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame
         "run_id": "synthetic",
     })
 
+    if shape == "deep":  # the top POOL_DEPTH of the run judged, POOL_RELEVANT of them relevant
+        relevant = rng.random((n_queries, POOL_DEPTH)) < POOL_RELEVANT
+        grade = relevant * rng.integers(1, 4, (n_queries, POOL_DEPTH))
+        qrels = pd.DataFrame({
+            "query_id": np.repeat(queries, POOL_DEPTH),
+            "doc_id": doc_names[:, :POOL_DEPTH].ravel(),
+            "relevance": grade.ravel(),
+        })
+        return qrels, run
     # Judged: 70 retrieved documents (more relevant near the top) and 30 never retrieved.
     ranks = np.sort(rng.choice(RETRIEVED, size=(n_queries, JUDGED_RETRIEVED)), axis=1)
     picked = np.concatenate(
@@ -151,9 +174,9 @@ def _status_kb(field: str) -> int:
     raise KeyError(field)
 
 
-def measure_rss(tool: str, n_queries: int) -> dict[str, float]:
+def measure_rss(tool: str, n_queries: int, shape: str) -> dict[str, float]:
     """Run one tool once, in this (fresh) process; its peak RSS above the RSS before the call."""
-    qrels, run = make_data(n_queries)
+    qrels, run = make_data(n_queries, shape=shape)
     prebuilt = None
     if tool == "ranx alone":
         prebuilt = ranx_objects(qrels, run)
@@ -173,11 +196,11 @@ def measure_rss(tool: str, n_queries: int) -> dict[str, float]:
     return {"peak_mb": (_status_kb("VmHWM") - before) / 1024}
 
 
-def rss_in_subprocess(tool: str, n_queries: int) -> float:
+def rss_in_subprocess(tool: str, n_queries: int, shape: str) -> float:
     if not Path("/proc/self/clear_refs").exists():
         return float("nan")
     out = subprocess.run(
-        [sys.executable, __file__, "--rss", tool, "--sizes", str(n_queries)],
+        [sys.executable, __file__, "--rss", tool, "--sizes", str(n_queries), "--shapes", shape],
         capture_output=True, text=True, check=False,
     )
     try:
@@ -192,20 +215,22 @@ def rss_in_subprocess(tool: str, n_queries: int) -> float:
 # ---------------------------------------------------------------------------------------------
 
 
-def compare(n_queries: int) -> list[list[str]]:
-    print(f"\n== {n_queries:,} queries x {RETRIEVED:,} documents ==", flush=True)
-    qrels, run = make_data(n_queries)
+def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
+    label = SHAPES[shape]
+    print(f"\n== {label}: {n_queries:,} queries x {RETRIEVED:,} documents ==", flush=True)
+    qrels, run = make_data(n_queries, shape=shape)
     print(f"run: {len(run):,} rows; qrels: {len(qrels):,} judgements "
           f"({(qrels.relevance > 0).sum():,} relevant)", flush=True)
-    record_sizes({f"{n_queries:,} queries": f"run {len(run):,} rows ({RETRIEVED:,} per query); "
-                  f"qrels {len(qrels):,} judgements ({(qrels.relevance > 0).sum():,} relevant)"})
+    record_sizes({f"{label}, {n_queries:,} queries":
+                  f"run {len(run):,} rows ({RETRIEVED:,} per query); qrels {len(qrels):,} "
+                  f"judgements ({(qrels.relevance > 0).sum():,} relevant)"})
 
     rows = []
     evalkit_time = best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30)
     ours = ek.evaluate(qrels, run, METRICS).mean()
     rows.append(("evalkit.evaluate, from DataFrames", evalkit_time,
                  peak_memory_mb(ek.evaluate, qrels, run, METRICS),
-                 rss_in_subprocess("evalkit", n_queries), 0.0))
+                 rss_in_subprocess("evalkit", n_queries, shape), 0.0))
 
     def add(name, seconds, memory, rss, scores):
         diff = max(abs(float(scores[m]) - float(ours[m])) for m in METRICS)
@@ -219,12 +244,12 @@ def compare(n_queries: int) -> list[list[str]]:
         scores = {m: result[RANX[m]] for m in METRICS}
         add("ranx, evaluate alone (compiled, prebuilt)",
             best_time(ranx_evaluate, ranx_qrels, ranx_run, repeats=5, budget=30),
-            float("nan"), rss_in_subprocess("ranx alone", n_queries), scores)
+            float("nan"), rss_in_subprocess("ranx alone", n_queries, shape), scores)
         del ranx_qrels, ranx_run
         add("ranx, Qrels/Run from DataFrames + evaluate",
             best_time(lambda: ranx_evaluate(*ranx_objects(qrels, run)), repeats=2, budget=60),
             peak_memory_mb(lambda: ranx_evaluate(*ranx_objects(qrels, run))),
-            rss_in_subprocess("ranx from frames", n_queries), scores)
+            rss_in_subprocess("ranx from frames", n_queries, shape), scores)
         print(f"  ranx {getattr(ranx, '__version__', '')} done", flush=True)
     except ImportError:
         print_note("ranx not installed: skipped (make bench installs it)")
@@ -237,7 +262,7 @@ def compare(n_queries: int) -> list[list[str]]:
         add("pytrec_eval, incl. dicts from DataFrames",
             best_time(pytrec_from_frames, qrels, run, repeats=2, budget=60),
             peak_memory_mb(pytrec_from_frames, qrels, run),
-            rss_in_subprocess("pytrec_eval from frames", n_queries), scores)
+            rss_in_subprocess("pytrec_eval from frames", n_queries, shape), scores)
         qrels_dict, run_dict = to_pytrec_dicts(qrels, run)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC.values()))
         add("pytrec_eval, evaluate alone", best_time(evaluator.evaluate, run_dict, repeats=2,
@@ -247,7 +272,7 @@ def compare(n_queries: int) -> list[list[str]]:
     except ImportError:
         print_note("pytrec_eval not installed: skipped (pip install pytrec-eval-terrier)")
 
-    if n_queries <= 5_000:
+    if n_queries <= 5_000 and shape == "sparse":
         try:
             import ir_measures
 
@@ -264,11 +289,20 @@ def compare(n_queries: int) -> list[list[str]]:
         except ImportError:
             print_note("ir_measures not installed: skipped (make bench installs it)")
     else:
-        print_note(f"ir_measures skipped at {n_queries:,} queries (too slow)")
+        print_note(f"ir_measures skipped ({label}, {n_queries:,} queries: too slow)")
 
-    print_note(f"evalkit's means at {n_queries:,} queries: {ours.round(4).to_dict()}")
+    print_note(f"evalkit's means ({label}, {n_queries:,} queries): {ours.round(4).to_dict()}")
+    times = {name: seconds for name, seconds, *_ in rows}
+    ranx_ratio = times.get("ranx, evaluate alone (compiled, prebuilt)", np.nan) / evalkit_time
+    pytrec_ratio = times.get("pytrec_eval, incl. dicts from DataFrames", np.nan) / evalkit_time
+    peak = rows[0][3]
+    print_note(
+        f"{label}, {n_queries:,} queries: evalkit {ranx_ratio:.2f}x ranx's bare evaluate "
+        f"(goal {GOAL_RANX}x), {pytrec_ratio:.2f}x pytrec_eval incl. dicts (goal {GOAL_PYTREC}x); "
+        f"evalkit's peak RSS {peak:,.0f} MB" + (f" (goal <= {GOAL_PEAK_MB} MB)"
+                                                if n_queries >= 10_000 else ""))
     return [
-        [f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
+        [label, f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
          "-" if np.isnan(memory) else f"{memory:,.0f}",
          "-" if np.isnan(rss) else f"{max(rss, 0.0):,.0f}", f"{diff:.1e}"]
         for name, seconds, memory, rss, diff in rows
@@ -278,16 +312,18 @@ def compare(n_queries: int) -> list[list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
     parser.add_argument("--rss", help=argparse.SUPPRESS)  # internal: one tool, one process
     args = parser.parse_args()
     if args.rss:
-        print(json.dumps(measure_rss(args.rss, args.sizes[0])))
+        print(json.dumps(measure_rss(args.rss, args.sizes[0], args.shapes[0])))
         return
     print(f"evalkit from {Path(ek.__file__).parent}; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}")
-    rows = [row for n_queries in args.sizes for row in compare(n_queries)]
-    header = ["queries", "tool", "seconds", "speed-up (tool / evalkit)", "peak MB, tracemalloc",
-              "peak MB, RSS", "max |mean diff| vs evalkit"]
+    rows = [row for shape in args.shapes for n_queries in args.sizes
+            for row in compare(n_queries, shape)]
+    header = ["judgements", "queries", "tool", "seconds", "speed-up (tool / evalkit)",
+              "peak MB, tracemalloc", "peak MB, RSS", "max |mean diff| vs evalkit"]
     print()
     print_table(header, rows, title="evalkit.evaluate against ranx, pytrec_eval and ir_measures "
                                     "(seconds, best of a few runs; six measures)")

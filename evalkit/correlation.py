@@ -17,18 +17,22 @@ items.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ._results import make_result
 from ._validation import check_1d, check_consistent_length, check_option
+from .exceptions import UndefinedMetricWarning
 
 __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
-_BLOCK = 32  # the merge sort starts from blocks this long, whose inversions are counted directly
+_BLOCK = 16  # the merge sort starts from blocks this long, whose inversions are counted directly
+_QUICK_MERGE = 256  # runs up to this long merge faster with numpy's default (SIMD) sort
+_TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
 
 
 PairCounts = make_result(
@@ -58,26 +62,60 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _dense_ranks(values: np.ndarray) -> np.ndarray:
-    """Dense ranks 0..m-1 (equal values share a rank); the sort need not be stable."""
-    if values.dtype.kind in "iu":
-        low, high = int(values.min()), int(values.max())
-        if high - low < _DENSE_INTEGERS:  # a lookup table instead of a sort
-            shifted = values.astype(np.int64, copy=False) - low
-            present = np.bincount(shifted, minlength=high - low + 1) > 0
-            return (np.cumsum(present) - 1)[shifted]
-    order = np.argsort(values)
-    sorted_values = values[order]
-    step = np.empty(len(values), dtype=np.int64)
-    step[0] = 0
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
-    ranks = np.empty(len(values), dtype=np.int64)
-    ranks[order] = np.cumsum(step)
-    return ranks
+class _Ranking:
+    """Dense ranks 0..m-1 of one variable (equal values share a rank), made once.
+
+    Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
+    (no sort, so ``order`` is None); others by one argsort, whose order is kept for reuse and
+    whose ranks are scattered back to the items only when ``ranks`` is read.
+    """
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.n = len(values)
+        self.order: np.ndarray | None = None
+        self._ranks: np.ndarray | None = None
+        if values.dtype.kind in "biu":
+            values = values.astype(np.int64, copy=False)
+            low, high = int(values.min()), int(values.max())
+            if high - low < _DENSE_INTEGERS:
+                shifted = values - low
+                present = np.bincount(shifted, minlength=high - low + 1) > 0
+                self._ranks = (np.cumsum(present) - 1)[shifted]
+                self.levels = int(present.sum())
+                return
+        self.order = np.argsort(values)
+        sorted_values = values[self.order]
+        step = np.empty(self.n, dtype=np.int64)
+        step[0] = 0
+        np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
+        self._sorted_ranks = np.cumsum(step)
+        self.levels = int(self._sorted_ranks[-1]) + 1
+
+    @property
+    def ranks(self) -> np.ndarray:
+        if self._ranks is None:
+            self._ranks = np.empty(self.n, dtype=np.int64)
+            self._ranks[self.order] = self._sorted_ranks
+        return self._ranks
+
+    def inverse(self) -> np.ndarray:
+        """The order that sorts the items (for untied values: ranks are a permutation)."""
+        if self.order is None:
+            self.order = np.empty(self.n, dtype=np.int64)
+            self.order[self._ranks] = np.arange(self.n)
+        return self.order
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
     """Ranks 1..n, tied values sharing the mean of their ranks (scipy's ``rankdata``)."""
+    if values.dtype.kind in "biu":
+        values = values.astype(np.int64, copy=False)
+        low, high = int(values.min()), int(values.max())
+        if high - low < _DENSE_INTEGERS:  # a lookup table instead of a sort
+            shifted = values - low
+            lengths = np.bincount(shifted, minlength=high - low + 1)
+            starts = np.cumsum(lengths) - lengths
+            return (starts + (lengths + 1) / 2)[shifted]
     order = np.argsort(values)
     sorted_values = values[order]
     starts = np.flatnonzero(np.concatenate([[True], sorted_values[1:] != sorted_values[:-1]]))
@@ -102,18 +140,21 @@ def _run_pairs(starts: np.ndarray) -> int:
 def _inversions(values: np.ndarray) -> int:
     """Pairs i < j with values[i] > values[j] (ties are not inversions), by merge sort.
 
-    The array is padded to a power of two with a value larger than all others (padding adds
-    no inversion). Inversions inside blocks of ``_BLOCK`` items are counted by comparing
-    items ``d`` apart for each ``d``; then each level merges pairs of sorted runs of length w
-    with one sort along the rows of a (blocks, 2w) array, each value tagged with its run. A
-    right-run item that lands at merged position p, coming from offset q, passes q - p
-    left-run items that are greater than it, so a level's inversions are the sum of q - p
-    over right-run items.
+    The array (of non-negative integers) is padded to a power of two with a value larger than
+    all others (padding adds no inversion). Inversions inside blocks of ``_BLOCK`` items are
+    counted by comparing items ``d`` apart for each ``d``; then each level merges pairs of
+    sorted runs of length w with one sort along the rows of a (blocks, 2w) array, each value
+    tagged with its run. A right-run item that lands at merged position p, coming from offset
+    q, passes q - p left-run items that are greater than it, so a level's inversions are the
+    sum of q - p over right-run items.
     """
     n = len(values)
     block = min(_BLOCK, 1 << int(np.ceil(np.log2(n))))
     size = max(block, 1 << int(np.ceil(np.log2(n))))
-    padded = np.full(size, int(values.max()) + 1, dtype=np.int64)
+    pad = int(values.max()) + 1
+    # Tagged values reach 2 * pad + 1: in 32 bits when they fit, which halves the memory
+    # every level's sort moves.
+    padded = np.full(size, pad, dtype=np.int32 if pad < 2**30 - 1 else np.int64)
     padded[:n] = values
     rows = padded.reshape(-1, block)
     total = 0
@@ -127,18 +168,58 @@ def _inversions(values: np.ndarray) -> int:
         # values merges the two runs, left before right among equal values, in one np.sort.
         rows = merged.reshape(-1, 2 * width) << 1
         rows[:, width:] |= 1
-        rows.sort(axis=1, kind="stable")  # two sorted runs: a linear merge
+        # Tagged values are distinct or identical, so any sort gives the same rows: short rows
+        # go fastest with the default sort, long ones with the stable sort's linear merge.
+        rows.sort(axis=1, kind=None if width <= _QUICK_MERGE else "stable")
         flat = rows.reshape(-1)
         # Right-run item from offset q landing at position p passes q - p greater left items;
         # the sum of q over right items is fixed per row, the positions p are found here.
         n_rows = len(rows)
         sum_q = n_rows * (width * (3 * width - 1) // 2)
         row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
-        sum_p = int(np.dot(flat & 1, positions)) - row_offsets
+        sum_p = int(np.einsum("i,i->", flat & 1, positions)) - row_offsets
         total += sum_q - sum_p
-        merged = flat >> 1
+        flat >>= 1
+        merged = flat
         width *= 2
     return total
+
+
+def _table_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
+    """Discordant pairs and pairs tied in x, in y and in both, from the levels' table.
+
+    For few levels, no sort: the (x level, y level) contingency table counts the items, and a
+    cell's discordant partners are the items with a larger x and a smaller y, a cumulative
+    sum over both axes; :math:`O(n + k_x k_y)`.
+    """
+    table = np.bincount(x.ranks * y.levels + y.ranks,
+                        minlength=x.levels * y.levels).reshape(x.levels, y.levels)
+    same_x_smaller_y = np.cumsum(table, axis=1) - table
+    larger_x_smaller_y = np.cumsum(same_x_smaller_y[::-1], axis=0)[::-1] - same_x_smaller_y
+    discordant = int(np.einsum("ij,ij->", table, larger_x_smaller_y))
+    rows, columns = table.sum(axis=1), table.sum(axis=0)
+    return (discordant, int((rows * (rows - 1) // 2).sum()),
+            int((columns * (columns - 1) // 2).sum()), int((table * (table - 1) // 2).sum()))
+
+
+def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
+    """Discordant pairs and pairs tied in x, in y and in both, by sorting (Knight 1966)."""
+    n = x.n
+    if x.levels == n or y.levels == n:  # one of them untied: read the other in its order
+        untied, other = (x, y) if x.levels == n else (y, x)
+        # Discordance is symmetric in x and y; an untied other has no tied pair to count.
+        other_ties = 0 if other.levels == n else _tied_pairs(other.ranks)
+        discordant = _inversions(other.ranks[untied.inverse()])
+        return ((discordant, 0, other_ties, 0) if x.levels == n
+                else (discordant, other_ties, 0, 0))
+    # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
+    # y ranks in x order, ties in x in y order, so those pairs add no inversion.
+    y_levels = y.levels
+    joint = np.sort(x.ranks * y_levels + y.ranks)
+    discordant = _inversions(joint % y_levels)
+    new_x = np.concatenate([[True], joint[1:] // y_levels != joint[:-1] // y_levels])
+    new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
+    return discordant, _run_pairs(new_x), _tied_pairs(y.ranks), _run_pairs(new_xy)
 
 
 def concordant_discordant(x: Any, y: Any) -> PairCounts:
@@ -182,19 +263,16 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
     PairCounts(concordant=1, discordant=0, tied_x=1, tied_y=1, tied_xy=0)
     """
     x, y = _check_pair(x, y)
+    return _pair_counts(x, y)
+
+
+def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
     n = len(x)
-    x_ranks, y_ranks = _dense_ranks(x), _dense_ranks(y)
-    # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
-    # y ranks in x order, ties in x in y order, so those pairs add no inversion.
-    levels = int(y_ranks.max()) + 1
-    joint = np.sort(x_ranks * levels + y_ranks)
-    y_in_x_order = joint % levels
-    discordant = _inversions(y_in_x_order)
-    new_x = np.concatenate([[True], joint[1:] // levels != joint[:-1] // levels])
-    new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
-    x_ties = _run_pairs(new_x)
-    both = _run_pairs(new_xy)
-    y_ties = _tied_pairs(y_ranks)
+    x_ranking, y_ranking = _Ranking(x), _Ranking(y)
+    if x_ranking.levels * y_ranking.levels <= max(n, _TABLE_CELLS):
+        discordant, x_ties, y_ties, both = _table_pair_counts(x_ranking, y_ranking)
+    else:
+        discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranking, y_ranking)
     total = n * (n - 1) // 2
     concordant = total - x_ties - y_ties + both - discordant
     return PairCounts(int(concordant), int(discordant), tied_x=int(x_ties - both),
@@ -224,7 +302,9 @@ def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     Returns
     -------
     float
-        In [-1, 1]. ``variant="b"`` is NaN when x or y is constant (every pair tied), as scipy.
+        In [-1, 1]. ``variant="b"`` is NaN when x or y is constant (every pair tied), as
+        scipy's, with an :class:`~evalkit.exceptions.UndefinedMetricWarning` (scipy's
+        ``ConstantInputWarning``); ``variant="a"`` is then 0.
 
     References
     ----------
@@ -240,15 +320,18 @@ def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     0.6667
     """
     variant = check_option(variant, "variant", TAU_VARIANTS)
-    counts = concordant_discordant(x, y)
+    x, y = _check_pair(x, y)
+    counts = _pair_counts(x, y)
     difference = counts.concordant - counts.discordant
-    n = len(np.asarray(x))
+    n = len(x)
     total = n * (n - 1) // 2
     if variant == "a":
         return float(difference / total)
     untied_x = total - counts.tied_x - counts.tied_xy
     untied_y = total - counts.tied_y - counts.tied_xy
     if untied_x == 0 or untied_y == 0:
+        warnings.warn("Kendall's tau-b is undefined (NaN): x or y is constant, every pair is "
+                      "tied.", UndefinedMetricWarning, stacklevel=2)
         return float("nan")
     return float(difference / np.sqrt(float(untied_x) * float(untied_y)))
 
@@ -272,7 +355,9 @@ def spearman_rho(x: Any, y: Any) -> float:
     Returns
     -------
     float
-        NaN when x or y is constant.
+        In [-1, 1]; NaN when x or y is constant, with an
+        :class:`~evalkit.exceptions.UndefinedMetricWarning` (as scipy's
+        ``ConstantInputWarning``).
 
     References
     ----------
@@ -287,7 +372,10 @@ def spearman_rho(x: Any, y: Any) -> float:
     x, y = _check_pair(x, y)
     rank_x = _average_ranks(x) - (len(x) + 1) / 2
     rank_y = _average_ranks(y) - (len(y) + 1) / 2
-    spread = np.sqrt(np.dot(rank_x, rank_x) * np.dot(rank_y, rank_y))
+    # einsum, not np.dot: a threaded BLAS dot stalls on a busy machine for no gain here.
+    spread = np.sqrt(np.einsum("i,i->", rank_x, rank_x) * np.einsum("i,i->", rank_y, rank_y))
     if spread == 0:
+        warnings.warn("Spearman's rho is undefined (NaN): x or y is constant.",
+                      UndefinedMetricWarning, stacklevel=2)
         return float("nan")
-    return float(np.dot(rank_x, rank_y) / spread)
+    return float(np.einsum("i,i->", rank_x, rank_y) / spread)

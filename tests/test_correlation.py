@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalkit as ek
-from evalkit.correlation import _inversions
+from evalkit.correlation import (
+    _average_ranks,
+    _inversions,
+    _Ranking,
+    _sorted_pair_counts,
+    _table_pair_counts,
+)
+from evalkit.exceptions import UndefinedMetricWarning
 
 
 def _pairs_by_brute_force(x, y):
@@ -71,8 +78,8 @@ def test_kendall_tau_matches_scipy_and_brute_force(data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs_b = stats.kendalltau(x, y).statistic
-    np.testing.assert_allclose(ek.kendall_tau(x, y), theirs_b, rtol=1e-12, atol=1e-12,
-                               equal_nan=True)
+        ours_b = ek.kendall_tau(x, y)
+    np.testing.assert_allclose(ours_b, theirs_b, rtol=1e-12, atol=1e-12, equal_nan=True)
     counts = _pairs_by_brute_force(x, y)
     assert tuple(ek.concordant_discordant(x, y)._asdict().values()) == counts
     n = len(x)
@@ -86,8 +93,8 @@ def test_spearman_matches_scipy(data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = stats.spearmanr(x, y).statistic
-    np.testing.assert_allclose(ek.spearman_rho(x, y), theirs, rtol=1e-12, atol=1e-12,
-                               equal_nan=True)
+        ours = ek.spearman_rho(x, y)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=300))
@@ -95,6 +102,8 @@ def test_inversion_count_by_brute_force(values):
     array = np.array(values, dtype=np.int64)
     expected = sum(int((array[i] > array[i + 1:]).sum()) for i in range(len(array)))
     assert _inversions(array) == expected
+    # Values too large for the 32-bit tagging take 64 bits; the count is the same.
+    assert _inversions(array + 2**40) == expected
 
 
 @given(paired())
@@ -116,8 +125,17 @@ def test_large_inputs_match_scipy(rng):
     y = x + rng.random(300_000)
     assert ek.kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic, rel=1e-12)
     xi, yi = rng.integers(0, 50, 300_000), rng.integers(0, 50, 300_000)
-    assert ek.kendall_tau(xi, yi) == pytest.approx(stats.kendalltau(xi, yi).statistic, rel=1e-10)
+    assert ek.kendall_tau(xi, yi) == pytest.approx(stats.kendalltau(xi, yi).statistic, rel=1e-12)
     assert ek.spearman_rho(x, y) == pytest.approx(stats.spearmanr(x, y).statistic, rel=1e-12)
+    assert ek.spearman_rho(xi, yi) == pytest.approx(stats.spearmanr(xi, yi).statistic,
+                                                    rel=1e-12)
+    # Ties in one ranking only, and a float ranking of 100 levels (table, ranked by argsort).
+    xs = rng.integers(0, 1000, 300_000)
+    assert ek.kendall_tau(x, xs) == pytest.approx(stats.kendalltau(x, xs).statistic, rel=1e-12)
+    xf, yf = xi / 7, (yi + 0.5) * 3
+    assert ek.kendall_tau(xf, yf) == pytest.approx(stats.kendalltau(xf, yf).statistic, rel=1e-12)
+    assert ek.spearman_rho(xf, yf) == pytest.approx(stats.spearmanr(xf, yf).statistic,
+                                                    rel=1e-12)
 
 
 def test_identical_and_reversed_rankings():
@@ -127,10 +145,51 @@ def test_identical_and_reversed_rankings():
     assert ek.concordant_discordant(ranks, ranks[::-1])[:2] == (0, 1000 * 999 // 2)
 
 
-def test_constant_input_is_nan_for_tau_b():
-    assert np.isnan(ek.kendall_tau([1, 1, 1], [1, 2, 3]))
-    assert ek.kendall_tau([1, 1, 1], [1, 2, 3], variant="a") == 0.0
-    assert np.isnan(ek.spearman_rho([1, 1, 1], [1, 2, 3]))
+def test_constant_input_is_nan_for_tau_b_with_a_warning():
+    # scipy returns NaN too, with its ConstantInputWarning; ours is evalkit's warning class.
+    with pytest.warns(UndefinedMetricWarning, match="tau-b is undefined"):
+        assert np.isnan(ek.kendall_tau([1, 1, 1], [1, 2, 3]))
+    with pytest.warns(UndefinedMetricWarning, match="tau-b is undefined"):
+        assert np.isnan(ek.kendall_tau([1.0, 2.0, 3.0], [4.0, 4.0, 4.0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # tau-a is defined (0) for constant input: no warning
+        assert ek.kendall_tau([1, 1, 1], [1, 2, 3], variant="a") == 0.0
+        assert ek.kendall_tau([1, 2, 3], [1, 3, 2]) == pytest.approx(1 / 3)
+        assert ek.spearman_rho([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)
+    with pytest.warns(UndefinedMetricWarning, match="rho is undefined"):
+        assert np.isnan(ek.spearman_rho([1, 1, 1], [1, 2, 3]))
+
+
+def _counts_by_brute_force(x, y):
+    concordant, discordant, x_only, y_only, both = _pairs_by_brute_force(x, y)
+    return discordant, x_only + both, y_only + both, both
+
+
+@given(paired())
+def test_table_and_sorted_pair_counts_agree_with_brute_force(data):
+    # Small inputs always take the table; the sorted path is checked here on the same data,
+    # with x's and y's orders given (float ranking) and absent (integer lookup ranking).
+    x, y = data
+    expected = _counts_by_brute_force(x, y)
+    for xs, ys in ((x, y), (x.astype(np.int64) if (x == x.round()).all() else x, y)):
+        assert _table_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
+        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
+
+
+@given(st.permutations(range(12)), st.lists(st.integers(0, 3), min_size=12, max_size=12))
+def test_sorted_pair_counts_without_ties_in_x_or_y(permutation, levels):
+    # The paths that skip the joint sort: x (or y) untied, ranked by lookup or by argsort.
+    x = np.array(permutation)
+    y = np.array(levels)
+    for xs, ys in ((x, y), (y, x), (x.astype(float), y), (y, x.astype(float))):
+        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == _counts_by_brute_force(xs, ys)
+
+
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=60))
+def test_average_ranks_match_scipy_for_integers_and_floats(values):
+    array = np.array(values)
+    np.testing.assert_array_equal(_average_ranks(array), stats.rankdata(array))
+    np.testing.assert_array_equal(_average_ranks(array.astype(float)), stats.rankdata(array))
 
 
 @pytest.mark.parametrize("function", [ek.kendall_tau, ek.concordant_discordant, ek.spearman_rho])

@@ -1,0 +1,84 @@
+"""How long `import evalkit` takes, against `import numpy, pandas` (what it cannot do without).
+
+Each import runs in a fresh Python process, the two alternating, several times; the table gives
+the median whole-process wall time (interpreter start-up included) and the ratio. The goal
+(issue 23): `import evalkit` at most 1.3x `import numpy, pandas`. A second table lists the
+packages and evalkit modules that take longest to import (`python -X importtime`, cumulative
+time, one run), the place to look when the ratio grows.
+
+Run with `make bench` or `python benchmarks/bench_import.py`; EVALKIT_BENCH_QUICK=1 for fewer
+repeats.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _timing import print_note, print_table, record_sizes  # noqa: E402
+
+QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
+REPEATS = 3 if QUICK else 9
+GOAL = 1.3
+STATEMENTS = {"numpy, pandas": "import numpy, pandas", "evalkit": "import evalkit"}
+
+
+def _environment() -> dict[str, str]:
+    # The evalkit of this checkout, first on the path (as run_all.py gives its children).
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE.parent), env.get("PYTHONPATH", "")])
+    return env
+
+
+def wall_time(statement: str, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", statement], env=env, check=True)
+    return time.perf_counter() - start
+
+
+def import_profile(env: dict[str, str], top: int = 12) -> list[list[str]]:
+    """The packages and evalkit modules that take longest in `python -X importtime -c 'import
+    evalkit'`: cumulative time (with what each imported first), one run."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import evalkit"], env=env,
+                         capture_output=True, text=True, check=True)
+    rows = []
+    for line in out.stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cumulative_us, name = (part.strip() for part in line[12:].split("|"))
+        if name.count(".") <= 1:  # packages, their subpackages and evalkit's modules
+            rows.append((int(cumulative_us), int(self_us), name))
+    rows.sort(reverse=True)
+    return [[name, f"{cumulative_us / 1e3:.1f}", f"{self_us / 1e3:.1f}"]
+            for cumulative_us, self_us, name in rows[:top]]
+
+
+def main() -> None:
+    env = _environment()
+    record_sizes({"import": f"{REPEATS} fresh processes per statement, alternating; median"})
+    for statement in STATEMENTS.values():  # warm the file cache once
+        wall_time(statement, env)
+    times: dict[str, list[float]] = {label: [] for label in STATEMENTS}
+    for _ in range(REPEATS):
+        for label, statement in STATEMENTS.items():
+            times[label].append(wall_time(statement, env))
+    medians = {label: statistics.median(values) for label, values in times.items()}
+    baseline = medians["numpy, pandas"]
+    print_table(["import", "median ms", "min ms", "ratio to numpy, pandas"],
+                [[label, f"{medians[label] * 1e3:.0f}", f"{min(times[label]) * 1e3:.0f}",
+                  f"{medians[label] / baseline:.2f}x"] for label in STATEMENTS],
+                title="Import time, whole process (python -c 'import ...')")
+    ratio = medians["evalkit"] / baseline
+    print_note(f"import evalkit takes {ratio:.2f}x import numpy, pandas (goal <= {GOAL}x)")
+    print_table(["package or module", "cumulative ms", "self ms"], import_profile(env),
+                title="Slowest imports in `import evalkit` (python -X importtime, one run)")
+
+
+if __name__ == "__main__":
+    main()
