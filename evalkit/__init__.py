@@ -12,8 +12,8 @@ Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers s
 ``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
 (the result types and option lists of the intervals and tests),
 ``evalkit.calibration`` (``consistency_band``), ``evalkit.evaluation`` (the metric names
-``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks`` (``check``, the notebooks'
-exercise checker), ``evalkit.plots`` and ``evalkit.widgets`` (the
+``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks``
+(``check``, the notebooks' exercise checker), ``evalkit.plots`` and ``evalkit.widgets`` (the
 notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
 """
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._results import make_result
-from ._validation import check_1d, check_consistent_length, check_option
+from ._validation import check_1d, check_consistent_length, check_option, keyword_only
 from .exceptions import UndefinedMetricWarning
 
 __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
@@ -279,6 +279,7 @@ def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
                       tied_y=int(y_ties - both), tied_xy=int(both))
 
 
+@keyword_only
 def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     r"""Kendall's rank correlation between two rankings of the same items.
 
@@ -331,7 +332,7 @@ def kendall_tau(x: Any, y: Any, *, variant: str = "b") -> float:
     untied_y = total - counts.tied_y - counts.tied_xy
     if untied_x == 0 or untied_y == 0:
         warnings.warn("Kendall's tau-b is undefined (NaN): x or y is constant, every pair is "
-                      "tied.", UndefinedMetricWarning, stacklevel=2)
+                      "tied.", UndefinedMetricWarning, stacklevel=3)  # 3: keyword_only
         return float("nan")
     return float(difference / np.sqrt(float(untied_x) * float(untied_y)))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import pandas as pd
 
 from .._validation import check_1d, check_consistent_length, check_scalar
 from ..correlation import PairCounts, concordant_discordant, kendall_tau, spearman_rho
+from ..exceptions import UndefinedMetricWarning
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes, keyword_options
 
@@ -223,12 +225,19 @@ class RankingModel:
         return concordant_discordant(self.reference, self.y)
 
     def tau(self, variant: str = "b") -> float:
-        """Kendall's tau between the reference and the second ranking (:func:`kendall_tau`)."""
-        return kendall_tau(self.reference, self.y, variant=variant)
+        """Kendall's tau between the reference and the second ranking (:func:`kendall_tau`);
+        NaN, without the library's warning, while a slider makes one ranking constant (the
+        explorer shows the NaN)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            return kendall_tau(self.reference, self.y, variant=variant)
 
     def rho(self) -> float:
-        """Spearman's rho between the reference and the second ranking (:func:`spearman_rho`)."""
-        return spearman_rho(self.reference, self.y)
+        """Spearman's rho between the reference and the second ranking (:func:`spearman_rho`);
+        NaN, without the warning, for a constant ranking."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            return spearman_rho(self.reference, self.y)
 
     def summary(self) -> dict[str, Any]:
         """n, the pair counts, tau-a, tau-b and rho in one dictionary."""
