@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -327,3 +328,17 @@ def test_plots_and_widgets_load_on_first_use():
     assert out.stdout.split() == ["plot_f_beta", "ContingencyExplorer"]
     with pytest.raises(AttributeError, match="has no attribute 'plotz'"):
         evalkit.plotz  # noqa: B018
+
+
+def test_import_evalkit_leaves_scipy_matplotlib_and_ipywidgets_for_first_use():
+    # `evalkit trec_eval` pays the import on every call: scipy.stats alone takes longer than
+    # numpy and pandas together (benchmarks/bench_import.py measures the whole process).
+    code = ("import sys, evalkit as ek\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+            "{'scipy', 'matplotlib', 'ipywidgets', 'sklearn', 'statsmodels'})\n"
+            "print(heavy)\n"
+            "ek.proportion_ci(3, 10)\n"
+            "print(any(m.startswith('scipy.') for m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.splitlines() == ["[]", "True"]

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from .._confusion_stack import StackedMetric, stacked_metric
+from .._lazy import lazy_module
 from .._results import make_result
 from .._validation import (
     as_array,
@@ -23,6 +23,8 @@ from .._validation import (
     check_seed,
 )
 from ._common import _check_flag_or_none
+
+special = lazy_module("scipy.special")  # scipy is imported on first use (evalkit._lazy)
 
 __all__ = [
     "bootstrap_ci",

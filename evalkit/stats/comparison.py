@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import (
     check_bool,
     check_finite_scores,
@@ -22,6 +22,8 @@ from .._validation import (
 from ._common import _check_at_least_two, _paired_scores, _unit_scale
 from .effect_size import cohens_d, effect_size_label
 from .randomization import paired_randomization_test
+
+stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
 
 __all__ = [
     "compare_systems",

@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scipy import stats
-
+from .._lazy import lazy_module
 from .._validation import (
     check_bool,
     check_consistent_length,
@@ -16,6 +15,8 @@ from .._validation import (
     keyword_only,
 )
 from ._common import _check_at_least_two, _unit_scale
+
+stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
 
 __all__ = [
     "cohens_d",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
 
+from .._lazy import lazy_module
 from .._results import make_result
 from .._validation import (
     check_counts,
@@ -16,6 +16,9 @@ from .._validation import (
     check_seed,
     keyword_only,
 )
+
+special = lazy_module("scipy.special")  # scipy is imported on first use (evalkit._lazy)
+stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
 
 __all__ = [
     "proportion_ci",

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scipy import stats
-
+from .._lazy import lazy_module
 from .._results import make_result
 from .._validation import (
     check_finite_scores,
@@ -14,6 +13,8 @@ from .._validation import (
     keyword_only,
 )
 from ._common import _check_at_least_two
+
+stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
 
 __all__ = [
     "equal_variance_test",
