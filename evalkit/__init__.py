@@ -34,6 +34,7 @@ from .agreement import (
     fleiss_kappa,
     interpret_kappa,
     kappa_from_table,
+    kappa_terms,
     labels_from_table,
 )
 from .calibration import (
@@ -134,6 +135,7 @@ __all__ = [
     "precision_recall_curve",
     "cohen_kappa",
     "kappa_from_table",
+    "kappa_terms",
     "fleiss_kappa",
     "interpret_kappa",
     "labels_from_table",

@@ -177,6 +177,7 @@ PROPOSED_ADDITIONS = {
     "available_sample",  # stats: the estimation study's samples (21)
     "simulate_estimates",  # stats: holdout/k-fold/LOO estimates on many samples (21)
     "estimation_summary",  # stats: their bias, SD and RMSE (21)
+    "kappa_terms",  # agreement: P(a), P(e) and the marginals behind kappa (14; KappaExplorer)
 }
 
 
