@@ -60,7 +60,13 @@ from .classification import (
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
-from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
+from .curves import (
+    binormal_auc,
+    binormal_test_set,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+)
 from .datasets import long_tailed_labels, long_tailed_support
 from .evaluation import evaluate
 from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
@@ -87,6 +93,7 @@ from .stats import (
     interval_coverage,
     paired_randomization_test,
     proportion_ci,
+    proportion_se,
     simulate_estimates,
     simulate_test_accuracies,
     t_test_power,
@@ -131,6 +138,7 @@ __all__ = [
     "long_tailed_labels",
     "roc_curve",
     "binormal_test_set",
+    "binormal_auc",
     "roc_auc",
     "precision_recall_curve",
     "cohen_kappa",
@@ -161,6 +169,7 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "bootstrap_ci",

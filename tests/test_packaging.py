@@ -178,6 +178,8 @@ PROPOSED_ADDITIONS = {
     "simulate_estimates",  # stats: holdout/k-fold/LOO estimates on many samples (21)
     "estimation_summary",  # stats: their bias, SD and RMSE (21)
     "kappa_terms",  # agreement: P(a), P(e) and the marginals behind kappa (14; KappaExplorer)
+    "proportion_se",  # stats: sqrt(p(1-p)/n) (00; TestSetExplorer)
+    "binormal_auc",  # curves: the binormal scorer's population AUC (12; ROCExplorer)
 }
 
 

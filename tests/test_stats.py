@@ -1208,7 +1208,8 @@ def test_every_public_stats_function_with_options_takes_them_by_keyword_only():
         if inspect.Parameter.KEYWORD_ONLY in kinds and name != "bootstrap_ci":  # *arrays
             assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
         assert inspect.Parameter.POSITIONAL_OR_KEYWORD not in kinds or name in (
-            "effect_size_label", "estimation_summary") or inspect.Parameter.KEYWORD_ONLY in kinds
+            "effect_size_label", "estimation_summary", "proportion_se"
+        ) or inspect.Parameter.KEYWORD_ONLY in kinds
 
 
 def test_the_stats_package_imports_no_presentation_and_no_cycle():
@@ -1233,3 +1234,37 @@ def test_the_stats_package_imports_no_presentation_and_no_cycle():
     assert set(imports) == set(order)
     for position, module in enumerate(order):
         assert imports[module] <= set(order[:position]), module
+
+
+# --------------------------------------------------------------------------------------------
+# proportion_se
+# --------------------------------------------------------------------------------------------
+
+
+def test_proportion_se_by_hand_and_against_scipy_and_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
+    assert ek.proportion_se(0.8, 100) == pytest.approx(0.04, abs=1e-15)  # sqrt(0.0016)
+    assert ek.proportion_se(0.5, 25) == pytest.approx(0.1, abs=1e-15)  # sqrt(0.25 / 25)
+    assert ek.proportion_se(0.0, 7) == 0.0 and ek.proportion_se(1.0, 7) == 0.0
+    for p, n in ((0.81, 360), (0.3, 17), (0.999, 5000)):
+        assert ek.proportion_se(p, n) == pytest.approx(scipy_stats.binom(n, p).std() / n, rel=1e-12)
+    # the Wald interval's half-width is z * SE at the measured proportion
+    low, high = proportion_confint(37, 50, alpha=0.05, method="normal")
+    z = scipy_stats.norm.ppf(0.975)
+    assert (high - low) / 2 == pytest.approx(z * ek.proportion_se(37 / 50, 50), rel=1e-12)
+    interval = ek.proportion_ci(37, 50, method="normal")
+    assert interval.high - interval.estimate == pytest.approx(
+        z * ek.proportion_se(37 / 50, 50), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"p": 1.2, "n": 10}, ValueError, "p"),
+    ({"p": 0.5, "n": 0}, ValueError, "n"),
+    ({"p": 0.5, "n": 2.5}, ValueError, "n"),
+    ({"p": 0.5, "n": "10"}, TypeError, "n"),
+    ({"p": True, "n": 10}, TypeError, "p"),
+])
+def test_proportion_se_rejects_bad_input_naming_the_argument(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.proportion_se(**kwargs)

@@ -84,6 +84,7 @@ from .proportion import (
     ProportionInterval,
     interval_coverage,
     proportion_ci,
+    proportion_se,
     simulate_test_accuracies,
 )
 from .randomization import RandomizationResult, paired_randomization_test
@@ -91,6 +92,7 @@ from .variance import VARIANCE_TESTS, VarianceTestResult, equal_variance_test
 
 __all__ = [
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "bootstrap_ci",

@@ -19,6 +19,7 @@ from .._validation import (
 
 __all__ = [
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "ProportionInterval",
@@ -116,7 +117,7 @@ def proportion_ci(
     alpha = 1.0 - confidence
     z = special.ndtri(1.0 - alpha / 2.0)
     if method == "normal":
-        half = z * np.sqrt(p_hat * (1.0 - p_hat) / size)
+        half = z * _standard_error(p_hat, size)
         low, high = np.clip(p_hat - half, 0.0, 1.0), np.clip(p_hat + half, 0.0, 1.0)
     elif method == "wilson":
         denominator = 1.0 + z * z / size
@@ -134,6 +135,57 @@ def proportion_ci(
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
 
 
+def _standard_error(p: Any, n: Any) -> Any:
+    """sqrt(p (1 - p) / n), elementwise; the caller has checked p and n."""
+    return np.sqrt(p * (1.0 - p) / n)
+
+
+def proportion_se(p: float, n: int) -> float:
+    r"""The standard error of a proportion measured on :math:`n` independent items.
+
+    A test set of :math:`n` items, each right with probability :math:`p`, measures the
+    accuracy :math:`\hat p = K / n` with :math:`K \sim \operatorname{Binomial}(n, p)`, so
+
+    .. math::
+
+        \operatorname{SE}(\hat p) = \operatorname{SD}(\hat p) = \sqrt{\frac{p(1-p)}{n}}.
+
+    With the measured :math:`\hat p` in place of :math:`p` this is the estimated standard
+    error of the normal (Wald) interval of :func:`proportion_ci`, which uses this function.
+    It is ``scipy.stats.binom(n, p).std() / n`` and statsmodels'
+    ``proportion_confint(..., method="normal")`` half-width divided by :math:`z`.
+
+    Parameters
+    ----------
+    p : float
+        The proportion (a true or a measured accuracy), in [0, 1].
+    n : int
+        The number of items, at least 1.
+
+    Returns
+    -------
+    float
+        The standard error, in [0, 0.5].
+
+    References
+    ----------
+    Mitchell, T. M. (1997). Machine Learning, chapter 5 (evaluating hypotheses: the binomial
+    distribution of the sample error). McGraw-Hill.
+    Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval Estimation for a Binomial
+    Proportion. Statistical Science 16(2), 101–133.
+
+    Examples
+    --------
+    >>> proportion_se(0.8, 100)  # sqrt(0.8 * 0.2 / 100) = sqrt(0.0016)
+    0.04
+    >>> proportion_se(0.5, 1), proportion_se(1.0, 10)
+    (0.5, 0.0)
+    """
+    p = check_scalar(p, "p", low=0.0, high=1.0)
+    n = check_scalar(n, "n", kind="int", low=1)
+    return float(_standard_error(p, n))
+
+
 @keyword_only
 def simulate_test_accuracies(
     n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
@@ -147,7 +199,9 @@ def simulate_test_accuracies(
     .. math::
 
         \hat p = K / n, \qquad K \sim \operatorname{Binomial}(n, p), \qquad
-        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}.
+        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}
+
+    (:func:`proportion_se`).
 
     Parameters
     ----------
@@ -174,8 +228,8 @@ def simulate_test_accuracies(
     Examples
     --------
     >>> measured = simulate_test_accuracies(100, 0.8, n_sets=20000, seed=0)
-    >>> measured.shape, round(float(measured.std()), 2)
-    ((20000,), 0.04)
+    >>> measured.shape, round(float(measured.std()), 2), proportion_se(0.8, 100)
+    ((20000,), 0.04, 0.04)
     >>> simulate_test_accuracies(4, 1.0, n_sets=3, seed=0).tolist()
     [1.0, 1.0, 1.0]
     """
