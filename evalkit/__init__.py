@@ -95,6 +95,7 @@ from .stats import (
     proportion_ci,
     proportion_se,
     simulate_estimates,
+    simulate_paired_t_tests,
     simulate_test_accuracies,
     t_test_power,
 )
@@ -177,6 +178,7 @@ __all__ = [
     "cohens_d",
     "effect_size_label",
     "t_test_power",
+    "simulate_paired_t_tests",
     "equal_variance_test",
     "compare_systems",
     "compare_runs",

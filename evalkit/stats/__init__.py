@@ -69,7 +69,14 @@ from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
-from .effect_size import EFFECT_SIZE_THRESHOLDS, cohens_d, effect_size_label, t_test_power
+from .effect_size import (
+    EFFECT_SIZE_THRESHOLDS,
+    PairedTTestSimulation,
+    cohens_d,
+    effect_size_label,
+    simulate_paired_t_tests,
+    t_test_power,
+)
 from .estimation import (
     ESTIMATION_COLUMNS,
     ESTIMATION_METHODS,
@@ -100,6 +107,7 @@ __all__ = [
     "cohens_d",
     "effect_size_label",
     "t_test_power",
+    "simulate_paired_t_tests",
     "equal_variance_test",
     "compare_systems",
     "compare_runs",
@@ -107,6 +115,7 @@ __all__ = [
     "ConfidenceInterval",
     "BootstrapInterval",
     "RandomizationResult",
+    "PairedTTestSimulation",
     "VarianceTestResult",
     "VARIANCE_TESTS",
     "CI_METHODS",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,8 @@ def proportion_se(p: float, n: int) -> float:
 
 @keyword_only
 def simulate_test_accuracies(
-    n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
+    n_test: int, true_accuracy: float, *, n_repeats: int = 5000, seed: Any = None,
+    n_sets: int | None = None,
 ) -> np.ndarray:
     r"""Accuracies measured on many simulated test sets of one size, for one classifier.
 
@@ -209,15 +211,19 @@ def simulate_test_accuracies(
         Items per test set :math:`n`, at least 1.
     true_accuracy : float
         The classifier's true accuracy :math:`p`, in [0, 1].
-    n_sets : int, default 5000
-        Number of simulated test sets, at least 1.
+    n_repeats : int, default 5000
+        Number of simulated test sets, at least 1 (``n_repeats``, as every simulation in
+        evalkit calls its number of repetitions).
     seed : None, int or numpy.random.Generator
         Seed of the random draws; the same seed gives the same test sets
-        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_sets) / n_test``).
+        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_repeats) / n_test``).
+    n_sets : int, optional
+        Deprecated name of ``n_repeats``; it still works, with a DeprecationWarning, and
+        will be removed in the next release.
 
     Returns
     -------
-    ndarray of float, shape (n_sets,)
+    ndarray of float, shape (n_repeats,)
         The measured accuracy :math:`k/n` of each test set.
 
     References
@@ -227,17 +233,24 @@ def simulate_test_accuracies(
 
     Examples
     --------
-    >>> measured = simulate_test_accuracies(100, 0.8, n_sets=20000, seed=0)
+    >>> measured = simulate_test_accuracies(100, 0.8, n_repeats=20000, seed=0)
     >>> measured.shape, round(float(measured.std()), 2), proportion_se(0.8, 100)
     ((20000,), 0.04, 0.04)
-    >>> simulate_test_accuracies(4, 1.0, n_sets=3, seed=0).tolist()
+    >>> simulate_test_accuracies(4, 1.0, n_repeats=3, seed=0).tolist()
     [1.0, 1.0, 1.0]
     """
+    if n_sets is not None:
+        if n_repeats != 5000:
+            raise TypeError("pass n_repeats only (n_sets is its deprecated name)")
+        warnings.warn("simulate_test_accuracies: n_sets is deprecated and will be removed in "
+                      "the next release; use n_repeats (one name for the number of simulated "
+                      "repetitions)", DeprecationWarning, stacklevel=3)
+        n_repeats = n_sets
     n_test = check_scalar(n_test, "n_test", kind="int", low=1)
     true_accuracy = check_scalar(true_accuracy, "true_accuracy", low=0.0, high=1.0)
-    n_sets = check_scalar(n_sets, "n_sets", kind="int", low=1)
+    n_repeats = check_scalar(n_repeats, "n_repeats", kind="int", low=1)
     rng = check_seed(seed)
-    return rng.binomial(n_test, true_accuracy, n_sets) / n_test
+    return rng.binomial(n_test, true_accuracy, n_repeats) / n_test
 
 
 @keyword_only

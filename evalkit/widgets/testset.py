@@ -79,7 +79,7 @@ class TestSetModel(SettingsModel):
         key = (self.n_test, self.true_accuracy, self.n_repeats, self.seed)
         if self._cache.get("key") != key:
             measured = simulate_test_accuracies(self.n_test, self.true_accuracy,
-                                                n_sets=self.n_repeats, seed=self.seed)
+                                                n_repeats=self.n_repeats, seed=self.seed)
             self._cache = {"key": key,
                            "correct": np.rint(measured * self.n_test).astype(np.int64)}
         return self._cache["correct"]
