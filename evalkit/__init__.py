@@ -38,6 +38,7 @@ from .agreement import (
     fleiss_kappa,
     interpret_kappa,
     kappa_from_table,
+    kappa_terms,
     labels_from_table,
 )
 from .calibration import (
@@ -63,7 +64,13 @@ from .classification import (
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
-from .curves import binormal_test_set, precision_recall_curve, roc_auc, roc_curve
+from .curves import (
+    binormal_auc,
+    binormal_test_set,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+)
 from .datasets import long_tailed_labels, long_tailed_support
 from .evaluation import evaluate
 from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
@@ -90,7 +97,9 @@ from .stats import (
     interval_coverage,
     paired_randomization_test,
     proportion_ci,
+    proportion_se,
     simulate_estimates,
+    simulate_paired_t_tests,
     simulate_test_accuracies,
     t_test_power,
 )
@@ -134,10 +143,12 @@ __all__ = [
     "long_tailed_labels",
     "roc_curve",
     "binormal_test_set",
+    "binormal_auc",
     "roc_auc",
     "precision_recall_curve",
     "cohen_kappa",
     "kappa_from_table",
+    "kappa_terms",
     "fleiss_kappa",
     "interpret_kappa",
     "labels_from_table",
@@ -163,6 +174,7 @@ __all__ = [
     "recall_at_k",
     "reciprocal_rank",
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "bootstrap_ci",
@@ -170,6 +182,7 @@ __all__ = [
     "cohens_d",
     "effect_size_label",
     "t_test_power",
+    "simulate_paired_t_tests",
     "equal_variance_test",
     "compare_systems",
     "compare_runs",

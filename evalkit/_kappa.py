@@ -18,7 +18,7 @@ import numpy as np
 
 from ._validation import safe_divide
 
-__all__ = ["disagreement_weights", "kappa_of_tables"]
+__all__ = ["disagreement_weights", "kappa_of_tables", "kappa_terms_of_table"]
 
 
 def disagreement_weights(positions: np.ndarray, weights: str | None) -> np.ndarray:
@@ -28,6 +28,23 @@ def disagreement_weights(positions: np.ndarray, weights: str | None) -> np.ndarr
     if weights is None:
         return (distance > 0).astype(np.float64)
     return distance if weights == "linear" else distance**2
+
+
+def _shares_and_chance(tables: np.ndarray, marginals: str
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(shares p, row marginals, column marginals, chance shares e) of a table or a stack.
+
+    The marginals are the judges' own; ``e`` uses them (separate) or their mean (pooled).
+    """
+    k = tables.shape[-1]
+    flat = tables.reshape(*tables.shape[:-2], k * k)
+    shares = (flat / flat.sum(axis=-1, keepdims=True)).reshape(tables.shape)
+    rows, columns = shares.sum(axis=-1), shares.sum(axis=-2)
+    chance_rows, chance_columns = rows, columns
+    if marginals == "pooled":
+        chance_rows = chance_columns = (rows + columns) / 2
+    expected = chance_rows[..., :, None] * chance_columns[..., None, :]
+    return shares, rows, columns, expected
 
 
 def kappa_of_tables(
@@ -46,17 +63,37 @@ def kappa_of_tables(
     :func:`evalkit.bootstrap_ci`.) The caller has checked the tables.
     """
     k = tables.shape[-1]
-    flat = tables.reshape(*tables.shape[:-2], k * k)
-    shares = (flat / flat.sum(axis=-1, keepdims=True)).reshape(tables.shape)
-    rows, columns = shares.sum(axis=-1), shares.sum(axis=-2)
-    if marginals == "pooled":
-        rows = columns = (rows + columns) / 2
-    expected = rows[..., :, None] * columns[..., None, :]
+    shares, _, _, expected = _shares_and_chance(tables, marginals)
     w = disagreement_weights(np.arange(k) if positions is None else positions, weights)
-    observed_disagreement = (w * shares).reshape(flat.shape).sum(axis=-1)
-    chance_disagreement = (w * expected).reshape(flat.shape).sum(axis=-1)
+    size = shares.shape[:-2] + (k * k,)
+    observed_disagreement = (w * shares).reshape(size).sum(axis=-1)
+    chance_disagreement = (w * expected).reshape(size).sum(axis=-1)
     ratio = safe_divide(np.atleast_1d(observed_disagreement),
                         np.atleast_1d(chance_disagreement), zero_division, metric="Kappa",
                         reason="chance agreement is 1 (both judges always use one category)")
     kappa = np.where(np.atleast_1d(chance_disagreement) == 0, ratio, 1.0 - ratio)
     return float(kappa[0]) if tables.ndim == 2 else kappa
+
+
+def kappa_terms_of_table(table: np.ndarray, *, weights: str | None, marginals: str,
+                         zero_division: Any) -> dict[str, Any]:
+    """P(a), P(e), kappa and the marginals of one checked (k, k) table, by name.
+
+    P(a) and P(e) weigh each cell by the agreement weight ``1 - w / max(w)`` (1 on the
+    diagonal; unweighted, 0 off it), so that ``kappa = (P(a) - P(e)) / (1 - P(e))`` holds for
+    weighted kappa too. P(a) divides the weighted counts by *n* last, so that
+    ``370 / 400`` is exactly 0.925.
+    """
+    k = table.shape[-1]
+    _, rows, columns, expected = _shares_and_chance(table, marginals)
+    w = disagreement_weights(np.arange(k), weights)
+    agreement_weights = 1.0 - w / (w.max() if w.max() > 0 else 1.0)
+    return {
+        "observed": float((agreement_weights * table).sum() / table.sum()),
+        "expected": float((agreement_weights * expected).sum()),
+        "kappa": kappa_of_tables(table, weights=weights, marginals=marginals,
+                                 zero_division=zero_division),
+        "row_marginals": rows,
+        "column_marginals": columns,
+        "pooled_marginals": (rows + columns) / 2,
+    }

@@ -25,7 +25,8 @@ import numpy as np
 from ._averaging import matrix_over
 from ._confusion_stack import stacked
 from ._counting import full_confusion
-from ._kappa import kappa_of_tables
+from ._kappa import kappa_of_tables, kappa_terms_of_table
+from ._results import make_result
 from ._validation import (
     check_consistent_length,
     check_counts,
@@ -43,6 +44,8 @@ from .exceptions import UndefinedMetricWarning
 __all__ = [
     "cohen_kappa",
     "kappa_from_table",
+    "kappa_terms",
+    "KappaTerms",
     "fleiss_kappa",
     "interpret_kappa",
     "labels_from_table",
@@ -129,6 +132,94 @@ def kappa_from_table(
     zero_division = check_zero_division(zero_division)
     return kappa_of_tables(table, weights=weights, marginals=marginals,
                            zero_division=zero_division)
+
+
+KappaTerms = make_result(
+    "KappaTerms", ("observed", "expected", "kappa"),
+    ("row_marginals", "column_marginals", "pooled_marginals"), module=__name__,
+    doc="What :func:`kappa_terms` returns: P(a), P(e) and kappa (unpacks to these three), and "
+        "the judges' label shares ``row_marginals`` (judge A), ``column_marginals`` (judge B) "
+        "and ``pooled_marginals`` (their mean).")
+
+
+@keyword_only
+def kappa_terms(
+    table: Any,
+    *,
+    weights: str | None = None,
+    marginals: str = "separate",
+    zero_division: Any = "warn",
+) -> Any:
+    r"""The terms of kappa for a k×k agreement table: P(a), P(e), kappa and the marginals.
+
+    With :math:`p_{ij}` the table's shares, :math:`p_{i\cdot}` and :math:`p_{\cdot j}` the
+    judges' label shares (the marginals) and agreement weights :math:`v_{ij}` (1 on the
+    diagonal):
+
+    .. math::
+
+        P(a) = \sum_{ij} v_{ij}\, p_{ij}, \qquad P(e) = \sum_{ij} v_{ij}\, e_{ij}, \qquad
+        \kappa = \frac{P(a) - P(e)}{1 - P(e)},
+
+    with :math:`e_{ij} = p_{i\cdot}\, p_{\cdot j}` (separate marginals, Cohen 1960) or
+    :math:`\bar p_i \bar p_j`, :math:`\bar p = (p_{i\cdot} + p_{\cdot i}) / 2` (pooled
+    marginals, Scott's pi). Unweighted, :math:`v_{ij} = [i = j]`: :math:`P(a)` is the share
+    of items the judges label alike and :math:`P(e) = \sum_i e_{ii}`. Weighted,
+    :math:`v_{ij} = 1 - w_{ij} / \max w` from the disagreement weights :math:`w_{ij}` of
+    :func:`kappa_from_table` (:math:`|i - j|` or :math:`(i - j)^2`), the agreement weights of
+    Cohen (1968) and Fleiss & Cohen (1973); ``kappa`` is then :func:`kappa_from_table`'s
+    weighted kappa. ``kappa`` is always computed by the code of :func:`kappa_from_table`.
+
+    Parameters
+    ----------
+    table : array-like of shape (k, k)
+        ``table[i, j]``: the number of items judge A put in category *i* and judge B in *j*.
+    weights : {None, "linear", "quadratic"}, default None
+        Disagreement weights for ordered categories, as in :func:`kappa_from_table`.
+    marginals : {"separate", "pooled"}, default "separate"
+        Chance agreement from each judge's own label distribution (Cohen 1960), or from the
+        two judges' pooled distribution (Scott 1955). The three marginals fields are
+        reported either way.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        ``kappa`` when :math:`P(e) = 1`, as in :func:`kappa_from_table`.
+
+    Returns
+    -------
+    KappaTerms
+        ``observed`` (:math:`P(a)`), ``expected`` (:math:`P(e)`) and ``kappa`` (floats; the
+        result unpacks to these three), and ``row_marginals`` (judge A's share of each
+        category), ``column_marginals`` (judge B's) and ``pooled_marginals`` (their mean),
+        arrays of shape (k,).
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational and
+    Psychological Measurement 20(1), 37–46.
+    Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70(4), 213–220.
+    Fleiss, J. L. and Cohen, J. (1973). The equivalence of weighted kappa and the intraclass
+    correlation coefficient as measures of reliability. Educational and Psychological
+    Measurement 33(3), 613–619.
+    Scott, W. A. (1955). Reliability of content analysis: the case of nominal scale coding.
+    Public Opinion Quarterly 19(3), 321–325.
+
+    Examples
+    --------
+    >>> # 400 documents judged relevant (row/column 0) or not by two judges (IIR 8.5)
+    >>> terms = kappa_terms([[300, 20], [10, 70]])
+    >>> terms.observed, round(terms.expected, 4), round(terms.kappa, 4)
+    (0.925, 0.665, 0.7761)
+    >>> terms.row_marginals.round(4).tolist(), terms.column_marginals.round(4).tolist()
+    ([0.8, 0.2], [0.775, 0.225])
+    >>> p_a, p_e, kappa = kappa_terms([[300, 20], [10, 70]], marginals="pooled")
+    >>> round(p_e, 4), round(kappa, 4)
+    (0.6653, 0.7759)
+    """
+    table = _check_table(table)
+    weights = check_option(weights, "weights", KAPPA_WEIGHTS)
+    marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
+    zero_division = check_zero_division(zero_division)
+    return KappaTerms(**kappa_terms_of_table(table, weights=weights, marginals=marginals,
+                                             zero_division=zero_division))
 
 
 def _cohen_kappa_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,

@@ -14,6 +14,7 @@ Python loop over samples; the multi-class AUCs loop over classes (or pairs of cl
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, NamedTuple
 
@@ -40,6 +41,7 @@ __all__ = [
     "precision_recall_curve",
     "youden_index",
     "binormal_test_set",
+    "binormal_auc",
     "MULTI_CLASS",
 ]
 
@@ -605,7 +607,8 @@ def binormal_test_set(
 
     are exactly the same at every balance (and with them the ROC curve and its AUC), while
     precision :math:`= \pi\,\mathrm{TPR} / (\pi\,\mathrm{TPR} + (1 - \pi)\,\mathrm{FPR})`
-    moves with :math:`\pi`. The population AUC of the scorer is :math:`\Phi(d / \sqrt{2})`.
+    moves with :math:`\pi`. The population AUC of the scorer is :math:`\Phi(d / \sqrt{2})`
+    (:func:`binormal_auc`).
 
     Parameters
     ----------
@@ -658,3 +661,50 @@ def binormal_test_set(
     y_true = np.repeat(np.array([0, 1]), [(100 - n_positive_copies) * n_pool,
                                           n_positive_copies * n_pool])
     return y_true, y_score
+
+
+def binormal_auc(separation: float) -> float:
+    r"""The population AUC of a binormal scorer: negatives N(0, 1), positives N(d, 1).
+
+    The AUC is the probability that a random positive outscores a random negative. The
+    difference of the two scores is :math:`N(d, 2)`, so
+
+    .. math::
+
+        \mathrm{AUC}(d) = P(X_+ > X_-) = \Phi\!\left(\frac{d}{\sqrt 2}\right)
+        = \tfrac12\left(1 + \operatorname{erf}(d / 2)\right),
+
+    the binormal ROC curve's :math:`\Phi(a / \sqrt{1 + b^2})` with :math:`a = d`,
+    :math:`b = 1` (Pepe 2003). :func:`binormal_test_set` draws a finite test set from this
+    scorer; its :func:`roc_auc` approaches this value as ``n_pool`` grows.
+
+    Parameters
+    ----------
+    separation : float
+        :math:`d`, the positives' mean score (the negatives' is 0; both have SD 1). A
+        negative :math:`d` gives an AUC below one half.
+
+    Returns
+    -------
+    float
+        The AUC, in [0, 1]; 0.5 at :math:`d = 0`.
+
+    References
+    ----------
+    Pepe, M. S. (2003). The Statistical Evaluation of Medical Tests for Classification and
+    Prediction. Oxford University Press, section 5.3 (the binormal ROC curve).
+    Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve. Radiology 143(1), 29–36.
+
+    Examples
+    --------
+    >>> round(binormal_auc(1.5), 4)  # Phi(1.5 / sqrt(2)) = Phi(1.0607)
+    0.8556
+    >>> binormal_auc(0.0)
+    0.5
+    >>> y_true, y_score = binormal_test_set(separation=1.5, n_pool=2000, seed=0)
+    >>> round(roc_auc(y_true, y_score), 2)
+    0.86
+    """
+    separation = check_scalar(separation, "separation")
+    return 0.5 * (1.0 + math.erf(separation / 2.0))

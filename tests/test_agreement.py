@@ -300,3 +300,74 @@ def test_cohen_kappa_reads_each_argument_once(monkeypatch):
     kappa = ek.cohen_kappa([0, 1, 2, 2], [0, 1, 1, 2], labels=[2, 1, 0], weights="linear")
     assert read == ["rater_a", "rater_b", "labels"]
     assert kappa == pytest.approx(ek.cohen_kappa([0, 1, 2, 2], [0, 1, 1, 2], weights="linear"))
+
+
+# ---------------------------------------------------------------------------------------------
+# kappa_terms: P(a), P(e) and the marginals behind kappa
+# ---------------------------------------------------------------------------------------------
+
+
+def test_kappa_terms_of_a_2x2_table_by_hand():
+    # IIR 8.5: 400 documents; judge A says yes to 320, judge B to 310.
+    terms = ek.kappa_terms([[300, 20], [10, 70]])
+    assert terms.observed == 370 / 400
+    assert terms.expected == pytest.approx(0.8 * 0.775 + 0.2 * 0.225, abs=1e-15)  # 0.665
+    assert terms.kappa == pytest.approx((0.925 - 0.665) / (1 - 0.665), rel=1e-12)
+    np.testing.assert_allclose(terms.row_marginals, [0.8, 0.2], atol=1e-15)
+    np.testing.assert_allclose(terms.column_marginals, [0.775, 0.225], atol=1e-15)
+    np.testing.assert_allclose(terms.pooled_marginals, [0.7875, 0.2125], atol=1e-15)
+    observed, expected, kappa = terms  # unpacks like a tuple
+    assert (observed, expected, kappa) == (terms.observed, terms.expected, terms.kappa)
+    pooled = ek.kappa_terms([[300, 20], [10, 70]], marginals="pooled")
+    assert pooled.observed == 0.925
+    assert pooled.expected == pytest.approx(0.7875**2 + 0.2125**2, abs=1e-15)  # 0.6653125
+    assert pooled.kappa == ek.kappa_from_table([[300, 20], [10, 70]], marginals="pooled")
+    # the marginals fields are the judges' own whichever marginals chance uses
+    np.testing.assert_array_equal(pooled.row_marginals, terms.row_marginals)
+
+
+def test_kappa_terms_weighted_by_hand_and_against_sklearn():
+    # Quadratic, k = 3: agreement weights 1 - (i - j)^2 / 4; rows and columns both (3, 2, 2).
+    table = [[2, 1, 0], [0, 1, 1], [1, 0, 1]]
+    terms = ek.kappa_terms(table, weights="quadratic")
+    assert terms.observed == pytest.approx(5.5 / 7, abs=1e-15)
+    assert terms.expected == pytest.approx(32 / 49, abs=1e-15)
+    assert terms.kappa == pytest.approx(6.5 / 17, rel=1e-12)
+    a, b = _table_labels(table)
+    assert terms.kappa == pytest.approx(cohen_kappa_score(a, b, weights="quadratic"), rel=1e-12)
+    assert terms.kappa == ek.kappa_from_table(table, weights="quadratic")
+
+
+@given(two_raters(), st.sampled_from([None, "linear", "quadratic"]),
+       st.sampled_from(["separate", "pooled"]))
+def test_kappa_terms_agree_with_kappa_from_table_and_sklearn(raters, weights, marginals):
+    a, b = raters
+    k = 5
+    table = np.zeros((k, k), dtype=int)
+    np.add.at(table, (a, b), 1)
+    terms = ek.kappa_terms(table, weights=weights, marginals=marginals, zero_division=np.nan)
+    ours = ek.kappa_from_table(table, weights=weights, marginals=marginals,
+                               zero_division=np.nan)
+    np.testing.assert_array_equal(terms.kappa, ours)
+    if terms.expected < 1 - 1e-9:
+        assert terms.kappa == pytest.approx(
+            (terms.observed - terms.expected) / (1 - terms.expected), rel=1e-9, abs=1e-9)
+    if marginals == "separate" and len(set(a) | set(b)) > 1:
+        theirs = cohen_kappa_score(a, b, labels=list(range(k)), weights=weights)
+        assert terms.kappa == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+    if weights is None:
+        p = table / table.sum()
+        assert terms.observed == pytest.approx(np.trace(p), abs=1e-15)
+        np.testing.assert_allclose(terms.row_marginals, p.sum(axis=1), atol=1e-15)
+        np.testing.assert_allclose(terms.column_marginals, p.sum(axis=0), atol=1e-15)
+
+
+def test_kappa_terms_bad_input_and_undefined_kappa():
+    with pytest.raises(ValueError, match="table is empty"):
+        ek.kappa_terms([[0, 0], [0, 0]])
+    with pytest.raises(ValueError, match="weights"):
+        ek.kappa_terms([[1, 0], [0, 1]], weights="cubic")
+    with pytest.raises(TypeError, match="write kappa_terms"):
+        ek.kappa_terms([[1, 0], [0, 1]], "linear")
+    terms = ek.kappa_terms([[5, 0], [0, 0]], zero_division=np.nan)
+    assert (terms.observed, terms.expected) == (1.0, 1.0) and np.isnan(terms.kappa)

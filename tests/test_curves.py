@@ -373,6 +373,29 @@ def test_binormal_test_set_auc_tends_to_the_population_auc():
     assert ek.roc_auc(y_true, y_score) == pytest.approx(norm.cdf(1.0 / np.sqrt(2)), abs=0.01)
 
 
+def test_binormal_auc_is_the_closed_form_and_the_large_sample_auc():
+    from scipy.stats import norm
+
+    assert ek.binormal_auc(0.0) == 0.5
+    for separation in (-1.0, 0.5, 1.0, 1.5, 3.0):
+        closed = norm.cdf(separation / np.sqrt(2))
+        assert ek.binormal_auc(separation) == pytest.approx(closed, rel=1e-12, abs=1e-15)
+    assert ek.binormal_auc(-1.0) == pytest.approx(1 - ek.binormal_auc(1.0), abs=1e-15)
+    # P(X+ > X-) by simulation, and scikit-learn's AUC of binormal_test_set
+    rng = np.random.default_rng(0)
+    positives, negatives = rng.normal(1.5, 1, 400_000), rng.normal(0, 1, 400_000)
+    assert (positives > negatives).mean() == pytest.approx(ek.binormal_auc(1.5), abs=0.003)
+    y_true, y_score = ek.binormal_test_set(separation=1.5, n_pool=20000, seed=1)
+    assert skm.roc_auc_score(y_true, y_score) == pytest.approx(ek.binormal_auc(1.5), abs=0.01)
+
+
+def test_binormal_auc_bad_input():
+    with pytest.raises(ValueError, match="separation"):
+        ek.binormal_auc(float("nan"))
+    with pytest.raises(TypeError, match="separation"):
+        ek.binormal_auc("1.5")
+
+
 @pytest.mark.parametrize("kwargs, name", [
     ({"prevalence": 0.005}, "prevalence"), ({"prevalence": 0.125}, "prevalence"),
     ({"prevalence": 1.0}, "prevalence"), ({"n_pool": 0}, "n_pool"), ({"seed": -1}, "seed"),

@@ -1056,30 +1056,30 @@ def test_equal_variance_test_rejects_bad_input_naming_the_argument(kwargs, name)
 
 
 def test_simulated_accuracies_are_numpys_binomial_draws_over_n():
-    measured = ek.simulate_test_accuracies(30, 0.7, n_sets=1000, seed=3)
+    measured = ek.simulate_test_accuracies(30, 0.7, n_repeats=1000, seed=3)
     expected = np.random.default_rng(3).binomial(30, 0.7, 1000) / 30
     np.testing.assert_array_equal(measured, expected)
     assert measured.shape == (1000,)
 
 
 def test_simulated_accuracies_spread_as_the_binomial_formula_says():
-    measured = ek.simulate_test_accuracies(400, 0.9, n_sets=40_000, seed=1)
+    measured = ek.simulate_test_accuracies(400, 0.9, n_repeats=40_000, seed=1)
     assert measured.mean() == pytest.approx(0.9, abs=0.001)
     assert measured.std(ddof=1) == pytest.approx(np.sqrt(0.9 * 0.1 / 400), rel=0.02)
 
 
 def test_simulated_accuracies_take_a_generator_and_edge_accuracies():
     rng = np.random.default_rng(0)
-    first = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
-    second = ek.simulate_test_accuracies(10, 0.5, n_sets=5, seed=rng)
+    first = ek.simulate_test_accuracies(10, 0.5, n_repeats=5, seed=rng)
+    second = ek.simulate_test_accuracies(10, 0.5, n_repeats=5, seed=rng)
     assert not np.array_equal(first, second)  # the stream continues
-    assert ek.simulate_test_accuracies(10, 0.0, n_sets=4, seed=0).tolist() == [0.0] * 4
+    assert ek.simulate_test_accuracies(10, 0.0, n_repeats=4, seed=0).tolist() == [0.0] * 4
 
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"n_test": 0, "true_accuracy": 0.8}, "n_test"),
     ({"n_test": 10, "true_accuracy": 1.5}, "true_accuracy"),
-    ({"n_test": 10, "true_accuracy": 0.8, "n_sets": 0}, "n_sets"),
+    ({"n_test": 10, "true_accuracy": 0.8, "n_repeats": 0}, "n_repeats"),
     ({"n_test": 10, "true_accuracy": 0.8, "seed": -1}, "seed"),
 ])
 def test_simulated_accuracies_reject_bad_input_naming_the_argument(kwargs, message):
@@ -1109,7 +1109,7 @@ def test_interval_coverage_agrees_with_a_simulation_and_brown_cai_dasgupta():
     # Brown, Cai & DasGupta (2001): Wald's coverage at n = 20 is far below 0.95 near p = 0.95.
     assert ek.interval_coverage(20, 0.95, method="normal") < 0.7
     assert ek.interval_coverage(20, 0.95, method="exact") >= 0.95
-    measured = ek.simulate_test_accuracies(50, 0.85, n_sets=100_000, seed=0)
+    measured = ek.simulate_test_accuracies(50, 0.85, n_repeats=100_000, seed=0)
     low, high = proportion_ci(np.rint(measured * 50).astype(int), 50)
     simulated = np.mean((low <= 0.85) & (0.85 <= high))
     assert ek.interval_coverage(50, 0.85) == pytest.approx(simulated, abs=0.004)
@@ -1171,7 +1171,7 @@ def test_numpy_bools_pass_as_flags():
 KEYWORD_CALLS = [
     (ek.proportion_ci, (80, 100, 0.9), "proportion_ci(successes, n, confidence=0.9)"),
     (ek.simulate_test_accuracies, (100, 0.8, 10),
-     "simulate_test_accuracies(n_test, true_accuracy, n_sets=10)"),
+     "simulate_test_accuracies(n_test, true_accuracy, n_repeats=10)"),
     (ek.interval_coverage, (20, 0.9, "exact"), "interval_coverage(n, p, method='exact')"),
     (ek.paired_randomization_test, ([0.1, 0.2], [0.2, 0.1], 100),
      "paired_randomization_test(scores_a, scores_b, n_resamples=100)"),
@@ -1208,7 +1208,8 @@ def test_every_public_stats_function_with_options_takes_them_by_keyword_only():
         if inspect.Parameter.KEYWORD_ONLY in kinds and name != "bootstrap_ci":  # *arrays
             assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
         assert inspect.Parameter.POSITIONAL_OR_KEYWORD not in kinds or name in (
-            "effect_size_label", "estimation_summary") or inspect.Parameter.KEYWORD_ONLY in kinds
+            "effect_size_label", "estimation_summary", "proportion_se"
+        ) or inspect.Parameter.KEYWORD_ONLY in kinds
 
 
 def test_the_stats_package_imports_no_presentation_and_no_cycle():
@@ -1233,3 +1234,80 @@ def test_the_stats_package_imports_no_presentation_and_no_cycle():
     assert set(imports) == set(order)
     for position, module in enumerate(order):
         assert imports[module] <= set(order[:position]), module
+
+
+# --------------------------------------------------------------------------------------------
+# One name for the number of simulated repetitions; proportion_se; simulate_paired_t_tests
+# --------------------------------------------------------------------------------------------
+
+
+def test_simulate_test_accuracies_takes_the_old_n_sets_with_a_deprecation_warning():
+    new = ek.simulate_test_accuracies(30, 0.7, n_repeats=50, seed=3)
+    with pytest.warns(DeprecationWarning, match="n_sets is deprecated.*use n_repeats"):
+        old = ek.simulate_test_accuracies(30, 0.7, n_sets=50, seed=3)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="pass n_repeats only"):
+        ek.simulate_test_accuracies(30, 0.7, n_sets=50, n_repeats=60)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="n_repeats"):
+        ek.simulate_test_accuracies(30, 0.7, n_sets=0)
+
+
+def test_proportion_se_by_hand_and_against_scipy_and_statsmodels():
+    from statsmodels.stats.proportion import proportion_confint
+
+    assert ek.proportion_se(0.8, 100) == pytest.approx(0.04, abs=1e-15)  # sqrt(0.0016)
+    assert ek.proportion_se(0.5, 25) == pytest.approx(0.1, abs=1e-15)  # sqrt(0.25 / 25)
+    assert ek.proportion_se(0.0, 7) == 0.0 and ek.proportion_se(1.0, 7) == 0.0
+    for p, n in ((0.81, 360), (0.3, 17), (0.999, 5000)):
+        assert ek.proportion_se(p, n) == pytest.approx(scipy_stats.binom(n, p).std() / n, rel=1e-12)
+    # the Wald interval's half-width is z * SE at the measured proportion
+    low, high = proportion_confint(37, 50, alpha=0.05, method="normal")
+    z = scipy_stats.norm.ppf(0.975)
+    assert (high - low) / 2 == pytest.approx(z * ek.proportion_se(37 / 50, 50), rel=1e-12)
+    interval = ek.proportion_ci(37, 50, method="normal")
+    assert interval.high - interval.estimate == pytest.approx(
+        z * ek.proportion_se(37 / 50, 50), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"p": 1.2, "n": 10}, ValueError, "p"),
+    ({"p": 0.5, "n": 0}, ValueError, "n"),
+    ({"p": 0.5, "n": 2.5}, ValueError, "n"),
+    ({"p": 0.5, "n": "10"}, TypeError, "n"),
+    ({"p": True, "n": 10}, TypeError, "p"),
+])
+def test_proportion_se_rejects_bad_input_naming_the_argument(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ek.proportion_se(**kwargs)
+
+
+def test_simulate_paired_t_tests_is_scipys_t_test_and_cohens_d_on_the_same_draws():
+    result = ek.simulate_paired_t_tests(12, 0.4, n_repeats=30, seed=5)
+    differences = np.random.default_rng(5).standard_normal((30, 12)) + 0.4
+    expected = scipy_stats.ttest_1samp(differences, 0.0, axis=1)
+    np.testing.assert_array_equal(result.pvalue, expected.pvalue)
+    np.testing.assert_array_equal(result.statistic, expected.statistic)
+    for row, d_z, t in zip(differences, result.d_z, result.statistic, strict=True):
+        assert d_z == pytest.approx(ek.cohens_d(row, np.zeros(12), paired=True), rel=1e-12)
+        assert t == pytest.approx(d_z * np.sqrt(12), rel=1e-12)
+        assert t == pytest.approx(scipy_stats.ttest_rel(row, np.zeros(12)).statistic, rel=1e-12)
+    d_z, pvalue = result
+    assert d_z.shape == pvalue.shape == (30,)
+
+
+def test_simulated_paired_power_matches_t_test_power():
+    for effect, n in ((0.0, 30), (0.5, 40), (-0.3, 60)):
+        _, pvalue = ek.simulate_paired_t_tests(n, effect, n_repeats=20000, seed=1)
+        power = ek.t_test_power(effect, n, paired=True)
+        assert (pvalue < 0.05).mean() == pytest.approx(power, abs=0.012)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_topics": 1, "effect_size": 0.5}, "n_topics"),
+    ({"n_topics": 10, "effect_size": np.inf}, "effect_size"),
+    ({"n_topics": 10, "effect_size": 0.5, "n_repeats": 0}, "n_repeats"),
+    ({"n_topics": 10, "effect_size": 0.5, "seed": -1}, "seed"),
+])
+def test_simulate_paired_t_tests_rejects_bad_input_naming_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ek.simulate_paired_t_tests(**kwargs)

@@ -69,7 +69,14 @@ from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
-from .effect_size import EFFECT_SIZE_THRESHOLDS, cohens_d, effect_size_label, t_test_power
+from .effect_size import (
+    EFFECT_SIZE_THRESHOLDS,
+    PairedTTestSimulation,
+    cohens_d,
+    effect_size_label,
+    simulate_paired_t_tests,
+    t_test_power,
+)
 from .estimation import (
     ESTIMATION_COLUMNS,
     ESTIMATION_METHODS,
@@ -84,6 +91,7 @@ from .proportion import (
     ProportionInterval,
     interval_coverage,
     proportion_ci,
+    proportion_se,
     simulate_test_accuracies,
 )
 from .randomization import RandomizationResult, paired_randomization_test
@@ -91,6 +99,7 @@ from .variance import VARIANCE_TESTS, VarianceTestResult, equal_variance_test
 
 __all__ = [
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "bootstrap_ci",
@@ -98,6 +107,7 @@ __all__ = [
     "cohens_d",
     "effect_size_label",
     "t_test_power",
+    "simulate_paired_t_tests",
     "equal_variance_test",
     "compare_systems",
     "compare_runs",
@@ -105,6 +115,7 @@ __all__ = [
     "ConfidenceInterval",
     "BootstrapInterval",
     "RandomizationResult",
+    "PairedTTestSimulation",
     "VarianceTestResult",
     "VARIANCE_TESTS",
     "CI_METHODS",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._l
 
 __all__ = [
     "proportion_ci",
+    "proportion_se",
     "simulate_test_accuracies",
     "interval_coverage",
     "ProportionInterval",
@@ -119,7 +121,7 @@ def proportion_ci(
     alpha = 1.0 - confidence
     z = special.ndtri(1.0 - alpha / 2.0)
     if method == "normal":
-        half = z * np.sqrt(p_hat * (1.0 - p_hat) / size)
+        half = z * _standard_error(p_hat, size)
         low, high = np.clip(p_hat - half, 0.0, 1.0), np.clip(p_hat + half, 0.0, 1.0)
     elif method == "wilson":
         denominator = 1.0 + z * z / size
@@ -137,9 +139,61 @@ def proportion_ci(
     return ProportionInterval(low, high, estimate=p_hat, confidence=confidence, method=method)
 
 
+def _standard_error(p: Any, n: Any) -> Any:
+    """sqrt(p (1 - p) / n), elementwise; the caller has checked p and n."""
+    return np.sqrt(p * (1.0 - p) / n)
+
+
+def proportion_se(p: float, n: int) -> float:
+    r"""The standard error of a proportion measured on :math:`n` independent items.
+
+    A test set of :math:`n` items, each right with probability :math:`p`, measures the
+    accuracy :math:`\hat p = K / n` with :math:`K \sim \operatorname{Binomial}(n, p)`, so
+
+    .. math::
+
+        \operatorname{SE}(\hat p) = \operatorname{SD}(\hat p) = \sqrt{\frac{p(1-p)}{n}}.
+
+    With the measured :math:`\hat p` in place of :math:`p` this is the estimated standard
+    error of the normal (Wald) interval of :func:`proportion_ci`, which uses this function.
+    It is ``scipy.stats.binom(n, p).std() / n`` and statsmodels'
+    ``proportion_confint(..., method="normal")`` half-width divided by :math:`z`.
+
+    Parameters
+    ----------
+    p : float
+        The proportion (a true or a measured accuracy), in [0, 1].
+    n : int
+        The number of items, at least 1.
+
+    Returns
+    -------
+    float
+        The standard error, in [0, 0.5].
+
+    References
+    ----------
+    Mitchell, T. M. (1997). Machine Learning, chapter 5 (evaluating hypotheses: the binomial
+    distribution of the sample error). McGraw-Hill.
+    Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval Estimation for a Binomial
+    Proportion. Statistical Science 16(2), 101–133.
+
+    Examples
+    --------
+    >>> proportion_se(0.8, 100)  # sqrt(0.8 * 0.2 / 100) = sqrt(0.0016)
+    0.04
+    >>> proportion_se(0.5, 1), proportion_se(1.0, 10)
+    (0.5, 0.0)
+    """
+    p = check_scalar(p, "p", low=0.0, high=1.0)
+    n = check_scalar(n, "n", kind="int", low=1)
+    return float(_standard_error(p, n))
+
+
 @keyword_only
 def simulate_test_accuracies(
-    n_test: int, true_accuracy: float, *, n_sets: int = 5000, seed: Any = None
+    n_test: int, true_accuracy: float, *, n_repeats: int = 5000, seed: Any = None,
+    n_sets: int | None = None,
 ) -> np.ndarray:
     r"""Accuracies measured on many simulated test sets of one size, for one classifier.
 
@@ -150,7 +204,9 @@ def simulate_test_accuracies(
     .. math::
 
         \hat p = K / n, \qquad K \sim \operatorname{Binomial}(n, p), \qquad
-        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}.
+        \operatorname{SD}(\hat p) = \sqrt{p(1-p)/n}
+
+    (:func:`proportion_se`).
 
     Parameters
     ----------
@@ -158,15 +214,19 @@ def simulate_test_accuracies(
         Items per test set :math:`n`, at least 1.
     true_accuracy : float
         The classifier's true accuracy :math:`p`, in [0, 1].
-    n_sets : int, default 5000
-        Number of simulated test sets, at least 1.
+    n_repeats : int, default 5000
+        Number of simulated test sets, at least 1 (``n_repeats``, as every simulation in
+        evalkit calls its number of repetitions).
     seed : None, int or numpy.random.Generator
         Seed of the random draws; the same seed gives the same test sets
-        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_sets) / n_test``).
+        (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_repeats) / n_test``).
+    n_sets : int, optional
+        Deprecated name of ``n_repeats``; it still works, with a DeprecationWarning, and
+        will be removed in the next release.
 
     Returns
     -------
-    ndarray of float, shape (n_sets,)
+    ndarray of float, shape (n_repeats,)
         The measured accuracy :math:`k/n` of each test set.
 
     References
@@ -176,17 +236,24 @@ def simulate_test_accuracies(
 
     Examples
     --------
-    >>> measured = simulate_test_accuracies(100, 0.8, n_sets=20000, seed=0)
-    >>> measured.shape, round(float(measured.std()), 2)
-    ((20000,), 0.04)
-    >>> simulate_test_accuracies(4, 1.0, n_sets=3, seed=0).tolist()
+    >>> measured = simulate_test_accuracies(100, 0.8, n_repeats=20000, seed=0)
+    >>> measured.shape, round(float(measured.std()), 2), proportion_se(0.8, 100)
+    ((20000,), 0.04, 0.04)
+    >>> simulate_test_accuracies(4, 1.0, n_repeats=3, seed=0).tolist()
     [1.0, 1.0, 1.0]
     """
+    if n_sets is not None:
+        if n_repeats != 5000:
+            raise TypeError("pass n_repeats only (n_sets is its deprecated name)")
+        warnings.warn("simulate_test_accuracies: n_sets is deprecated and will be removed in "
+                      "the next release; use n_repeats (one name for the number of simulated "
+                      "repetitions)", DeprecationWarning, stacklevel=3)
+        n_repeats = n_sets
     n_test = check_scalar(n_test, "n_test", kind="int", low=1)
     true_accuracy = check_scalar(true_accuracy, "true_accuracy", low=0.0, high=1.0)
-    n_sets = check_scalar(n_sets, "n_sets", kind="int", low=1)
+    n_repeats = check_scalar(n_repeats, "n_repeats", kind="int", low=1)
     rng = check_seed(seed)
-    return rng.binomial(n_test, true_accuracy, n_sets) / n_test
+    return rng.binomial(n_test, true_accuracy, n_repeats) / n_test
 
 
 @keyword_only

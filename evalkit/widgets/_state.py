@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import reprlib
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -94,8 +95,18 @@ class SettingsModel:
     and, when a rule links several settings, overrides ``_check_together``.
     """
 
+    #: Old names of settings -> their names now. An old name still works, in the
+    #: constructor (see :func:`renamed_setting`), in :meth:`set` and as an attribute, with a
+    #: DeprecationWarning, for one release.
+    RENAMED: dict[str, str] = {}
+
     def _checks(self) -> dict[str, Callable[[Any], Any]]:
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old, new in cls.RENAMED.items():
+            setattr(cls, old, _renamed_attribute(cls.__name__, old, new))
 
     def _check_together(self, checked: dict[str, Any]) -> None:
         """Raise if the checked new values break a rule that links settings (none here).
@@ -111,8 +122,49 @@ class SettingsModel:
         for the wrong kind, ``ValueError`` out of range) or an unknown name leaves the model
         as it was.
         """
+        for old, new in self.RENAMED.items():
+            if old in changes:
+                if new in changes:
+                    raise TypeError(f"pass {new} only ({old} is its deprecated name)")
+                _warn_renamed(type(self).__name__, old, new, stacklevel=3)
+                changes[new] = changes.pop(old)
         checked = check_changes(changes, self._checks())
         self._check_together(checked)
         for name, value in checked.items():
             setattr(self, name, value)
         return self
+
+
+def _warn_renamed(owner: str, old: str, new: str, *, stacklevel: int) -> None:
+    warnings.warn(f"{owner}: {old} is deprecated and will be removed in the next release; "
+                  f"use {new} (one name for the number of simulated repetitions)",
+                  DeprecationWarning, stacklevel=stacklevel + 1)
+
+
+def _renamed_attribute(owner: str, old: str, new: str) -> property:
+    """The attribute ``old``: reads and writes ``new``, with a DeprecationWarning."""
+
+    def get(self: Any) -> Any:
+        _warn_renamed(owner, old, new, stacklevel=2)
+        return getattr(self, new)
+
+    def put(self: Any, value: Any) -> None:
+        _warn_renamed(owner, old, new, stacklevel=2)
+        self.set(**{new: value})
+
+    return property(get, put, doc=f"Deprecated name of ``{new}``.")
+
+
+def renamed_setting(owner: str, old: str, old_value: Any, new: str, new_value: Any,
+                    default: Any) -> Any:
+    """The value of setting ``new`` in a constructor that still takes its old name ``old``.
+
+    ``old_value`` None means the old keyword was not passed. Passing both (``new`` away from
+    its ``default``) is a TypeError; the old one alone works with a DeprecationWarning.
+    """
+    if old_value is None:
+        return new_value
+    if new_value != default:
+        raise TypeError(f"pass {new} only ({old} is its deprecated name)")
+    _warn_renamed(owner, old, new, stacklevel=4)
+    return old_value

@@ -131,7 +131,8 @@ class ConfidenceModel(SettingsModel):
         ``c_precision``, ``c_recall``, ``c_f1`` (how many classes have that value undefined;
         F1 and cF1 in evalkit's count form) and ``undefined_c_f1_harmonic`` (cF1 as the
         harmonic mean of cP and cR, undefined where either is), then ``f1_macro`` and
-        ``c_f1_macro`` (means over the classes where they are defined).
+        ``c_f1_macro`` (means over the classes where they are defined: :func:`evalkit.f1_score`
+        and :func:`evalkit.c_f1` with ``average="macro"`` and ``zero_division=np.nan``).
         """
         table = self.table()
         undefined = table.drop(columns="support").isna().sum()
@@ -143,8 +144,13 @@ class ConfidenceModel(SettingsModel):
         result.update({f"undefined_{name}": int(count) for name, count in undefined.items()})
         result["undefined_c_f1_harmonic"] = int(
             (table["c_precision"].isna() | table["c_recall"].isna()).sum())
-        result["f1_macro"] = float(table["f1"].mean())
-        result["c_f1_macro"] = float(table["c_f1"].mean())
+        y, proba = self.test_set()
+        predicted = self.classes[np.argmax(proba, axis=1)]
+        macro = {"labels": self.classes, "average": "macro", "zero_division": np.nan}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # an undefined class is left out, as shown
+            result["f1_macro"] = float(f1_score(y, predicted, **macro))
+            result["c_f1_macro"] = float(c_f1(y, proba, **macro))
         return result
 
 

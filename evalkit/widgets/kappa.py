@@ -13,6 +13,7 @@ from ..agreement import (
     KAPPA_SCALES,
     interpret_kappa,
     kappa_from_table,
+    kappa_terms,
     labels_from_table,
 )
 from ._base import _Explorer, _format, _grid, _table
@@ -40,7 +41,8 @@ class KappaModel:
 
     and :math:`\kappa = (P(a) - P(e)) / (1 - P(e))` either way (Cohen 1960 with separate
     marginals; Scott's pi, Siegel & Castellan, Carletta 1996 with pooled ones). The kappas
-    come from :func:`kappa_from_table`. Since :math:`P(e)_{\text{pooled}} -
+    come from :func:`kappa_from_table`, :math:`P(a)`, :math:`P(e)` and the marginals from
+    :func:`evalkit.kappa_terms` (the same code). Since :math:`P(e)_{\text{pooled}} -
     P(e)_{\text{separate}} = (p_A - p_B)^2 / 2 \ge 0`, the pooled kappa is never above the
     separate one, and the two are equal exactly when the judges say "yes" equally often.
 
@@ -213,27 +215,24 @@ class KappaModel:
 
     # -- agreement, chance, kappa -------------------------------------------------------------
 
+    def terms(self, marginals: str = "separate") -> Any:
+        """:func:`evalkit.kappa_terms` of the table: P(a), P(e), kappa and the marginals."""
+        return kappa_terms(self.table, marginals=marginals, zero_division=np.nan)
+
     def observed_agreement(self) -> float:
         """P(a): the share of items the two judges label alike."""
-        return self.n_agreements / self.n_items
+        return self.terms().observed
 
     def marginals(self) -> dict[str, tuple[float, float]]:
         """Shares of ("yes", "no") for judge A, judge B and the two pooled."""
-        a_yes = (self.both_yes + self.a_yes_b_no) / self.n_items
-        b_yes = (self.both_yes + self.a_no_b_yes) / self.n_items
-        pooled = (a_yes + b_yes) / 2
-        return {"judge A": (a_yes, 1 - a_yes), "judge B": (b_yes, 1 - b_yes),
-                "pooled": (pooled, 1 - pooled)}
+        terms = self.terms()
+        return {name: (float(shares[0]), float(shares[1])) for name, shares in
+                (("judge A", terms.row_marginals), ("judge B", terms.column_marginals),
+                 ("pooled", terms.pooled_marginals))}
 
     def chance_agreement(self, marginals: str = "separate") -> float:
         """P(e): the agreement expected by chance, from separate or pooled marginals."""
-        marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
-        shares = self.marginals()
-        if marginals == "pooled":
-            yes, no = shares["pooled"]
-            return yes * yes + no * no
-        (a_yes, a_no), (b_yes, b_no) = shares["judge A"], shares["judge B"]
-        return a_yes * b_yes + a_no * b_no
+        return self.terms(check_option(marginals, "marginals", KAPPA_MARGINALS)).expected
 
     def kappa(self, marginals: str = "separate") -> float:
         """Kappa with separate (Cohen) or pooled (Scott) marginals; NaN when P(e) = 1."""

@@ -79,9 +79,9 @@ class PeekingModel(SettingsModel):
         if self._cache.get("key") != key:
             rng = np.random.default_rng(self.seed)
             scores = simulate_test_accuracies(self.n_test, self.true_accuracy,
-                                              n_sets=self.n_repeats * self.n_models, seed=rng)
+                                              n_repeats=self.n_repeats * self.n_models, seed=rng)
             fresh = simulate_test_accuracies(self.n_test, self.true_accuracy,
-                                             n_sets=self.n_repeats, seed=rng)
+                                             n_repeats=self.n_repeats, seed=rng)
             self._cache = {"key": key, "scores": scores.reshape(self.n_repeats, self.n_models),
                            "fresh": fresh}
         return self._cache["scores"], self._cache["fresh"]

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._validation import check_scalar
-from ..stats import t_test_power
+from ..stats import simulate_paired_t_tests, t_test_power
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel, keyword_options
+from ._state import SettingsModel, keyword_options, renamed_setting
 
 #: Numbers of topics offered by the explorer's slider.
 TOPIC_COUNTS = (5, 10, 20, 30, 40, 50, 75, 100, 150, 200, 300, 500)
@@ -22,8 +21,9 @@ class PowerModel(SettingsModel):
 
     Each experiment draws ``n_topics`` per-topic differences :math:`d_i \sim N(\delta, 1)`, so
     ``effect_size`` :math:`\delta` is the true standardized effect (Cohen's :math:`d_z`;
-    0: the null hypothesis holds), and runs the two-sided paired t test
-    (``scipy.stats.ttest_1samp`` on the differences) at level ``alpha``. :meth:`summary`
+    0: the null hypothesis holds), and runs the two-sided paired t test at level ``alpha``;
+    both come from :func:`evalkit.simulate_paired_t_tests` (the observed :math:`d_z` and the
+    p-value of each experiment). :meth:`summary`
     reports the share of experiments with :math:`p < \alpha` (the power, or the false-positive
     rate when :math:`\delta = 0`), the power the non-central t distribution predicts, and the
     effect the significant experiments report on average (larger than the truth when power is
@@ -39,9 +39,13 @@ class PowerModel(SettingsModel):
         The true :math:`d_z`, in [-3, 3].
     alpha : float, default 0.05
         Significance level, in (0, 1).
-    n_experiments : int, default 4000
+    n_repeats : int, default 4000
         Simulated experiments.
     seed : int, default 0
+    n_experiments : int, optional
+        Deprecated name of ``n_repeats`` (one name for the number of simulated repetitions);
+        it still works, also in :meth:`set` and as an attribute, with a DeprecationWarning,
+        and will be removed in the next release.
 
     Examples
     --------
@@ -52,15 +56,19 @@ class PowerModel(SettingsModel):
     0.869
     """
 
-    SETTINGS = ("n_topics", "effect_size", "alpha", "n_experiments", "seed")
+    SETTINGS = ("n_topics", "effect_size", "alpha", "n_repeats", "seed")
+    RENAMED = {"n_experiments": "n_repeats"}
 
     def __init__(self, *, n_topics: int = 40, effect_size: float = 0.4, alpha: float = 0.05,
-                 n_experiments: int = 4000, seed: int = 0) -> None:
+                 n_repeats: int = 4000, seed: int = 0, n_experiments: int | None = None
+                 ) -> None:
+        n_repeats = renamed_setting("PowerModel", "n_experiments", n_experiments, "n_repeats",
+                                    n_repeats, 4000)
         self.n_topics, self.effect_size, self.alpha = 40, 0.4, 0.05
-        self.n_experiments, self.seed = 4000, 0
+        self.n_repeats, self.seed = 4000, 0
         self._cache: dict[str, Any] = {}
         self.set(n_topics=n_topics, effect_size=effect_size, alpha=alpha,
-                 n_experiments=n_experiments, seed=seed)
+                 n_repeats=n_repeats, seed=seed)
 
     @staticmethod
     def _checks() -> dict[str, Any]:
@@ -69,22 +77,20 @@ class PowerModel(SettingsModel):
             "effect_size": lambda v: check_scalar(v, "effect_size", low=-3.0, high=3.0),
             "alpha": lambda v: check_scalar(v, "alpha", low=0, high=1, low_inclusive=False,
                                             high_inclusive=False),
-            "n_experiments": lambda v: check_scalar(v, "n_experiments", kind="int", low=1),
+            "n_repeats": lambda v: check_scalar(v, "n_repeats", kind="int", low=1),
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
 
     def _experiments(self) -> tuple[np.ndarray, np.ndarray]:
-        """(observed d_z, p-value) of every experiment; standard-normal noise is cached, so
+        """(observed d_z, p-value) of every experiment, from
+        :func:`evalkit.simulate_paired_t_tests`; the same seed draws the same noise, so
         moving the effect size shifts the same experiments."""
-        key = (self.n_topics, self.n_experiments, self.seed)
+        key = (self.n_topics, self.effect_size, self.n_repeats, self.seed)
         if self._cache.get("key") != key:
-            rng = np.random.default_rng(self.seed)
-            self._cache = {"key": key,
-                           "noise": rng.standard_normal((self.n_experiments, self.n_topics))}
-        differences = self._cache["noise"] + self.effect_size
-        result = stats.ttest_1samp(differences, 0.0, axis=1)
-        observed = differences.mean(axis=1) / differences.std(axis=1, ddof=1)
-        return observed, result.pvalue
+            self._cache = {"key": key, "result": simulate_paired_t_tests(
+                self.n_topics, self.effect_size, n_repeats=self.n_repeats, seed=self.seed)}
+        result = self._cache["result"]
+        return result.d_z, result.pvalue
 
     def pvalues(self) -> np.ndarray:
         """The p-value of each simulated experiment."""
@@ -169,7 +175,7 @@ class PowerExplorer(_Explorer):
             ("mean observed d_z", _format(s["mean_observed_effect"])),
             ("mean d_z of the significant ones", _format(s["mean_significant_effect"])),
         ]
-        return _table(rows, f"{self.model.n_experiments} simulated experiments, paired t test")
+        return _table(rows, f"{self.model.n_repeats} simulated experiments, paired t test")
 
     def draw(self) -> Any:
         import matplotlib.pyplot as plt

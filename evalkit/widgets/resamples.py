@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_option, check_scalar
 from ..stats import VARIANCE_TESTS, equal_variance_test
 from ._base import _Explorer, _format, _table
-from ._state import SettingsModel, keyword_options
+from ._state import SettingsModel, keyword_options, renamed_setting
 
 #: Numbers of resamples offered by the explorer's slider.
 RESAMPLE_COUNTS = (10, 30, 100, 300, 1000, 3000, 10000)
@@ -37,8 +37,13 @@ class ResamplesModel(SettingsModel):
         The true var(A) / var(B), in (0, 4].
     test : {"f", "bartlett", "levene"}, default "levene"
     alpha : float, default 0.05
-    n_experiments : int, default 200
+    n_repeats : int, default 200
+        Simulated experiments.
     seed : int, default 0
+    n_experiments : int, optional
+        Deprecated name of ``n_repeats`` (one name for the number of simulated repetitions);
+        it still works, also in :meth:`set` and as an attribute, with a DeprecationWarning,
+        and will be removed in the next release.
 
     Examples
     --------
@@ -49,14 +54,18 @@ class ResamplesModel(SettingsModel):
     True
     """
 
+    RENAMED = {"n_experiments": "n_repeats"}
+
     def __init__(self, *, n_resamples: int = 100, variance_ratio: float = 0.9,
-                 test: str = "levene", alpha: float = 0.05, n_experiments: int = 200,
-                 seed: int = 0) -> None:
+                 test: str = "levene", alpha: float = 0.05, n_repeats: int = 200,
+                 seed: int = 0, n_experiments: int | None = None) -> None:
+        n_repeats = renamed_setting("ResamplesModel", "n_experiments", n_experiments,
+                                    "n_repeats", n_repeats, 200)
         self.n_resamples, self.variance_ratio, self.test = 100, 0.9, "levene"
-        self.alpha, self.n_experiments, self.seed = 0.05, 200, 0
+        self.alpha, self.n_repeats, self.seed = 0.05, 200, 0
         self._cache: dict[str, Any] = {}
         self.set(n_resamples=n_resamples, variance_ratio=variance_ratio, test=test,
-                 alpha=alpha, n_experiments=n_experiments, seed=seed)
+                 alpha=alpha, n_repeats=n_repeats, seed=seed)
 
     @staticmethod
     def _checks() -> dict[str, Any]:
@@ -67,24 +76,24 @@ class ResamplesModel(SettingsModel):
             "test": lambda v: check_option(v, "test", VARIANCE_TESTS),
             "alpha": lambda v: check_scalar(v, "alpha", low=0, high=1, low_inclusive=False,
                                             high_inclusive=False),
-            "n_experiments": lambda v: check_scalar(v, "n_experiments", kind="int", low=1),
+            "n_repeats": lambda v: check_scalar(v, "n_repeats", kind="int", low=1),
             "seed": lambda v: check_scalar(v, "seed", kind="int", low=0),
         }
 
     def _noise(self) -> np.ndarray:
         """Standard-normal values (experiments, 2, resamples), cached: moving the ratio or
         the test rescales the same draws."""
-        key = (self.n_resamples, self.n_experiments, self.seed)
+        key = (self.n_resamples, self.n_repeats, self.seed)
         if self._cache.get("key") != key:
             rng = np.random.default_rng(self.seed)
             self._cache = {"key": key, "noise": rng.standard_normal(
-                (self.n_experiments, 2, self.n_resamples))}
+                (self.n_repeats, 2, self.n_resamples))}
         return self._cache["noise"]
 
     def results(self) -> list[Any]:
         """The :func:`evalkit.equal_variance_test` result of each experiment."""
         noise = self._noise()
-        key = (self.n_resamples, self.n_experiments, self.seed, self.variance_ratio, self.test)
+        key = (self.n_resamples, self.n_repeats, self.seed, self.variance_ratio, self.test)
         if self._cache.get("results_key") != key:
             scale = np.sqrt(self.variance_ratio)
             self._cache["results"] = [equal_variance_test(scale * a, b, test=self.test)
@@ -162,7 +171,7 @@ class ResamplesExplorer(_Explorer):
             ("median p-value", f"{s['median_pvalue']:.3g}"),
             (f"share with p < {s['alpha']:g}", f"{s['share_significant']:.1%}"),
         ]
-        return _table(rows, f"{self.model.n_experiments} simulated comparisons")
+        return _table(rows, f"{self.model.n_repeats} simulated comparisons")
 
     def draw(self) -> Any:
         import matplotlib.pyplot as plt

@@ -18,6 +18,7 @@ from ..classification import (
 )
 from ..costs import cost_optimal_threshold, expected_cost, total_cost
 from ..curves import (
+    binormal_auc,
     binormal_test_set,
     precision_recall_curve,
     roc_auc,
@@ -204,8 +205,9 @@ class ROCModel(SettingsModel):
 
     @property
     def population_auc(self) -> float:
-        r"""The AUC of the binormal scorer itself, :math:`\Phi(d/\sqrt{2})`, without sampling."""
-        return 0.5 * (1.0 + math.erf(self.separation / 2.0))
+        r"""The AUC of the binormal scorer itself, :math:`\Phi(d/\sqrt{2})`, without sampling
+        (:func:`evalkit.binormal_auc`)."""
+        return binormal_auc(self.separation)
 
     def test_set(self) -> tuple[np.ndarray, np.ndarray]:
         """The test set's ``y_true`` (1 = positive) and ``y_score``: negatives first, from

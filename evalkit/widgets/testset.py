@@ -8,7 +8,13 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_option, check_scalar
-from ..stats import CI_METHODS, interval_coverage, proportion_ci, simulate_test_accuracies
+from ..stats import (
+    CI_METHODS,
+    interval_coverage,
+    proportion_ci,
+    proportion_se,
+    simulate_test_accuracies,
+)
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
 
@@ -73,7 +79,7 @@ class TestSetModel(SettingsModel):
         key = (self.n_test, self.true_accuracy, self.n_repeats, self.seed)
         if self._cache.get("key") != key:
             measured = simulate_test_accuracies(self.n_test, self.true_accuracy,
-                                                n_sets=self.n_repeats, seed=self.seed)
+                                                n_repeats=self.n_repeats, seed=self.seed)
             self._cache = {"key": key,
                            "correct": np.rint(measured * self.n_test).astype(np.int64)}
         return self._cache["correct"]
@@ -82,7 +88,8 @@ class TestSetModel(SettingsModel):
         """The numbers the explorer shows.
 
         Keys: ``true_accuracy``, ``n_test``, ``mean_measured`` and ``sd_measured`` (over the
-        simulated test sets), ``sd_theory`` (:math:`\\sqrt{p(1-p)/n}`), ``middle_low`` and
+        simulated test sets), ``sd_theory`` (:math:`\\sqrt{p(1-p)/n}`, from
+        :func:`evalkit.proportion_se`), ``middle_low`` and
         ``middle_high`` (bounds of the middle ``confidence`` share of the measured
         accuracies), ``one_test_set`` (the first test set's accuracy), ``ci_low`` and
         ``ci_high`` (the interval computed from that test set alone: what a real experiment
@@ -101,7 +108,7 @@ class TestSetModel(SettingsModel):
             "n_test": int(self.n_test),
             "mean_measured": float(measured.mean()),
             "sd_measured": float(measured.std(ddof=1)) if len(measured) > 1 else 0.0,
-            "sd_theory": float(np.sqrt(p * (1.0 - p) / self.n_test)),
+            "sd_theory": proportion_se(p, self.n_test),
             "middle_low": float(np.quantile(measured, tail)),
             "middle_high": float(np.quantile(measured, 1.0 - tail)),
             "one_test_set": float(measured[0]),

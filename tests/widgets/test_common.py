@@ -177,7 +177,10 @@ def test_outside_a_kernel_the_plot_output_is_the_figures_text():
 
 #: Telltale signs of a metric written out by hand: DCG's discount or exponential gain, a
 #: precision or recall ratio from the cells, F's harmonic mean, accuracy from a trace, the
-#: noncentral t of a power calculation. Plots and explorers call the maths for all of these.
+#: noncentral t of a power calculation, a binomial standard error, the normal CDF (erf) of a
+#: population AUC, a t test or d_z over simulated experiments, kappa's chance and observed
+#: agreement from the cells, a macro average of a per-class table. Plots and explorers call
+#: the maths for all of these.
 HAND_WRITTEN_FORMULAS = {
     "DCG discount": r"np\.log2\(",
     "DCG exponential gain": r"2(\.0)?\s*\*\*\s*\w*grade",
@@ -186,6 +189,14 @@ HAND_WRITTEN_FORMULAS = {
                                     r"|1\s*\+\s*beta"),
     "accuracy from the diagonal": r"trace\([^/\n]*\)\s*/",
     "noncentral t": r"\bnct\b",
+    "binomial standard error": r"sqrt\(\s*\w+\s*\*\s*\(\s*1(\.0)?\s*-\s*\w+\s*\)\s*/",
+    "normal CDF": r"\berfc?\(|\bnorm\.(cdf|sf|ppf)\(|\bndtri?\(",
+    "t test or t quantile": r"\bttest_\w+\(|\bt\.(ppf|sf|cdf)\(",
+    "d_z from a mean and an SD": r"\.mean\([^)]*\)\s*/\s*[\w.]+\.std\(",
+    "kappa's chance agreement": r"\w*yes\s*\*\s*\w*yes\s*\+\s*\w*no\s*\*\s*\w*no\b",
+    "kappa's observed agreement": r"n_agreements\s*/|\(\s*both_yes\s*\+\s*both_no\s*\)\s*/",
+    "a macro average of a per-class column": (r"\[\s*[\"'](c_)?(f1|precision|recall)[\"']\s*\]"
+                                              r"\.mean\("),
     "a hand-written bool check": r"isinstance\([^)]*\bbool\b",
 }
 
@@ -199,8 +210,8 @@ def _formula_sites(source: str) -> list[str]:
 
 
 def test_the_formula_guard_recognises_the_hand_written_formulas_it_replaced():
-    # What plots/ranking.py, plots/retrieval.py, widgets/roc.py, cost.py, averaging.py and
-    # power.py held before they called the maths.
+    # What plots/ranking.py, plots/retrieval.py, widgets/roc.py, cost.py, averaging.py,
+    # power.py, testset.py, kappa.py and confidence.py held before they called the maths.
     old = {
         "DCG discount": "gain, discount = grades, np.maximum(np.log2(ranks), 1.0)",
         "DCG exponential gain": "gain = 2.0**grades - 1.0 if variant == 'exponential' else g",
@@ -208,6 +219,14 @@ def test_the_formula_guard_recognises_the_hand_written_formulas_it_replaced():
         "F from precision and recall": "f = (1 + beta2) * precision * recall / denominator",
         "accuracy from the diagonal": "return float(np.trace(self.confusion()) / self.n_samples)",
         "noncentral t": "power = stats.nct.sf(critical, df, shift)",
+        "binomial standard error": '"sd_theory": float(np.sqrt(p * (1.0 - p) / self.n_test)),',
+        "normal CDF": "return 0.5 * (1.0 + math.erf(self.separation / 2.0))",
+        "t test or t quantile": "result = stats.ttest_1samp(differences, 0.0, axis=1)",
+        "d_z from a mean and an SD": (
+            "observed = differences.mean(axis=1) / differences.std(axis=1, ddof=1)"),
+        "kappa's chance agreement": "return a_yes * b_yes + a_no * b_no",
+        "kappa's observed agreement": "return self.n_agreements / self.n_items",
+        "a macro average of a per-class column": 'result["f1_macro"] = float(table["f1"].mean())',
         "a hand-written bool check": "if not isinstance(value, bool | np.bool_):",
     }
     for name, line in old.items():
@@ -215,6 +234,13 @@ def test_the_formula_guard_recognises_the_hand_written_formulas_it_replaced():
     assert _formula_sites('"cheapest_accuracy": float(best.trace() / self.n_samples),') == [
         "accuracy from the diagonal"]
     assert _formula_sites("x = 1  # np.log2( in a comment is fine") == []
+    # the other spellings of the same formulas (widgets/kappa.py, confidence.py, power.py)
+    assert _formula_sites("return yes * yes + no * no") == ["kappa's chance agreement"]
+    assert _formula_sites('result["c_f1_macro"] = float(table["c_f1"].mean())') == [
+        "a macro average of a per-class column"]
+    assert _formula_sites("z = stats.norm.ppf(0.975); q = stats.t.ppf(0.975, df)") == [
+        "normal CDF", "t test or t quantile"]
+    assert _formula_sites('("SD in theory, sqrt(p(1-p)/n)", _format(s["sd_theory"]))') == []
 
 
 def test_plots_and_explorers_compute_no_metric_themselves():

@@ -284,3 +284,20 @@ def test_kappa_explorer_displays_as_its_widget():
     explorer = KappaExplorer(plot=False)
     bundle = explorer._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_kappa_model_terms_come_from_kappa_terms():
+    import evalkit as ek
+
+    model = KappaModel(both_yes=3, a_yes_b_no=7, a_no_b_yes=2, both_no=9)
+    for marginals in ("separate", "pooled"):
+        terms = ek.kappa_terms(model.table, marginals=marginals)
+        assert model.chance_agreement(marginals) == terms.expected
+        assert model.kappa(marginals) == terms.kappa
+    assert model.observed_agreement() == 12 / 21
+    shares = model.marginals()
+    assert shares["judge A"] == pytest.approx((10 / 21, 11 / 21), abs=1e-15)
+    assert shares["judge B"] == pytest.approx((5 / 21, 16 / 21), abs=1e-15)
+    assert shares["pooled"] == pytest.approx((7.5 / 21, 13.5 / 21), abs=1e-15)
+    # by hand: P(e) = (10 * 5 + 11 * 16) / 21^2 with separate marginals
+    assert model.chance_agreement() == pytest.approx(226 / 441, abs=1e-15)

@@ -31,9 +31,9 @@ def test_the_simulation_is_evalkits_simulated_test_sets():
     model = PeekingModel(n_models=4, n_test=50, true_accuracy=0.7, n_repeats=10, seed=3)
     scores, fresh = model.simulate()
     rng = np.random.default_rng(3)
-    expected = ek.simulate_test_accuracies(50, 0.7, n_sets=40, seed=rng).reshape(10, 4)
+    expected = ek.simulate_test_accuracies(50, 0.7, n_repeats=40, seed=rng).reshape(10, 4)
     np.testing.assert_array_equal(scores, expected)
-    np.testing.assert_array_equal(fresh, ek.simulate_test_accuracies(50, 0.7, n_sets=10,
+    np.testing.assert_array_equal(fresh, ek.simulate_test_accuracies(50, 0.7, n_repeats=10,
                                                                      seed=rng))
     s = model.summary()
     assert s["mean_reported"] == pytest.approx(expected.max(axis=1).mean())

@@ -14,7 +14,7 @@ from .helpers import cells
 
 
 def test_power_explorer_responds_to_every_control():
-    explorer = PowerExplorer(PowerModel(n_experiments=500), plot=False)
+    explorer = PowerExplorer(PowerModel(n_repeats=500), plot=False)
     before = explorer.summary.value
     explorer.controls["n_topics"].value = 100
     assert explorer.model.n_topics == 100
@@ -32,7 +32,7 @@ def test_power_explorer_responds_to_every_control():
 
 
 def test_power_explorer_numbers_come_from_the_model():
-    explorer = PowerExplorer(PowerModel(n_experiments=500), plot=False)
+    explorer = PowerExplorer(PowerModel(n_repeats=500), plot=False)
     explorer.controls["n_topics"].value = 20
     summary = explorer.model.summary()
     shown = cells(explorer.summary.value)
@@ -42,7 +42,7 @@ def test_power_explorer_numbers_come_from_the_model():
 
 
 def test_power_explorer_draws_the_p_values():
-    explorer = PowerExplorer(PowerModel(n_experiments=300))
+    explorer = PowerExplorer(PowerModel(n_repeats=300))
     figure = explorer.draw()
     ax = figure.axes[0]
     assert ax.get_xlabel() == "p-value"
@@ -51,7 +51,7 @@ def test_power_explorer_draws_the_p_values():
 
 
 def test_p_values_are_uniform_under_the_null_and_match_scipy():
-    model = PowerModel(n_topics=30, effect_size=0.0, n_experiments=20000, seed=1)
+    model = PowerModel(n_topics=30, effect_size=0.0, n_repeats=20000, seed=1)
     summary = model.summary()
     assert summary["power_theory"] == pytest.approx(0.05)
     assert summary["share_significant"] == pytest.approx(0.05, abs=0.006)
@@ -63,7 +63,7 @@ def test_p_values_are_uniform_under_the_null_and_match_scipy():
 
 
 def test_simulated_power_matches_the_non_central_t():
-    model = PowerModel(n_topics=40, effect_size=0.5, n_experiments=20000, seed=2)
+    model = PowerModel(n_topics=40, effect_size=0.5, n_repeats=20000, seed=2)
     summary = model.summary()
     assert summary["power_theory"] == pytest.approx(0.8694, abs=1e-4)
     assert summary["share_significant"] == pytest.approx(summary["power_theory"], abs=0.01)
@@ -81,15 +81,15 @@ def test_more_topics_more_power_and_a_smaller_winners_curse():
 def test_negative_effects_and_no_winners():
     negative = PowerModel(n_topics=20, effect_size=-0.6, seed=4).summary()
     assert negative["mean_significant_effect"] < -0.6
-    none = PowerModel(n_topics=5, effect_size=0.0, alpha=0.001, n_experiments=50,
+    none = PowerModel(n_topics=5, effect_size=0.0, alpha=0.001, n_repeats=50,
                       seed=4).summary()
     assert none["share_significant"] == 0.0 and math.isnan(none["mean_significant_effect"])
 
 
 def test_power_model_is_reproducible_and_moves_the_same_experiments():
-    model = PowerModel(n_experiments=100, seed=5)
+    model = PowerModel(n_repeats=100, seed=5)
     first = model.pvalues()
-    np.testing.assert_array_equal(first, PowerModel(n_experiments=100, seed=5).pvalues())
+    np.testing.assert_array_equal(first, PowerModel(n_repeats=100, seed=5).pvalues())
     model.set(alpha=0.01)  # the same experiments, another level
     np.testing.assert_array_equal(first, model.pvalues())
     model.set(effect_size=1.0)  # the same noise, shifted: every p-value gets smaller
@@ -105,4 +105,40 @@ def test_power_model_is_reproducible_and_moves_the_same_experiments():
 ])
 def test_power_model_rejects_bad_settings(kwargs, error, message):
     with pytest.raises(error, match=message):
-        PowerModel(n_experiments=50).set(**kwargs)
+        PowerModel(n_repeats=50).set(**kwargs)
+
+
+def test_power_model_takes_the_old_n_experiments_with_a_deprecation_warning():
+    new = PowerModel(n_repeats=60, seed=4)
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated.*use n_repeats"):
+        old = PowerModel(n_experiments=60, seed=4)
+    assert old.n_repeats == 60
+    np.testing.assert_array_equal(old.pvalues(), new.pvalues())
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated"):
+        assert new.n_experiments == 60  # the old attribute reads n_repeats
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated"):
+        new.set(n_experiments=80)
+    assert new.n_repeats == 80 and len(new.pvalues()) == 80
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated"):
+        new.n_experiments = 90
+    assert new.n_repeats == 90
+    with pytest.raises(TypeError, match="pass n_repeats only"):
+        PowerModel(n_repeats=50, n_experiments=60)
+    with pytest.raises(TypeError, match="pass n_repeats only"):
+        new.set(n_repeats=50, n_experiments=60)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="n_repeats"):
+        new.set(n_experiments=0)
+    assert new.n_repeats == 90
+
+
+def test_power_model_values_are_simulate_paired_t_tests():
+    import evalkit as ek
+
+    model = PowerModel(n_topics=15, effect_size=0.3, n_repeats=200, seed=7)
+    expected = ek.simulate_paired_t_tests(15, 0.3, n_repeats=200, seed=7)
+    np.testing.assert_array_equal(model.pvalues(), expected.pvalue)
+    assert model.summary()["mean_observed_effect"] == float(expected.d_z.mean())
+    # and so scipy's t test on the same standard-normal draws, shifted by the effect
+    differences = np.random.default_rng(7).standard_normal((200, 15)) + 0.3
+    np.testing.assert_array_equal(model.pvalues(),
+                                  stats.ttest_1samp(differences, 0.0, axis=1).pvalue)

@@ -12,7 +12,7 @@ from .helpers import cells
 
 
 def test_resamples_model_runs_the_test_on_its_draws():
-    model = ResamplesModel(n_resamples=50, variance_ratio=0.8, test="f", n_experiments=10,
+    model = ResamplesModel(n_resamples=50, variance_ratio=0.8, test="f", n_repeats=10,
                            seed=4)
     noise = np.random.default_rng(4).standard_normal((10, 2, 50))
     a, b = np.sqrt(0.8) * noise[3, 0], noise[3, 1]
@@ -29,7 +29,7 @@ def test_resamples_model_runs_the_test_on_its_draws():
 def test_under_the_null_about_alpha_are_significant_at_any_r():
     for r in (30, 3000):
         share = ResamplesModel(n_resamples=r, variance_ratio=1.0, test="f",
-                               n_experiments=400).summary()["share_significant"]
+                               n_repeats=400).summary()["share_significant"]
         assert share == pytest.approx(0.05, abs=0.035)
 
 
@@ -52,7 +52,7 @@ def test_resamples_model_checks_a_whole_change_before_applying_it():
 
 
 def test_resamples_explorer_moves_with_the_slider():
-    explorer = ResamplesExplorer(ResamplesModel(n_experiments=50), plot=False)
+    explorer = ResamplesExplorer(ResamplesModel(n_repeats=50), plot=False)
     before = cells(explorer.summary.value)
     explorer.controls["n_resamples"].value = 3000
     shown = cells(explorer.summary.value)
@@ -65,7 +65,21 @@ def test_resamples_explorer_moves_with_the_slider():
 
 
 def test_resamples_explorer_draws_the_p_values():
-    explorer = ResamplesExplorer(ResamplesModel(n_experiments=40))
+    explorer = ResamplesExplorer(ResamplesModel(n_repeats=40))
     ax = explorer.draw().axes[0]
     assert ax.get_xlabel() == "p-value"
     assert sum(patch.get_height() for patch in ax.patches) == 40
+
+
+def test_resamples_model_takes_the_old_n_experiments_with_a_deprecation_warning():
+    new = ResamplesModel(n_resamples=20, n_repeats=15)
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated.*use n_repeats"):
+        old = ResamplesModel(n_resamples=20, n_experiments=15)
+    assert old.n_repeats == 15 and old.summary() == new.summary()
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated"):
+        assert old.n_experiments == 15
+    with pytest.warns(DeprecationWarning, match="n_experiments is deprecated"):
+        old.set(n_experiments=12)
+    assert old.n_repeats == 12 and len(old.results()) == 12
+    with pytest.raises(TypeError, match="pass n_repeats only"):
+        ResamplesModel(n_repeats=12, n_experiments=15)

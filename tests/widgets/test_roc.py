@@ -241,3 +241,11 @@ def test_roc_model_flags_a_score_equal_to_the_threshold():
         expected = confusion_matrix(y_true, (y_score >= threshold).astype(int))
         np.testing.assert_array_equal(model.confusion(), expected)
     assert model.confusion()[0, 1] == 70 * 10  # pooled negatives 40 to 49 (0-based), 70 cases each
+
+
+def test_roc_model_population_auc_is_binormal_auc():
+    import evalkit as ek
+
+    for separation in (0.0, 0.8, 2.0):
+        model = ROCModel(separation=separation)
+        assert model.population_auc == ek.binormal_auc(separation)

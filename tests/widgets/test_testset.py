@@ -88,3 +88,11 @@ def test_test_set_model_is_reproducible_and_cached():
 def test_test_set_model_rejects_bad_settings(kwargs, error, message):
     with pytest.raises(error, match=message):
         TestSetModel().set(**kwargs)
+
+
+def test_testset_model_sd_theory_is_proportion_se():
+    import evalkit as ek
+
+    model = TestSetModel(n_test=37, true_accuracy=0.93, n_repeats=50)
+    assert model.summary()["sd_theory"] == ek.proportion_se(0.93, 37)
+    assert model.summary()["sd_theory"] == pytest.approx(np.sqrt(0.93 * 0.07 / 37), rel=1e-12)
