@@ -77,6 +77,7 @@ from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_
 from .ranking import (
     average_precision,
     dcg,
+    eleven_point_average,
     interpolated_precision,
     ndcg,
     precision_at_k,
@@ -167,6 +168,7 @@ __all__ = [
     "average_precision",
     "dcg",
     "interpolated_precision",
+    "eleven_point_average",
     "ndcg",
     "precision_at_k",
     "precision_recall_points",

@@ -55,6 +55,7 @@ __all__ = [
     "reciprocal_rank",
     "precision_recall_points",
     "interpolated_precision",
+    "eleven_point_average",
     "dcg",
     "ndcg",
 ]
@@ -511,6 +512,66 @@ def interpolated_precision(
         return np.zeros(levels.size)
     needed = relevant_needed(levels, total, convention)
     return interpolate(_ranks(relevant.size)[relevant], needed)
+
+
+@keyword_only
+def eleven_point_average(
+    relevance: Any,
+    *,
+    n_relevant: int | None = None,
+    relevance_level: float = 1,
+    convention: str = "textbook",
+) -> float:
+    r"""11-point interpolated average precision: the mean of the interpolated precision at
+    recall 0.0, 0.1, …, 1.0.
+
+    .. math::
+
+        \mathrm{11pt} = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} P_{\mathrm{interp}}(r)
+
+    with :math:`P_{\mathrm{interp}}` from :func:`interpolated_precision` under the same
+    ``convention`` (trec_eval's ``11pt_avg`` is the ``"trec_eval"`` convention, and
+    :func:`evalkit.evaluate` reports it as ``IPrecAvg``). 0 when R = 0, as trec_eval.
+
+    Parameters
+    ----------
+    relevance : array-like of numbers
+        Relevance grades in rank order, top first.
+    n_relevant : int, optional
+        R, the query's relevant documents in the collection; default: those in the list.
+    relevance_level : number, default 1
+        Grades at or above this count as relevant.
+    convention : {"textbook", "trec_eval", "trec_eval_10"}, default "textbook"
+        How a recall level becomes a count of relevant documents (see
+        :func:`interpolated_precision`).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. and Schütze, H. (2008). Introduction to Information Retrieval,
+    section 8.4. Cambridge University Press.
+    NIST. trec_eval, ``m_11pt_avg.c``. https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    Relevant documents at ranks 1, 3 and 7 (R = 3): interpolated precision 1 up to recall 1/3,
+    2/3 up to 2/3 and 3/7 above, so (4 × 1 + 3 × 2/3 + 4 × 3/7) / 11 = 0.7013.
+
+    >>> round(eleven_point_average([1, 0, 1, 0, 0, 0, 1]), 4)
+    0.7013
+
+    trec_eval's counts keep 2/3 up to recall 0.7 (0.7 × 3 + 0.9 truncates to 2), so
+    (4 × 1 + 4 × 2/3 + 3 × 3/7) / 11:
+
+    >>> round(eleven_point_average([1, 0, 1, 0, 0, 0, 1], convention="trec_eval"), 4)
+    0.7229
+    """
+    return float(np.mean(interpolated_precision(
+        relevance, n_relevant=n_relevant, relevance_level=relevance_level,
+        convention=convention)))
 
 
 # ---------------------------------------------------------------------------------------------

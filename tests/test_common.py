@@ -225,6 +225,7 @@ SPECS = [
     _ranked(ek.reciprocal_rank, cutoff="k"),
     _ranked(ek.precision_recall_points, n_relevant=True),
     _ranked(ek.interpolated_precision, n_relevant=True),
+    _ranked(ek.eleven_point_average, n_relevant=True),
     _ranked(ek.dcg, name="gains", cutoff="k", level=False),
     _ranked(ek.ndcg, name="gains", cutoff="k", level=False),
     # ranking, many queries (tables of a fixed shape: checked in tests/test_trec.py too)

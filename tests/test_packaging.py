@@ -182,6 +182,7 @@ PROPOSED_ADDITIONS = {
     "proportion_se",  # stats: sqrt(p(1-p)/n) (00; TestSetExplorer)
     "simulate_paired_t_tests",  # stats: observed d_z and p of many paired t tests (22; Power)
     "binormal_auc",  # curves: the binormal scorer's population AUC (12; ROCExplorer)
+    "eleven_point_average",  # ranking: 11-point interpolated AP (04; InterpolationExplorer)
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -358,3 +359,28 @@ def test_a_positional_option_is_a_type_error_that_shows_the_keyword_call():
     assert ek.average_precision([1, 0, 1], n_relevant=2) == pytest.approx((1 + 2 / 3) / 2)
     assert ek.recall_at_k([1, 0, 1], k=2) == 0.5
     assert ek.ranking.average_precision is ek.average_precision
+
+
+@pytest.mark.parametrize("convention", ["textbook", "trec_eval", "trec_eval_10"])
+def test_eleven_point_average_is_the_mean_of_the_eleven_point_curve(convention):
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        ranking = (rng.random(rng.integers(1, 30)) < 0.3).astype(int)
+        n_relevant = int(ranking.sum()) + int(rng.integers(0, 3))
+        curve = ek.interpolated_precision(ranking, n_relevant=n_relevant, convention=convention)
+        assert ek.eleven_point_average(ranking, n_relevant=n_relevant,
+                                       convention=convention) == pytest.approx(curve.mean())
+    # By hand: relevant at 1, 3, 7 of R = 3 -> (4 x 1 + 3 x 2/3 + 4 x 3/7) / 11.
+    assert ek.eleven_point_average([1, 0, 1, 0, 0, 0, 1]) == pytest.approx(
+        (4 + 3 * 2 / 3 + 4 * 3 / 7) / 11)
+    assert ek.eleven_point_average([0, 0]) == 0.0
+
+
+def test_eleven_point_average_matches_trec_evals_11pt_avg():
+    qrels = pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["a", "b", "c", "z"],
+                          "relevance": [1, 1, 1, 1]})
+    run = pd.DataFrame({"query_id": ["q"] * 7, "doc_id": list("axbyzwc"),
+                        "score": np.arange(7, 0, -1.0)})
+    ranking = [1, 0, 1, 0, 1, 0, 1]
+    expected = ek.evaluate(qrels, run, ["IPrecAvg"])["IPrecAvg"].iloc[0]
+    assert ek.eleven_point_average(ranking, convention="trec_eval") == pytest.approx(expected)

@@ -10,6 +10,7 @@ from .._validation import check_option, check_scalar
 from ..ranking import (
     ELEVEN_POINTS,
     INTERPOLATION_CONVENTIONS,
+    eleven_point_average,
     interpolated_precision,
     r_precision,
 )
@@ -111,7 +112,9 @@ class InterpolationModel(_RankedList):
             "precision_at_stop": raw,
             "interpolated_precision": interpolated,
             "gap": interpolated - raw,
-            "eleven_point_average": float(self.curve().mean()),
+            "eleven_point_average": eleven_point_average(
+                self.relevance, n_relevant=total, relevance_level=self.relevance_level,
+                convention=self.convention),
             "r_precision": r_precision(self.relevance, n_relevant=total,
                                        relevance_level=self.relevance_level,
                                        zero_division=0.0),

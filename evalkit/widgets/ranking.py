@@ -186,8 +186,8 @@ class RankingModel:
     @property
     def max_discordant(self) -> int:
         """The most discordant pairs possible: every pair not tied in the reference."""
-        _, counts = np.unique(self.reference, return_counts=True)
-        return self.n_pairs - int((counts * (counts - 1) // 2).sum())
+        # A pair untied in the reference is concordant with the reference itself.
+        return int(concordant_discordant(self.reference, self.reference).concordant)
 
     # -- pairs and coefficients -----------------------------------------------------------------
 
