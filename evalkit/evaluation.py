@@ -218,8 +218,13 @@ def _lookup(
         bitmap = np.zeros(1 << bits, dtype=bool)
         bitmap[qrels_keys >> shift] = True
         candidates = np.flatnonzero(bitmap[run_keys >> shift])
-        match = pd.Index(qrels_keys).get_indexer(run_keys[candidates])
-        rows, match = candidates[match >= 0], match[match >= 0]
+        # The keys are unique: a binary search in the sorted keys finds each one's row.
+        by_key = np.argsort(qrels_keys)
+        sorted_keys = qrels_keys[by_key]
+        wanted = run_keys[candidates]
+        at = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
+        hit = sorted_keys[at] == wanted
+        rows, match = candidates[hit], by_key[at[hit]]
         # Hashes can collide: confirm every match on the ids themselves.
         if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
             qrels_doc[match], run_doc[rows]
@@ -349,7 +354,8 @@ def evaluate(
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
-    q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
+    q_keys = _pair_keys(q_code, q_doc, n_queries)
+    r_keys = _pair_keys(r_code, r_doc, n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
