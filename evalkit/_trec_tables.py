@@ -297,7 +297,7 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
         # Already ranked, as most run files are: only ties may need reordering.
         tie_next = same_query & (score[1:] == score[:-1])
-        order = np.arange(n)
+        order = np.arange(n, dtype=np.int32 if n < 2**31 else np.intp)
         return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
@@ -316,8 +316,9 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
 def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
     """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
 
-    Only tied rows are touched. Python compares str by code point, which is the byte order of
-    UTF-8, so this is strcmp's order. Most ties are pairs: one comparison each decides them.
+    Only tied rows are touched, in place in ``order``. Python compares str by code point,
+    which is the byte order of UTF-8, so this is strcmp's order. Most ties are pairs: one
+    comparison each decides them.
     """
     tied_to_previous = np.r_[False, tie_next]
     positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
@@ -333,8 +334,7 @@ def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> 
         block = np.repeat(np.arange(first.size), size)[rows]
         # Descending names within each block, in one sort on integer keys.
         inner[rows] = rows[np.lexsort((*_descending_name_keys(names[rows]), block))]
-    order = order.copy()
-    order[positions] = order[positions[inner]]
+    order[positions] = order[positions[inner]]  # the right side is a copy: safe in place
     return order
 
 
