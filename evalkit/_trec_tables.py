@@ -364,17 +364,17 @@ def _pair_keys(
     """
     if n_codes is None:
         n_codes = int(query_code.max(initial=0)) + 1
-    query_bits = max(int(n_codes - 1).bit_length(), 1)
+    query_bits = np.uint64(max(int(n_codes - 1).bit_length(), 1))
     keys = np.empty(len(doc_id), dtype=np.uint64)
     # Python's own str hash: computed in C and cached on each string, so a second use is
     # cheap. It differs between processes, which does not matter for a join in one call.
     # Iterating a list is about twice as fast as iterating an object array; chunks keep the
-    # list small.
+    # list and the other temporaries small.
     for start in range(0, len(doc_id), _CHUNK):
         part = doc_id[start : start + _CHUNK].tolist()
-        keys[start : start + len(part)] = np.fromiter(
-            map(hash, part), dtype=np.int64, count=len(part)
-        ).view(np.uint64)
-    keys >>= np.uint64(query_bits)
-    keys |= query_code.astype(np.uint64) << np.uint64(64 - query_bits)
+        stop = start + len(part)
+        hashed = np.fromiter(map(hash, part), dtype=np.int64, count=len(part)).view(np.uint64)
+        hashed >>= query_bits
+        hashed |= query_code[start:stop].astype(np.uint64) << (np.uint64(64) - query_bits)
+        keys[start:stop] = hashed
     return keys
