@@ -28,6 +28,8 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 # Grades may be negative (trec_eval: -1 is pooled but not judged), so check_counts, which
 # wants non-negative numbers, does not fit them; the message follows its grammar.
 _GRADES = "grades; a negative one is unjudged"
+# Rows per chunk where ids are walked in Python (bounds the temporary lists).
+_CHUNK = 1 << 20
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,7 +297,7 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
         # Already ranked, as most run files are: only ties may need reordering.
         tie_next = same_query & (score[1:] == score[:-1])
-        order = np.arange(n)
+        order = np.arange(n, dtype=np.int32 if n < 2**31 else np.intp)
         return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
@@ -314,8 +316,9 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
 def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
     """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
 
-    Only tied rows are touched. Python compares str by code point, which is the byte order of
-    UTF-8, so this is strcmp's order. Most ties are pairs: one comparison each decides them.
+    Only tied rows are touched, in place in ``order``. Python compares str by code point,
+    which is the byte order of UTF-8, so this is strcmp's order. Most ties are pairs: one
+    comparison each decides them.
     """
     tied_to_previous = np.r_[False, tie_next]
     positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
@@ -328,23 +331,50 @@ def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> 
     inner[swap], inner[swap + 1] = swap + 1, swap
     if (size > 2).any():
         rows = np.flatnonzero(np.repeat(size > 2, size))
-        long_names = names[rows]
-        try:
-            long_names = long_names.astype(bytes)  # ASCII ids: byte strings sort fastest
-        except UnicodeEncodeError:
-            long_names = long_names.astype(str)
-        _, name_rank = np.unique(long_names, return_inverse=True)
         block = np.repeat(np.arange(first.size), size)[rows]
-        inner[rows] = rows[np.lexsort((-name_rank.ravel(), block))]
-    order = order.copy()
-    order[positions] = order[positions[inner]]
+        # Descending names within each block, in one sort on integer keys.
+        inner[rows] = rows[np.lexsort((*_descending_name_keys(names[rows]), block))]
+    order[positions] = order[positions[inner]]  # the right side is a copy: safe in place
     return order
 
 
-def _pair_keys(query_code: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
-    """A 64-bit hash per (query, document) pair; equal pairs get equal keys."""
-    mixed = (query_code.astype(np.uint64) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+def _descending_name_keys(names: np.ndarray) -> list[np.ndarray]:
+    """Integer sort keys, least significant first, that order ``names`` by strcmp descending.
+
+    The UTF-8 bytes, zero-padded to a multiple of 8, read as big-endian 64-bit words: word by
+    word they compare as the bytes do (a shorter name, padded with zeros, comes first).
+    """
+    try:
+        encoded = names.astype(bytes)  # ASCII ids
+    except UnicodeEncodeError:
+        encoded = np.array([name.encode() for name in names], dtype=bytes)
+    width = -(-max(encoded.dtype.itemsize, 1) // 8) * 8
+    words = encoded.astype(f"S{width}").view(">u8").reshape(len(names), width // 8)
+    return [~words[:, i].astype(np.uint64) for i in range(width // 8 - 1, -1, -1)]
+
+
+def _pair_keys(
+    query_code: np.ndarray, doc_id: np.ndarray, n_codes: int | None = None
+) -> np.ndarray:
+    """A 64-bit key per (query, document) pair; equal pairs get equal keys.
+
+    The query number fills the top bits and a hash of the doc_id the rest, so keys sort
+    grouped by query (searches in query order stay in cache). ``n_codes`` (more than the
+    largest query number) must be the same for keys that are compared with each other.
+    """
+    if n_codes is None:
+        n_codes = int(query_code.max(initial=0)) + 1
+    query_bits = np.uint64(max(int(n_codes - 1).bit_length(), 1))
+    keys = np.empty(len(doc_id), dtype=np.uint64)
     # Python's own str hash: computed in C and cached on each string, so a second use is
     # cheap. It differs between processes, which does not matter for a join in one call.
-    doc_hash = np.fromiter(map(hash, doc_id), dtype=np.int64, count=len(doc_id))
-    return doc_hash.view(np.uint64) ^ mixed
+    # Iterating a list is about twice as fast as iterating an object array; chunks keep the
+    # list and the other temporaries small.
+    for start in range(0, len(doc_id), _CHUNK):
+        part = doc_id[start : start + _CHUNK].tolist()
+        stop = start + len(part)
+        hashed = np.fromiter(map(hash, part), dtype=np.int64, count=len(part)).view(np.uint64)
+        hashed >>= query_bits
+        hashed |= query_code[start:stop].astype(np.uint64) << (np.uint64(64) - query_bits)
+        keys[start:stop] = hashed
+    return keys

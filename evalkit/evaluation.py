@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._trec_measures import MEASURES, JudgedRun, group_positions
+from ._trec_measures import MEASURES, JudgedRun
 from ._trec_tables import (
+    _CHUNK,
     _as_table,
     _check_pair_duplicates,
     _pair_keys,
@@ -209,7 +210,7 @@ def _lookup(
     qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray, unique_keys: bool,
 ) -> np.ndarray:
     """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
-    found = np.full(run_keys.size, -1, dtype=np.int64)
+    found = np.full(run_keys.size, -1, dtype=np.int32)
     if unique_keys and qrels_keys.size:
         # Most retrieved documents are unjudged: a bitmap of the qrels' keys (about 1 bit in
         # 16 set) rules most of them out with one look-up each, before any search.
@@ -217,9 +218,18 @@ def _lookup(
         shift = np.uint64(64 - bits)
         bitmap = np.zeros(1 << bits, dtype=bool)
         bitmap[qrels_keys >> shift] = True
-        candidates = np.flatnonzero(bitmap[run_keys >> shift])
-        match = pd.Index(qrels_keys).get_indexer(run_keys[candidates])
-        rows, match = candidates[match >= 0], match[match >= 0]
+        candidates = np.concatenate([  # in chunks: no temporary as long as the run
+            start + np.flatnonzero(bitmap[run_keys[start : start + _CHUNK] >> shift])
+            for start in range(0, run_keys.size, _CHUNK)
+        ] or [np.zeros(0, dtype=np.intp)])
+        del bitmap
+        # The keys are unique: a binary search in the sorted keys finds each one's row.
+        by_key = np.argsort(qrels_keys)
+        sorted_keys = qrels_keys[by_key]
+        wanted = run_keys[candidates]
+        at = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
+        hit = sorted_keys[at] == wanted
+        rows, match = candidates[hit], by_key[at[hit]]
         # Hashes can collide: confirm every match on the ids themselves.
         if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
             qrels_doc[match], run_doc[rows]
@@ -230,7 +240,8 @@ def _lookup(
     doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
     width = np.int64(max(len(doc_names), 1))
     exact = pd.Index(qrels_code.astype(np.int64) * width + doc_code[: qrels_doc.size])
-    return exact.get_indexer(run_code.astype(np.int64) * width + doc_code[qrels_doc.size :])
+    found = exact.get_indexer(run_code.astype(np.int64) * width + doc_code[qrels_doc.size :])
+    return found.astype(np.int32)
 
 
 def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
@@ -238,9 +249,9 @@ def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
     of equal query ids: runs list their queries in blocks, so this hashes few strings."""
     n = r_query.size
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int32)
     starts = np.flatnonzero(np.r_[True, r_query[1:] != r_query[:-1]])
-    block_code = queries.get_indexer(r_query[starts])
+    block_code = queries.get_indexer(r_query[starts]).astype(np.int32)
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
 
@@ -349,20 +360,30 @@ def evaluate(
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
-    q_keys, r_keys = _pair_keys(q_code, q_doc), _pair_keys(r_code, r_doc)
+    q_keys = _pair_keys(q_code, q_doc, n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    r_keys = _pair_keys(r_code, r_doc, n_queries)
     _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
     # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
-    # the retrieved-and-judged rows are touched.
+    # the retrieved-and-judged rows are touched. Big temporaries are freed as soon as done.
     qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
+    del r_keys
     order = _trec_order(r_code, r_score, r_doc)
+    judged_at = np.flatnonzero(qrels_row[order] >= 0)  # positions in trec_eval's order
+    judged_rows = order[judged_at]
     ranked_code = r_code[order]
-    judged = qrels_row[order] >= 0
-    judged_rows = order[judged]
+    del order
+    # Each query's rows are one block in that order: a judged row's rank is its position
+    # less its block's start.
+    starts = np.flatnonzero(np.diff(ranked_code, prepend=-1))
+    query_start = np.zeros(n_queries, dtype=np.intp)
+    query_start[ranked_code[starts]] = starts
+    del ranked_code, starts
+    judged_code = r_code[judged_rows]
     ranked = JudgedRun(
         n_queries, level, q_code, q_grade, np.bincount(r_code, minlength=n_queries),
-        ranked_code[judged], group_positions(ranked_code)[judged],
+        judged_code, judged_at - query_start[judged_code] + 1,
         q_grade[qrels_row[judged_rows]],
     )
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}

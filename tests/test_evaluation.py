@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
+from evalkit import _trec_tables
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -376,6 +377,19 @@ def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
     assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
     run2 = run.assign(score=[1.0, 1.0, 2.0, 1.0, 1.0, 1.0])  # é alone on top, then five tied
     assert ek.evaluate(qrels, run2, ["RR"]).loc["1", "RR"] == pytest.approx(1 / 6)
+
+
+@pytest.mark.parametrize("unicode", [False, True])
+def test_tie_keys_order_names_by_their_bytes_descending(unicode):
+    # Names longer than one 8-byte word, sharing long prefixes, one a prefix of another.
+    rng = np.random.default_rng(5)
+    alphabet = list("ab-9Z") + (["é", "ü", "中"] if unicode else [])
+    names = ["clueweb09-en0000-00-0000" + "".join(rng.choice(alphabet, size=rng.integers(0, 6)))
+             for _ in range(300)] + ["", "a", "clueweb09", "clueweb09-en0000-00-0000"]
+    names = np.array(names, dtype=object)
+    order = np.lexsort(_trec_tables._descending_name_keys(names))
+    expected = sorted(names.tolist(), key=lambda name: name.encode(), reverse=True)
+    assert names[order].tolist() == expected
 
 
 def test_missing_queries_in_any_case_is_the_option():
