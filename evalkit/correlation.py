@@ -30,7 +30,7 @@ __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
-_BLOCK = 16  # the merge sort starts from blocks this long, whose inversions are counted directly
+_BLOCK = 32  # the merge sort starts from blocks at most this long, counted pair by pair
 _QUICK_MERGE = 256  # runs up to this long merge faster with numpy's default (SIMD) sort
 _TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
 
@@ -67,13 +67,17 @@ class _Ranking:
 
     Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
     (no sort, so ``order`` is None); others by one argsort, whose order is kept for reuse and
-    whose ranks are scattered back to the items only when ``ranks`` is read.
+    whose ranks are scattered back to the items only when ``ranks`` is read (untied values
+    need no cumulative sum: their ranks are the order's inverse). ``in_order`` marks the ranks
+    0..n-1 of items already listed in their order (see :func:`_pair_counts`).
     """
 
     def __init__(self, values: np.ndarray) -> None:
         self.n = len(values)
         self.order: np.ndarray | None = None
         self._ranks: np.ndarray | None = None
+        self._sorted_ranks: np.ndarray | None = None
+        self.in_order = False
         if values.dtype.kind in "biu":
             values = values.astype(np.int64, copy=False)
             low, high = int(values.min()), int(values.max())
@@ -85,17 +89,26 @@ class _Ranking:
                 return
         self.order = np.argsort(values)
         sorted_values = values[self.order]
-        step = np.empty(self.n, dtype=np.int64)
-        step[0] = 0
-        np.not_equal(sorted_values[1:], sorted_values[:-1], out=step[1:])
-        self._sorted_ranks = np.cumsum(step)
-        self.levels = int(self._sorted_ranks[-1]) + 1
+        new_value = sorted_values[1:] != sorted_values[:-1]
+        self.levels = int(np.count_nonzero(new_value)) + 1
+        if self.levels < self.n:
+            self._sorted_ranks = np.concatenate([[0], np.cumsum(new_value)])
+
+    @classmethod
+    def listed_in_order(cls, n: int) -> _Ranking:
+        """The ranks of n untied items listed in their order: 0, 1, ..., n - 1."""
+        ranking = cls.__new__(cls)
+        ranking.n, ranking.levels, ranking.in_order = n, n, True
+        ranking.order = ranking._ranks = np.arange(n)
+        ranking._sorted_ranks = None
+        return ranking
 
     @property
     def ranks(self) -> np.ndarray:
-        if self._ranks is None:
+        if self._ranks is None:  # ranked by argsort, so the order is set
             self._ranks = np.empty(self.n, dtype=np.int64)
-            self._ranks[self.order] = self._sorted_ranks
+            self._ranks[self.order] = (np.arange(self.n) if self._sorted_ranks is None
+                                       else self._sorted_ranks)
         return self._ranks
 
     def inverse(self) -> np.ndarray:
@@ -140,47 +153,54 @@ def _run_pairs(starts: np.ndarray) -> int:
 def _inversions(values: np.ndarray) -> int:
     """Pairs i < j with values[i] > values[j] (ties are not inversions), by merge sort.
 
-    The array (of non-negative integers) is padded to a power of two with a value larger than
-    all others (padding adds no inversion). Inversions inside blocks of ``_BLOCK`` items are
-    counted by comparing items ``d`` apart for each ``d``; then each level merges pairs of
-    sorted runs of length w with one sort along the rows of a (blocks, 2w) array, each value
-    tagged with its run. A right-run item that lands at merged position p, coming from offset
-    q, passes q - p left-run items that are greater than it, so a level's inversions are the
-    sum of q - p over right-run items.
+    The array (of non-negative integers) is cut into ``2**levels`` blocks of at most
+    ``_BLOCK`` items, the last ones padded with a value larger than all others (padding adds no
+    inversion; choosing the block length to fit wastes at most one item per block). Inversions
+    inside the blocks are counted by comparing items ``d`` apart for each ``d``, with one row
+    per offset so that every comparison runs along a long contiguous row. Then each level merges
+    pairs of sorted runs of length w with one sort along the rows of a (blocks, 2w) array, each
+    value tagged with its run. A right-run item that lands at merged position p, coming from
+    offset q, passes q - p left-run items that are greater than it, so a level's inversions are
+    the sum of q - p over right-run items.
     """
     n = len(values)
-    block = min(_BLOCK, 1 << int(np.ceil(np.log2(n))))
-    size = max(block, 1 << int(np.ceil(np.log2(n))))
+    levels = max(0, int(np.ceil(np.log2(n / _BLOCK))))
+    block = -(-n // (1 << levels))
+    size = block << levels
     pad = int(values.max()) + 1
     # Tagged values reach 2 * pad + 1: in 32 bits when they fit, which halves the memory
     # every level's sort moves.
-    padded = np.full(size, pad, dtype=np.int32 if pad < 2**30 - 1 else np.int64)
-    padded[:n] = values
-    rows = padded.reshape(-1, block)
+    merged = np.full(size, pad, dtype=np.int32 if pad < 2**30 - 1 else np.int64)
+    merged[:n] = values
+    blocks = merged.reshape(-1, block)
+    by_offset = np.ascontiguousarray(blocks.T)  # row d holds every block's item d
     total = 0
     for distance in range(1, block):  # a loop over offsets within a block, not over items
-        total += int(np.count_nonzero(rows[:, :-distance] > rows[:, distance:]))
-    merged = np.sort(rows, axis=1).reshape(-1)
+        total += int(np.count_nonzero(by_offset[:-distance] > by_offset[distance:]))
+    del by_offset
+    blocks.sort(axis=1)
     positions = np.arange(size, dtype=np.int64)
+    right = np.empty(size, dtype=merged.dtype)
     width = block
     while width < size:
         # Tag each item with its run (left 0, right 1) in the lowest bit: sorting the tagged
         # values merges the two runs, left before right among equal values, in one np.sort.
-        rows = merged.reshape(-1, 2 * width) << 1
+        # Every step works in place: a new array per level costs its page faults again.
+        merged <<= 1
+        rows = merged.reshape(-1, 2 * width)
         rows[:, width:] |= 1
         # Tagged values are distinct or identical, so any sort gives the same rows: short rows
         # go fastest with the default sort, long ones with the stable sort's linear merge.
         rows.sort(axis=1, kind=None if width <= _QUICK_MERGE else "stable")
-        flat = rows.reshape(-1)
         # Right-run item from offset q landing at position p passes q - p greater left items;
         # the sum of q over right items is fixed per row, the positions p are found here.
         n_rows = len(rows)
         sum_q = n_rows * (width * (3 * width - 1) // 2)
         row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
-        sum_p = int(np.einsum("i,i->", flat & 1, positions)) - row_offsets
+        np.bitwise_and(merged, 1, out=right)
+        sum_p = int(np.einsum("i,i->", right, positions)) - row_offsets
         total += sum_q - sum_p
-        flat >>= 1
-        merged = flat
+        merged >>= 1
         width *= 2
     return total
 
@@ -209,7 +229,13 @@ def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
         untied, other = (x, y) if x.levels == n else (y, x)
         # Discordance is symmetric in x and y; an untied other has no tied pair to count.
         other_ties = 0 if other.levels == n else _tied_pairs(other.ranks)
-        discordant = _inversions(other.ranks[untied.inverse()])
+        if untied.in_order:  # the other is already read in the untied one's order
+            # An untied other's sorting order is the inverse permutation of its ranks, with
+            # as many inversions: no need to scatter the ranks.
+            read = other.inverse() if other.levels == n else other.ranks
+        else:
+            read = other.ranks[untied.inverse()]
+        discordant = _inversions(read)
         return ((discordant, 0, other_ties, 0) if x.levels == n
                 else (discordant, other_ties, 0, 0))
     # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
@@ -268,7 +294,14 @@ def concordant_discordant(x: Any, y: Any) -> PairCounts:
 
 def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
     n = len(x)
-    x_ranking, y_ranking = _Ranking(x), _Ranking(y)
+    x_ranking = _Ranking(x)
+    if x_ranking.levels == n:
+        # x untied: list the items in x's order, where x's ranks are 0..n-1, and rank y read
+        # in that order (one gather, instead of scattering y's ranks and gathering them again).
+        y_ranking = _Ranking(y[x_ranking.inverse()])
+        x_ranking = _Ranking.listed_in_order(n)
+    else:
+        y_ranking = _Ranking(y)
     if x_ranking.levels * y_ranking.levels <= max(n, _TABLE_CELLS):
         discordant, x_ties, y_ties, both = _table_pair_counts(x_ranking, y_ranking)
     else:

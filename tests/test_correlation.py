@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalkit as ek
+from evalkit import correlation
 from evalkit.correlation import (
     _average_ranks,
     _inversions,
@@ -106,6 +107,17 @@ def test_inversion_count_by_brute_force(values):
     assert _inversions(array + 2**40) == expected
 
 
+@pytest.mark.parametrize("block", [2, 5, 32])
+@pytest.mark.parametrize("n", [33, 1000, 4099])
+def test_inversion_count_on_long_arrays(monkeypatch, rng, block, n):
+    # Lengths that are not a block times a power of two (so the last blocks are padded), block
+    # lengths that leave many merge levels, permutations and heavy ties, 32- and 64-bit tags.
+    monkeypatch.setattr(correlation, "_BLOCK", block)
+    for array in (rng.permutation(n), rng.integers(0, 7, n), rng.permutation(n) + 2**40):
+        expected = sum(int((array[i] > array[i + 1:]).sum()) for i in range(n))
+        assert _inversions(array) == expected
+
+
 @given(paired())
 def test_tau_properties(data):
     x, y = data
@@ -136,6 +148,24 @@ def test_large_inputs_match_scipy(rng):
     assert ek.kendall_tau(xf, yf) == pytest.approx(stats.kendalltau(xf, yf).statistic, rel=1e-12)
     assert ek.spearman_rho(xf, yf) == pytest.approx(stats.spearmanr(xf, yf).statistic,
                                                     rel=1e-12)
+
+
+def test_every_counting_path_matches_brute_force(rng):
+    # n * levels above the table's limit, so each pair takes one of the sorted paths:
+    # x untied (y read in x's order, untied or tied, ranked by argsort or by lookup),
+    # only y untied, and both tied (the joint sort).
+    n = 2_000
+    floats, permutation = rng.random(n), rng.permutation(n)
+    many, others = rng.integers(0, 1_500, n).astype(float), rng.integers(0, 1_500, n)
+    pairs = [(floats, floats + rng.random(n)), (floats, many), (permutation, floats),
+             (permutation, rng.permutation(n)), (floats, permutation), (many, floats),
+             (many, others), (others, many[::-1])]
+    for x, y in pairs:
+        assert len(np.unique(x)) * len(np.unique(y)) > correlation._TABLE_CELLS
+        counts = ek.concordant_discordant(x, y)
+        assert tuple(counts._asdict().values()) == _pairs_by_brute_force(x, y)
+        assert ek.kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic,
+                                                     rel=1e-12, abs=1e-15)
 
 
 def test_identical_and_reversed_rankings():
