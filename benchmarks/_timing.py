@@ -1,11 +1,12 @@
 """Small timing helpers shared by the benchmarks: best-of-N wall time and a ratio table.
 
 Every table goes through `print_table`, every line worth keeping (a summary such as "slowest
-ratio ...", a tool that was skipped) through `print_note`, and each script states the data
-sizes it used with `record_sizes`. Run on its own, a script just prints. When the environment
-variable EVALKIT_BENCH_RECORD names a file (`benchmarks/run_all.py` sets it, one file per
-script), the same calls also write each record as one JSON line to that file, so that the
-records made before a crash survive it; the driver turns them into benchmarks/RESULTS.md.
+ratio ...", a tool that was skipped) through `print_note`, every goal with its measured value
+through `record_goal`, and each script states the data sizes it used with `record_sizes`. Run
+on its own, a script just prints. When the environment variable EVALKIT_BENCH_RECORD names a
+file (`benchmarks/run_all.py` sets it, one file per script), the same calls also write each
+record as one JSON line to that file, so that the records made before a crash survive it; the
+driver turns them into benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -70,6 +71,24 @@ def print_note(text: str) -> None:
     """Print a line worth keeping in the results: a summary, a skipped tool, a caveat."""
     print(text)
     _record({"kind": "note", "text": text.strip()})
+
+
+def record_goal(what: str, data: str, measured: float, goal: float, *, unit: str = "x",
+                at_most: bool = False) -> bool:
+    """Print and record one goal with its measured value; returns whether it is met.
+
+    ``what`` names the measurement (``"ratio to scipy, kendall_tau (b)"``), ``data`` the data
+    it was measured on. The goal is ``measured >= goal``, or ``<=`` with ``at_most``; a NaN
+    (a tool that was not installed) meets nothing. RESULTS.md gathers these in one table.
+    """
+    met = bool(measured <= goal if at_most else measured >= goal)  # False for NaN
+    digits = 0 if unit.strip() == "MB" else 2
+    shown = "not measured" if measured != measured else f"{measured:,.{digits}f}{unit}"
+    bound = f"{'<=' if at_most else '>='} {goal:g}{unit}"
+    print(f"goal {bound}: {what} ({data}): {shown}, {'met' if met else 'NOT MET'}")
+    _record({"kind": "goal", "what": what, "data": data, "measured": shown, "goal": bound,
+             "met": met})
+    return met
 
 
 def record_sizes(sizes: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _timing import print_note, print_table, record_sizes  # noqa: E402
+from _timing import print_table, record_goal, record_sizes  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 REPEATS = 3 if QUICK else 9
@@ -75,7 +75,8 @@ def main() -> None:
                   f"{medians[label] / baseline:.2f}x"] for label in STATEMENTS],
                 title="Import time, whole process (python -c 'import ...')")
     ratio = medians["evalkit"] / baseline
-    print_note(f"import evalkit takes {ratio:.2f}x import numpy, pandas (goal <= {GOAL}x)")
+    record_goal("import evalkit: time over import numpy, pandas",
+                f"whole process, median of {REPEATS}", ratio, GOAL, at_most=True)
     print_table(["package or module", "cumulative ms", "self ms"], import_profile(env),
                 title="Slowest imports in `import evalkit` (python -X importtime, one run)")
 

@@ -32,8 +32,8 @@ Rows, each timed in one process as the best of a few runs:
   the column shows the peak during the call minus the resident size before it (Linux only).
 
 The goals (issue 23): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with its dicts,
-on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries. A summary line per shape
-and size states the two ratios.
+on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries. Each is recorded per shape
+and size with `record_goal`, and RESULTS.md gathers them in its goals table.
 
 Run with `make bench` or `python benchmarks/bench_ranking.py`; EVALKIT_BENCH_QUICK=1 runs
 1,000 queries instead; `--sizes 5000` picks sizes, `--shapes deep` shapes.
@@ -56,7 +56,13 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 # Measure the evalkit of this checkout, not whichever one is installed.
 sys.path[:0] = [str(HERE.parent), str(HERE)]
-from _timing import best_time, print_note, print_table, record_sizes  # noqa: E402
+from _timing import (  # noqa: E402
+    best_time,
+    print_note,
+    print_table,
+    record_goal,
+    record_sizes,
+)
 
 import evalkit as ek  # noqa: E402
 
@@ -295,12 +301,12 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
     times = {name: seconds for name, seconds, *_ in rows}
     ranx_ratio = times.get("ranx, evaluate alone (compiled, prebuilt)", np.nan) / evalkit_time
     pytrec_ratio = times.get("pytrec_eval, incl. dicts from DataFrames", np.nan) / evalkit_time
-    peak = rows[0][3]
-    print_note(
-        f"{label}, {n_queries:,} queries: evalkit {ranx_ratio:.2f}x ranx's bare evaluate "
-        f"(goal {GOAL_RANX}x), {pytrec_ratio:.2f}x pytrec_eval incl. dicts (goal {GOAL_PYTREC}x); "
-        f"evalkit's peak RSS {peak:,.0f} MB" + (f" (goal <= {GOAL_PEAK_MB} MB)"
-                                                if n_queries >= 10_000 else ""))
+    data = f"{label}, {n_queries:,} queries x {RETRIEVED:,}"
+    record_goal("evaluate: ratio to ranx's bare evaluate", data, ranx_ratio, GOAL_RANX)
+    record_goal("evaluate: ratio to pytrec_eval incl. dicts", data, pytrec_ratio, GOAL_PYTREC)
+    if n_queries >= 10_000:
+        record_goal("evaluate: peak RSS", data, rows[0][3], GOAL_PEAK_MB, unit=" MB",
+                    at_most=True)
     return [
         [label, f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
          "-" if np.isnan(memory) else f"{memory:,.0f}",

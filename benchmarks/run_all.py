@@ -361,6 +361,17 @@ def render(run: dict[str, Any], scripts: list[dict[str, Any]]) -> str:
              f"{_load(s['load_before'][:1])} → {_load(s['load_after'][:1])}"]
             for s in scripts]),
     ]
+    goals = [(script["name"], record) for script in scripts for record in script["records"]
+             if record.get("kind") == "goal"]
+    if goals:
+        missed = sum(not record["met"] for _, record in goals)
+        out += ["", "## Goals", "",
+                f"{len(goals) - missed} of {len(goals)} met"
+                + (f"; **{missed} not met**." if missed else "."), "",
+                markdown_table(["script", "measured", "data", "value", "goal", "met"], [
+                    [f"[{name}](#{_anchor(name)})", record["what"], record["data"],
+                     record["measured"], record["goal"], "yes" if record["met"] else "**no**"]
+                    for name, record in goals])]
     for script in scripts:
         out += ["", f"## {script['name']}", ""]
         if script["description"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 import textwrap
@@ -52,6 +53,49 @@ def fake_script(name: str, quick: bool = False, returncode: int = 0) -> dict:
             {"kind": "note", "text": "slowest ratio 1.5x, median 5.8x"},
         ],
     }
+
+
+def test_render_gathers_the_goals_in_one_table(run_all):
+    met = {"kind": "goal", "what": "evaluate: ratio to ranx", "data": "deep pool, 10,000 queries",
+           "measured": "1.81x", "goal": ">= 1.5x", "met": True}
+    missed = {"kind": "goal", "what": "evaluate: peak RSS", "data": "deep pool, 10,000 queries",
+              "measured": "412 MB", "goal": "<= 350 MB", "met": False}
+    alpha, beta = fake_script("bench_alpha.py"), fake_script("bench_beta.py")
+    alpha["records"].append(met)
+    beta["records"].append(missed)
+    text = run_all.render(fake_run(), [alpha, beta])
+
+    sections = text.split("\n## ")[1:]
+    assert [section.splitlines()[0] for section in sections] == [
+        "The run", "Goals", "bench_alpha.py", "bench_beta.py"]
+    goals = sections[1]
+    assert "1 of 2 met; **1 not met**." in goals
+    assert ("| [bench_alpha.py](#bench_alphapy) | evaluate: ratio to ranx | deep pool, 10,000 "
+            "queries | 1.81x | >= 1.5x | yes |") in goals
+    assert "| 412 MB | <= 350 MB | **no** |" in goals
+    # Without goals, no section.
+    assert "## Goals" not in run_all.render(fake_run(), [fake_script("bench_alpha.py")])
+
+
+def test_record_goal_prints_records_and_judges(tmp_path, monkeypatch):
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import _timing
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    path = tmp_path / "records.jsonl"
+    monkeypatch.setenv(_timing.RECORD_ENV, str(path))
+    assert _timing.record_goal("ratio", "10⁵ pairs", 1.25, 1.2) is True
+    assert _timing.record_goal("ratio", "10⁶ pairs", 1.15, 1.2) is False
+    assert _timing.record_goal("peak RSS", "10,000 queries", 351.4, 350, unit=" MB",
+                               at_most=True) is False
+    assert _timing.record_goal("import", "median", 1.3, 1.3, at_most=True) is True
+    assert _timing.record_goal("ranx", "ranx missing", float("nan"), 1.5) is False
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [(r["measured"], r["goal"], r["met"]) for r in records] == [
+        ("1.25x", ">= 1.2x", True), ("1.15x", ">= 1.2x", False),
+        ("351 MB", "<= 350 MB", False), ("1.30x", "<= 1.3x", True),
+        ("not measured", ">= 1.5x", False)]
 
 
 def test_render_header_sections_and_tables(run_all):
@@ -105,9 +149,10 @@ def test_run_all_writes_results_from_a_scripts_folder(tmp_path):
         """
         import os
 
-        from _timing import print_note, print_table, record_sizes
+        from _timing import print_note, print_table, record_goal, record_sizes
 
         record_sizes({"items": "3"})
+        record_goal("fake: ratio to other", "3 items", 4.0, 2.0)
         print_table(["metric", "evalkit", "other", "other/evalkit"],
                     [["fake", "1.0", "4.0", "4.0x"]], title="Fake against other")
         print_note("slowest ratio 4.0x; quick=" + os.environ.get("EVALKIT_BENCH_QUICK", "0"))
@@ -131,6 +176,8 @@ def test_run_all_writes_results_from_a_scripts_folder(tmp_path):
     assert "| fake | 1.0 | 4.0 | 4.0x |" in text
     assert "> slowest ratio 4.0x; quick=0" in text
     assert "- items: 3" in text
+    assert "1 of 1 met." in text
+    assert "| fake: ratio to other | 3 items | 4.00x | >= 2x | yes |" in text
     assert "failed (exit code 1)" in text and "crashed" in text
     assert "mixed: bench_crash.py quick" in text
 
