@@ -1,7 +1,9 @@
 """How long `import evalkit` takes, against `import numpy, pandas` (what it cannot do without).
 
 Each import runs in a fresh Python process, the two alternating, several times; the table gives
-the median whole-process wall time (interpreter start-up included) and the ratio. The goal
+the median whole-process wall time (interpreter start-up included) and the ratio. Both read
+bytecode caches, as installed packages do; a note gives what compiling evalkit's sources adds
+when there is no cache. The goal
 (issue 23): `import evalkit` at most 1.3x `import numpy, pandas`. A second table lists the
 packages and evalkit modules that take longest to import (`python -X importtime`, cumulative
 time, one run), the place to look when the ratio grows.
@@ -21,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _timing import print_table, record_goal, record_sizes  # noqa: E402
+from _timing import print_note, print_table, record_goal, record_sizes  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 REPEATS = 3 if QUICK else 9
@@ -33,7 +35,27 @@ def _environment() -> dict[str, str]:
     # The evalkit of this checkout, first on the path (as run_all.py gives its children).
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(HERE.parent), env.get("PYTHONPATH", "")])
+    # Bytecode caches, as an installed package has them: pip byte-compiles numpy and pandas
+    # when it installs them, and Python writes evalkit's (an editable checkout) on the first
+    # import, the warm-up below, unless PYTHONDONTWRITEBYTECODE says not to. Where that is
+    # set, evalkit alone would be compiled from source on every import; the cost of that is
+    # measured apart (`compile_time`).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
+
+
+def compile_time() -> tuple[float, int]:
+    """Seconds to compile every evalkit source file (best of 3), and how many files: what an
+    import adds when no bytecode cache can be read or written."""
+    sources = [(path, path.read_text(encoding="utf-8"))
+               for path in sorted((HERE.parent / "evalkit").rglob("*.py"))]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for path, text in sources:
+            compile(text, str(path), "exec")
+        best = min(best, time.perf_counter() - start)
+    return best, len(sources)
 
 
 def wall_time(statement: str, env: dict[str, str]) -> float:
@@ -77,6 +99,11 @@ def main() -> None:
     ratio = medians["evalkit"] / baseline
     record_goal("import evalkit: time over import numpy, pandas",
                 f"whole process, median of {REPEATS}", ratio, GOAL, at_most=True)
+    seconds, files = compile_time()
+    print_note(f"Compiling evalkit's {files} source files takes {seconds * 1e3:.0f} ms: what "
+               "an import adds when no bytecode cache is there (the first import after an "
+               "edit; every import where PYTHONDONTWRITEBYTECODE=1 and the checkout has no "
+               "__pycache__). numpy's and pandas' caches are written when pip installs them.")
     print_table(["package or module", "cumulative ms", "self ms"], import_profile(env),
                 title="Slowest imports in `import evalkit` (python -X importtime, one run)")
 
