@@ -22,6 +22,11 @@ Rows, each timed in one process as the best of a few runs:
   `evaluate` alone;
 - ir_measures: `calc_aggregate` on the DataFrames (skipped at 10,000 queries: slow).
 
+"max |mean diff|" is the largest difference between a tool's mean and evalkit's over the six
+measures: pytrec_eval agrees to rounding; ranx differs by 1e-4 to 1e-3 because it ranks tied
+scores in the order the run lists them, where trec_eval (and evalkit) order them by doc_id
+descending (docs/notebooks/conventions.md).
+
 "speed-up" is the tool's time / evalkit's time (2.0x: evalkit twice as fast). Memory, two ways:
 
 - "peak MB, tracemalloc": the peak of Python-tracked allocations during one call, in process
