@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -286,8 +286,18 @@ def _check_pair_duplicates(
 # ---------------------------------------------------------------------------------------------
 
 
-def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
-    """Row order: grouped by query, then score descending, then doc_id descending."""
+def _trec_order(
+    query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
+    tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Row order: grouped by query, then score descending, then doc_id descending.
+
+    With ``tie_class`` (given row numbers, their classes), a block of tied rows is put in
+    doc_id order only when its rows' classes differ: the order within a block of one class is
+    left as it is. :func:`~evalkit.evaluate` gives each row's grade (another value when
+    unjudged), since a measure sees only the grade at each rank; most tied rows are unjudged
+    ones, whose names it then need not compare.
+    """
     n = score.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -298,7 +308,6 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
         # Already ranked, as most run files are: only ties may need reordering.
         tie_next = same_query & (score[1:] == score[:-1])
         order = np.arange(n, dtype=np.int32 if n < 2**31 else np.intp)
-        return _break_ties(order, tie_next, doc_id) if tie_next.any() else order
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
         order = np.argsort(-score)
@@ -306,11 +315,31 @@ def _trec_order(query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -
         if codes.max(initial=0) < 2**16:
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
         order = order[np.argsort(codes, kind="stable")]
-    ranked_score, ranked_code = score[order], query_code[order]
-    tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+        ranked_score, ranked_code = score[order], query_code[order]
+        tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
+    if tie_class is not None and tie_next.any():
+        tie_next = _mixed_blocks(tie_next, order, tie_class)
     if tie_next.any():
         order = _break_ties(order, tie_next, doc_id)
     return order
+
+
+def _mixed_blocks(
+    tie_next: np.ndarray, order: np.ndarray, tie_class: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """``tie_next`` kept only in the blocks of tied rows whose classes are not all equal.
+
+    ``tie_next[i]``: the rows at positions i and i + 1 of ``order`` tie; a block is a run of
+    such pairs. Classes are looked up for the tied pairs only.
+    """
+    pairs = np.flatnonzero(tie_next)
+    differs = tie_class(order[pairs]) != tie_class(order[pairs + 1])
+    if not differs.any():
+        return np.zeros_like(tie_next)
+    block = np.cumsum(~tie_next)  # equal along a run of tied pairs, distinct between runs
+    mixed = np.zeros(int(block[-1]) + 1, dtype=bool)
+    mixed[block[pairs[differs]]] = True
+    return tie_next & mixed[block]
 
 
 def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:

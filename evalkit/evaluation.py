@@ -369,7 +369,15 @@ def evaluate(
     # the retrieved-and-judged rows are touched. Big temporaries are freed as soon as done.
     qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
     del r_keys
-    order = _trec_order(r_code, r_score, r_doc)
+    # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
+    # need not be put in doc_id order among themselves.
+    unjudged = q_grade.min(initial=0) - 1
+    grade_or_unjudged = np.append(q_grade, unjudged)  # index -1: unjudged
+
+    def tie_class(rows: np.ndarray) -> np.ndarray:
+        return grade_or_unjudged[qrels_row[rows]]
+
+    order = _trec_order(r_code, r_score, r_doc, tie_class=tie_class)
     judged_at = np.flatnonzero(qrels_row[order] >= 0)  # positions in trec_eval's order
     judged_rows = order[judged_at]
     ranked_code = r_code[order]

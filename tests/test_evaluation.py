@@ -369,6 +369,50 @@ def test_tie_heavy_runs_match_pytrec_eval(seed, unicode, presorted):
     np.testing.assert_allclose(ours.to_numpy(float), expected.to_numpy(float), atol=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("presorted", [False, True])
+def test_ties_of_one_grade_are_left_unordered_and_every_measure_is_unchanged(
+        monkeypatch, seed, presorted):
+    # evaluate skips the doc_id ordering inside tied blocks whose rows share a grade (or are
+    # all unjudged). Against the full ordering: every registered measure, negative and zero
+    # grades (judged, unlike unjudged rows), relevance levels 1 and 2.
+    qrels, run = tie_heavy_collection(seed, unicode=bool(seed % 2), presorted=presorted)
+    qrels.loc[qrels.index[::7], "relevance"] = -1
+    required = {"IPrec": "IPrec@0.3", "RprecMult": "RprecMult@2"}
+    labels = [required.get(name, name + "@5") if cutoff == "required" else name
+              for name, cutoff in ek.trec.METRICS.items()] + ["AP@5", "RR@5", "nDCG@5"]
+    ordered_pairs = []
+    real_break_ties = _trec_tables._break_ties
+
+    def counting_break_ties(order, tie_next, doc_id):
+        ordered_pairs.append(int(tie_next.sum()))
+        return real_break_ties(order, tie_next, doc_id)
+
+    monkeypatch.setattr(_trec_tables, "_break_ties", counting_break_ties)
+    for level in (1, 2):
+        skipping = ek.evaluate(qrels, run, labels, relevance_level=level)
+        with monkeypatch.context() as full:
+            full.setattr(_trec_tables, "_mixed_blocks", lambda tie_next, order, classes: tie_next)
+            everything = ek.evaluate(qrels, run, labels, relevance_level=level)
+        pd.testing.assert_frame_equal(skipping, everything)
+    assert ordered_pairs[0] < ordered_pairs[1]  # it did skip some tied pairs
+
+
+def test_mixed_blocks_keep_only_blocks_whose_classes_differ():
+    #          rows:  0  1  2  3  4  5  6  7  8
+    classes = np.array([5, 5, 5, 1, 2, 2, 3, 3, 4])
+    # Blocks (tied runs): rows 0-2 (one class), 3-5 (two), 6-7 (one); row 8 alone.
+    tie_next = np.array([True, True, False, True, True, False, True, False])
+    order = np.arange(9)
+    kept = _trec_tables._mixed_blocks(tie_next, order, lambda rows: classes[rows])
+    assert kept.tolist() == [False, False, False, True, True, False, False, False]
+    # Read through an order: the same rows listed backwards.
+    backwards = _trec_tables._mixed_blocks(tie_next, order[::-1].copy(),
+                                           lambda rows: classes[::-1][rows])
+    assert backwards.tolist() == kept.tolist()
+    assert not _trec_tables._mixed_blocks(tie_next, order, lambda rows: rows * 0).any()
+
+
 def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
     docs = ["b", "a", "é", "c", "d9", "d10"]
     qrels = pd.DataFrame({"query_id": "1", "doc_id": docs, "relevance": [0, 1, 0, 0, 0, 0]})
