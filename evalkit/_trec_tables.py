@@ -334,12 +334,15 @@ def _mixed_blocks(
     """
     pairs = np.flatnonzero(tie_next)
     differs = tie_class(order[pairs]) != tie_class(order[pairs + 1])
+    kept = np.zeros_like(tie_next)
     if not differs.any():
-        return np.zeros_like(tie_next)
-    block = np.cumsum(~tie_next)  # equal along a run of tied pairs, distinct between runs
-    mixed = np.zeros(int(block[-1]) + 1, dtype=bool)
-    mixed[block[pairs[differs]]] = True
-    return tie_next & mixed[block]
+        return kept
+    # A pair's block: the number of untied pairs before it, which only grows along ``pairs``.
+    block = pairs - np.arange(pairs.size)
+    mixed = np.unique(block[differs])
+    at = np.minimum(np.searchsorted(mixed, block), mixed.size - 1)
+    kept[pairs[mixed[at] == block]] = True
+    return kept
 
 
 def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:

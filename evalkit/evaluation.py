@@ -384,7 +384,10 @@ def evaluate(
     del order
     # Each query's rows are one block in that order: a judged row's rank is its position
     # less its block's start.
-    starts = np.flatnonzero(np.diff(ranked_code, prepend=-1))
+    # (Comparing neighbours, not np.diff with prepend: that would make two int64 copies.)
+    starts = np.flatnonzero(ranked_code[1:] != ranked_code[:-1]) + 1
+    if ranked_code.size:
+        starts = np.r_[0, starts]
     query_start = np.zeros(n_queries, dtype=np.intp)
     query_start[ranked_code[starts]] = starts
     del ranked_code, starts
