@@ -170,6 +170,14 @@ def ranx_evaluate(ranx_qrels, ranx_run):
     return ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()))
 
 
+def ranx_warm_up(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
+    """numba compiles (or loads) ranx's kernels on a first call: make it on two whole queries,
+    held by both the qrels and the run as ranx's defaults require."""
+    first = run["query_id"].unique()[:2]
+    ranx_evaluate(*ranx_objects(qrels[qrels["query_id"].isin(first)],
+                                run[run["query_id"].isin(first)]))
+
+
 def pytrec_from_frames(qrels: pd.DataFrame, run: pd.DataFrame):
     import pytrec_eval
 
@@ -196,9 +204,9 @@ def measure_rss(tool: str, n_queries: int, shape: str) -> dict[str, float]:
     prebuilt = None
     if tool == "ranx alone":
         prebuilt = ranx_objects(qrels, run)
-        ranx_evaluate(*ranx_objects(qrels.iloc[:200], run.iloc[:2000]))  # compile or load
+        ranx_warm_up(qrels, run)  # compile or load
     elif tool.startswith("ranx"):
-        ranx_evaluate(*ranx_objects(qrels.iloc[:200], run.iloc[:2000]))
+        ranx_warm_up(qrels, run)
     calls = {
         "evalkit": lambda: ek.evaluate(qrels, run, METRICS),
         "ranx alone": lambda: ranx_evaluate(*prebuilt),
