@@ -30,7 +30,16 @@ from ._ranking_core import (
     within_cutoff,
 )
 
-__all__ = ["JudgedRun", "Measure", "MEASURES", "group_positions"]
+__all__ = ["JudgedRun", "Measure", "MEASURES", "block_starts", "group_positions"]
+
+
+def block_starts(codes: np.ndarray) -> np.ndarray:
+    """Where each block of equal neighbouring codes starts (rows grouped by code); empty for
+    no rows. Compares neighbours: no copy of ``codes`` (np.diff with prepend would make two
+    of int64)."""
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
 
 
 def group_positions(codes: np.ndarray) -> np.ndarray:
@@ -38,7 +47,7 @@ def group_positions(codes: np.ndarray) -> np.ndarray:
     n = codes.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    starts = block_starts(codes)
     return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
 
 
@@ -206,7 +215,7 @@ def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
         return np.zeros(run.n_queries)
     nonrelevant = (~is_relevant(grades, run.relevance_level)).astype(np.int64)
     running = np.cumsum(nonrelevant)
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    starts = block_starts(codes)
     before = np.repeat(running[starts] - nonrelevant[starts], np.diff(np.r_[starts, codes.size]))
     above = (running - before)[nonrelevant == 0]  # judged non-relevant above each relevant
     codes = codes[nonrelevant == 0]
@@ -232,7 +241,7 @@ def interpolated_precision(run: JudgedRun, level: float | None) -> np.ndarray:
     value = np.zeros(run.n_queries)
     if codes.size:
         # Rows past the c-th relevant document are a contiguous tail of each query's block.
-        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        starts = block_starts(codes)
         value[codes[starts]] = np.maximum.reduceat(precisions, starts)
     return value
 

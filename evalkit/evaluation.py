@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._trec_measures import MEASURES, JudgedRun
+from ._trec_measures import MEASURES, JudgedRun, block_starts
 from ._trec_tables import (
     _CHUNK,
     _as_table,
@@ -250,7 +250,7 @@ def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
     n = r_query.size
     if n == 0:
         return np.zeros(0, dtype=np.int32)
-    starts = np.flatnonzero(np.r_[True, r_query[1:] != r_query[:-1]])
+    starts = block_starts(r_query)
     block_code = queries.get_indexer(r_query[starts]).astype(np.int32)
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
@@ -384,10 +384,7 @@ def evaluate(
     del order
     # Each query's rows are one block in that order: a judged row's rank is its position
     # less its block's start.
-    # (Comparing neighbours, not np.diff with prepend: that would make two int64 copies.)
-    starts = np.flatnonzero(ranked_code[1:] != ranked_code[:-1]) + 1
-    if ranked_code.size:
-        starts = np.r_[0, starts]
+    starts = block_starts(ranked_code)
     query_start = np.zeros(n_queries, dtype=np.intp)
     query_start[ranked_code[starts]] = starts
     del ranked_code, starts
