@@ -206,6 +206,33 @@ def _ids(column: pd.Series, label: str) -> np.ndarray:
     return pd.Series(values).astype(str).to_numpy(dtype=object)
 
 
+def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ids as :func:`_ids` gives them, and where each block of equal neighbouring ids
+    starts (a run lists its queries in blocks).
+
+    Only the first id of each block has its type checked: the others equal it, so they are
+    strings too. That saves a pass over a long column, as do the comparisons: equal
+    references are one object, hence equal ids, and a file read by pandas holds one object
+    per repeated string; ids are compared only where the references differ.
+    """
+    values = column.to_numpy()
+    if values.dtype == object and values.size and values.flags.c_contiguous:
+        references = np.frombuffer(values, dtype=np.intp)  # the array's own buffer, no copy
+        moved = np.flatnonzero(references[1:] != references[:-1])
+        try:
+            moved = moved[np.asarray(values[moved + 1] != values[moved], dtype=bool)]
+        except (TypeError, ValueError):  # e.g. pd.NA, whose comparisons are not booleans
+            moved = None
+        if moved is not None:
+            starts = np.r_[0, moved + 1]
+            if pd.api.types.infer_dtype(values[starts], skipna=False) == "string":
+                return values, starts
+    values = _ids(column, label)
+    if values.size == 0:
+        return values, np.zeros(0, dtype=np.intp)
+    return values, np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+
+
 def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     _columns(qrels, "qrels", QRELS_COLUMNS)
     relevance = qrels["relevance"]
@@ -227,7 +254,11 @@ def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     _columns(run, "run", RUN_COLUMNS)
-    column = run["score"]
+    score = _scores(run["score"])
+    return _ids(run["query_id"], "run['query_id']"), _ids(run["doc_id"], "run['doc_id']"), score
+
+
+def _scores(column: pd.Series) -> np.ndarray:
     if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
         raise ValueError(f"run['score'] must hold numbers; got dtype {column.dtype}")
     score = column.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -237,7 +268,16 @@ def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise ValueError(
             f"run['score'] contains {score[row]} in row {row}; scores must be finite numbers"
         )
-    return _ids(run["query_id"], "run['query_id']"), _ids(run["doc_id"], "run['doc_id']"), score
+    return score
+
+
+def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """As :func:`_run_arrays`, with the starts of the query blocks (see :func:`_id_blocks`)
+    after the query ids."""
+    _columns(run, "run", RUN_COLUMNS)
+    score = _scores(run["score"])
+    query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
+    return query_id, starts, _ids(run["doc_id"], "run['doc_id']"), score
 
 
 def _report_duplicates(
@@ -298,16 +338,35 @@ def _trec_order(
     unjudged), since a measure sees only the grade at each rank; most tied rows are unjudged
     ones, whose names it then need not compare.
     """
+    order, positions, rows = _trec_ranking(query_code, score, doc_id, tie_class)
+    if order is None:
+        order = np.arange(score.size, dtype=np.int32 if score.size < 2**31 else np.intp)
+    order[positions] = rows
+    return order
+
+
+def _trec_ranking(
+    query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
+    tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """trec_eval's order of the rows (see :func:`_trec_order`) as ``order, positions, rows``:
+    the rows ordered by query and score (``None`` when they already are, as in most run
+    files), then the rows that ties put at some positions of that order.
+
+    Ties only move rows within their query, so with ``order`` None each row keeps its query's
+    place and a caller can skip a gather over the whole run.
+    """
     n = score.size
+    none = np.zeros(0, dtype=np.intp)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return None, none, none
     same_query = query_code[1:] == query_code[:-1]
     starts = np.flatnonzero(np.r_[True, ~same_query])
     grouped = np.unique(query_code[starts]).size == starts.size
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
         # Already ranked, as most run files are: only ties may need reordering.
-        tie_next = same_query & (score[1:] == score[:-1])
-        order = np.arange(n, dtype=np.int32 if n < 2**31 else np.intp)
+        order = None
+        pairs = np.flatnonzero(same_query & (score[1:] == score[:-1]))
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
         order = np.argsort(-score)
@@ -316,58 +375,61 @@ def _trec_order(
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
         order = order[np.argsort(codes, kind="stable")]
         ranked_score, ranked_code = score[order], query_code[order]
-        tie_next = (ranked_code[1:] == ranked_code[:-1]) & (ranked_score[1:] == ranked_score[:-1])
-    if tie_class is not None and tie_next.any():
-        tie_next = _mixed_blocks(tie_next, order, tie_class)
-    if tie_next.any():
-        order = _break_ties(order, tie_next, doc_id)
-    return order
+        pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
+                               & (ranked_score[1:] == ranked_score[:-1]))
+    if tie_class is not None and pairs.size:
+        pairs = _mixed_blocks(pairs, order, tie_class)
+    if pairs.size == 0:
+        return order, none, none
+    return (order, *_break_ties(order, pairs, doc_id))
+
+
+def _rows_at(order: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
+    return positions if order is None else order[positions]
 
 
 def _mixed_blocks(
-    tie_next: np.ndarray, order: np.ndarray, tie_class: Callable[[np.ndarray], np.ndarray]
+    pairs: np.ndarray, order: np.ndarray | None, tie_class: Callable[[np.ndarray], np.ndarray]
 ) -> np.ndarray:
-    """``tie_next`` kept only in the blocks of tied rows whose classes are not all equal.
+    """The tied pairs in blocks whose classes are not all equal.
 
-    ``tie_next[i]``: the rows at positions i and i + 1 of ``order`` tie; a block is a run of
-    such pairs. Classes are looked up for the tied pairs only.
+    ``pairs`` (ascending): the positions i of ``order`` (None: the identity) whose rows tie
+    with the row at i + 1; a block is a run of consecutive positions. Classes are looked up
+    for the tied pairs only.
     """
-    pairs = np.flatnonzero(tie_next)
-    differs = tie_class(order[pairs]) != tie_class(order[pairs + 1])
-    kept = np.zeros_like(tie_next)
+    differs = tie_class(_rows_at(order, pairs)) != tie_class(_rows_at(order, pairs + 1))
     if not differs.any():
-        return kept
-    # A pair's block: the number of untied pairs before it, which only grows along ``pairs``.
-    block = pairs - np.arange(pairs.size)
-    mixed = np.unique(block[differs])
-    at = np.minimum(np.searchsorted(mixed, block), mixed.size - 1)
-    kept[pairs[mixed[at] == block]] = True
-    return kept
+        return pairs[:0]
+    first = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])  # each block's first
+    mixed = np.logical_or.reduceat(differs, first)
+    return pairs[np.repeat(mixed, np.diff(np.r_[first, pairs.size]))]
 
 
-def _break_ties(order: np.ndarray, tie_next: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
-    """Reorder each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
+def _break_ties(
+    order: np.ndarray | None, pairs: np.ndarray, doc_id: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Order each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
 
-    Only tied rows are touched, in place in ``order``. Python compares str by code point,
-    which is the byte order of UTF-8, so this is strcmp's order. Most ties are pairs: one
-    comparison each decides them.
+    ``pairs`` as in :func:`_mixed_blocks`. Returns the tied positions and the rows that go
+    there. Python compares str by code point, which is the byte order of UTF-8, so this is
+    strcmp's order. Most ties are pairs: one comparison each decides them.
     """
-    tied_to_previous = np.r_[False, tie_next]
-    positions = np.flatnonzero(np.r_[tie_next, False] | tied_to_previous)
-    first = np.flatnonzero(~tied_to_previous[positions])  # each block's first tied row
-    size = np.diff(np.r_[first, positions.size])
-    names = doc_id[order[positions]]
+    first_pair = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])
+    size = np.diff(np.r_[first_pair, pairs.size]) + 1  # rows in each block
+    first = np.cumsum(size) - size  # each block's first row, in ``positions``
+    positions = np.repeat(pairs[first_pair] - first, size) + np.arange(int(size.sum()))
+    rows = _rows_at(order, positions)
+    names = doc_id[rows]
     inner = np.arange(positions.size)
     pair = first[size == 2]
     swap = pair[names[pair] < names[pair + 1]]
     inner[swap], inner[swap + 1] = swap + 1, swap
     if (size > 2).any():
-        rows = np.flatnonzero(np.repeat(size > 2, size))
-        block = np.repeat(np.arange(first.size), size)[rows]
+        big = np.flatnonzero(np.repeat(size > 2, size))
+        block = np.repeat(np.arange(first.size), size)[big]
         # Descending names within each block, in one sort on integer keys.
-        inner[rows] = rows[np.lexsort((*_descending_name_keys(names[rows]), block))]
-    order[positions] = order[positions[inner]]  # the right side is a copy: safe in place
-    return order
+        inner[big] = big[np.lexsort((*_descending_name_keys(names[big]), block))]
+    return positions, rows[inner]
 
 
 def _descending_name_keys(names: np.ndarray) -> list[np.ndarray]:

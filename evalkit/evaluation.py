@@ -46,8 +46,8 @@ from ._trec_tables import (
     _qrels_arrays,
     _read_qrels,
     _read_run,
-    _run_arrays,
-    _trec_order,
+    _run_columns,
+    _trec_ranking,
 )
 from ._validation import check_option, check_scalar, keyword_only
 
@@ -244,13 +244,13 @@ def _lookup(
     return found.astype(np.int32)
 
 
-def _run_query_codes(r_query: np.ndarray, queries: pd.Index) -> np.ndarray:
+def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index) -> np.ndarray:
     """The number of each run row's query in the qrels (-1 if unjudged), one lookup per block
-    of equal query ids: runs list their queries in blocks, so this hashes few strings."""
+    of equal query ids (``starts``): runs list their queries in blocks, so this hashes few
+    strings."""
     n = r_query.size
     if n == 0:
         return np.zeros(0, dtype=np.int32)
-    starts = block_starts(r_query)
     block_code = queries.get_indexer(r_query[starts]).astype(np.int32)
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
@@ -349,13 +349,13 @@ def evaluate(
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
-    r_query, r_doc, r_score = _run_arrays(run)
+    r_query, r_starts, r_doc, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     q_code, queries = pd.factorize(q_query)
     queries = pd.Index(queries)
     n_queries = len(queries)
-    r_code = _run_query_codes(r_query, queries)
+    r_code = _run_query_codes(r_query, r_starts, queries)
     keep = r_code >= 0
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
@@ -377,22 +377,30 @@ def evaluate(
     def tie_class(rows: np.ndarray) -> np.ndarray:
         return grade_or_unjudged[qrels_row[rows]]
 
-    order = _trec_order(r_code, r_score, r_doc, tie_class=tie_class)
-    judged_at = np.flatnonzero(qrels_row[order] >= 0)  # positions in trec_eval's order
-    judged_rows = order[judged_at]
-    ranked_code = r_code[order]
+    order, positions, rows = _trec_ranking(r_code, r_score, r_doc, tie_class)
+    # The qrels row and the query at each position of that order.
+    if order is None:  # the run was ranked already; ties only move rows within their query
+        ranked_row, ranked_code = qrels_row, r_code
+        if positions.size:
+            ranked_row = qrels_row.copy()
+            ranked_row[positions] = qrels_row[rows]
+    else:
+        order[positions] = rows
+        ranked_row, ranked_code = qrels_row[order], r_code[order]
     del order
     # Each query's rows are one block in that order: a judged row's rank is its position
     # less its block's start.
     starts = block_starts(ranked_code)
     query_start = np.zeros(n_queries, dtype=np.intp)
     query_start[ranked_code[starts]] = starts
+    n_retrieved = np.zeros(n_queries, dtype=np.intp)
+    n_retrieved[ranked_code[starts]] = np.diff(np.r_[starts, ranked_code.size])
+    judged_at = np.flatnonzero(ranked_row >= 0)
+    judged_code = ranked_code[judged_at]
     del ranked_code, starts
-    judged_code = r_code[judged_rows]
     ranked = JudgedRun(
-        n_queries, level, q_code, q_grade, np.bincount(r_code, minlength=n_queries),
-        judged_code, judged_at - query_start[judged_code] + 1,
-        q_grade[qrels_row[judged_rows]],
+        n_queries, level, q_code, q_grade, n_retrieved, judged_code,
+        judged_at - query_start[judged_code] + 1, q_grade[ranked_row[judged_at]],
     )
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))

@@ -252,6 +252,40 @@ def test_integer_ids_are_read_as_strings():
     assert ek.evaluate(qrels, run, ["RR"]).loc["1", "RR"] == 0.5
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_query_blocks_match_a_full_check_of_every_id(seed):
+    # _id_blocks compares ids only where their references differ and type-checks one id per
+    # block. Against the plain way (every id checked, every neighbour compared), with ids
+    # that are shared objects, equal copies, pandas str columns and a strided view.
+    rng = np.random.default_rng(seed)
+    names = np.array([f"q{i}" for i in rng.integers(0, 6, 200)], dtype=object)
+    copies = np.array(["".join(list(name)) for name in names], dtype=object)  # new objects
+    for ids in (names, copies, names[::2]):
+        for column in (pd.Series(ids, dtype=object), pd.Series(ids, dtype="str")):
+            values, starts = _trec_tables._id_blocks(column, "ids")
+            plain = _trec_tables._ids(column, "ids")
+            assert values.tolist() == plain.tolist()
+            assert starts.tolist() == np.flatnonzero(np.r_[True, plain[1:] != plain[:-1]]).tolist()
+
+
+@pytest.mark.parametrize("missing", [np.nan, None, pd.NA])
+def test_a_missing_query_id_is_named_wherever_it_is(missing):
+    for row in (0, 1, 3):
+        query_id = np.array(["1", "1", "1", "1"], dtype=object)
+        query_id[row] = missing
+        run = pd.DataFrame({"query_id": query_id, "doc_id": list("abcd"), "score": 1.0})
+        with pytest.raises(ValueError, match=rf"run\['query_id'\] is missing .* in row {row}"):
+            ek.evaluate(QRELS, run, ["AP"])
+
+
+def test_whole_number_query_ids_inside_a_block_of_strings_are_converted():
+    run = pd.DataFrame({"query_id": np.array(["1", 1, "1"], dtype=object),
+                        "doc_id": ["c", "b", "a"], "score": [3.0, 2.0, 1.0]})
+    strings = run.assign(query_id="1")
+    pd.testing.assert_frame_equal(ek.evaluate(QRELS, run, ["AP", "NumRet"]),
+                                  ek.evaluate(QRELS, strings, ["AP", "NumRet"]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Bad input
 # ---------------------------------------------------------------------------------------------
@@ -384,15 +418,15 @@ def test_ties_of_one_grade_are_left_unordered_and_every_measure_is_unchanged(
     ordered_pairs = []
     real_break_ties = _trec_tables._break_ties
 
-    def counting_break_ties(order, tie_next, doc_id):
-        ordered_pairs.append(int(tie_next.sum()))
-        return real_break_ties(order, tie_next, doc_id)
+    def counting_break_ties(order, pairs, doc_id):
+        ordered_pairs.append(int(pairs.size))
+        return real_break_ties(order, pairs, doc_id)
 
     monkeypatch.setattr(_trec_tables, "_break_ties", counting_break_ties)
     for level in (1, 2):
         skipping = ek.evaluate(qrels, run, labels, relevance_level=level)
         with monkeypatch.context() as full:
-            full.setattr(_trec_tables, "_mixed_blocks", lambda tie_next, order, classes: tie_next)
+            full.setattr(_trec_tables, "_mixed_blocks", lambda pairs, order, classes: pairs)
             everything = ek.evaluate(qrels, run, labels, relevance_level=level)
         pd.testing.assert_frame_equal(skipping, everything)
     assert ordered_pairs[0] < ordered_pairs[1]  # it did skip some tied pairs
@@ -402,15 +436,19 @@ def test_mixed_blocks_keep_only_blocks_whose_classes_differ():
     #          rows:  0  1  2  3  4  5  6  7  8
     classes = np.array([5, 5, 5, 1, 2, 2, 3, 3, 4])
     # Blocks (tied runs): rows 0-2 (one class), 3-5 (two), 6-7 (one); row 8 alone.
-    tie_next = np.array([True, True, False, True, True, False, True, False])
-    order = np.arange(9)
-    kept = _trec_tables._mixed_blocks(tie_next, order, lambda rows: classes[rows])
-    assert kept.tolist() == [False, False, False, True, True, False, False, False]
+    pairs = np.array([0, 1, 3, 4, 6])  # the row at each of these ties with the next one
+    kept = _trec_tables._mixed_blocks(pairs, None, lambda rows: classes[rows])
+    assert kept.tolist() == [3, 4]
+    assert _trec_tables._mixed_blocks(pairs, np.arange(9), lambda rows: classes[rows]).tolist() \
+        == [3, 4]
     # Read through an order: the same rows listed backwards.
-    backwards = _trec_tables._mixed_blocks(tie_next, order[::-1].copy(),
+    backwards = _trec_tables._mixed_blocks(pairs, np.arange(9)[::-1].copy(),
                                            lambda rows: classes[::-1][rows])
     assert backwards.tolist() == kept.tolist()
-    assert not _trec_tables._mixed_blocks(tie_next, order, lambda rows: rows * 0).any()
+    assert _trec_tables._mixed_blocks(pairs, None, lambda rows: rows * 0).size == 0
+    # Adjacent blocks stay apart: 0-1 and 2-3 tie within, not across (positions 0 and 2).
+    four = np.array([1, 1, 2, 3])
+    assert _trec_tables._mixed_blocks(np.array([0, 2]), None, lambda r: four[r]).tolist() == [2]
 
 
 def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
