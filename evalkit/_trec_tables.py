@@ -271,13 +271,15 @@ def _scores(column: pd.Series) -> np.ndarray:
     return score
 
 
-def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _run_columns(
+    run: pd.DataFrame,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """As :func:`_run_arrays`, with the starts of the query blocks (see :func:`_id_blocks`)
-    after the query ids."""
+    after the query ids and the hashes of the doc_ids after them (see :func:`_hashed_ids`)."""
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
     query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
-    return query_id, starts, _ids(run["doc_id"], "run['doc_id']"), score
+    return (query_id, starts, *_hashed_ids(run["doc_id"], "run['doc_id']"), score)
 
 
 def _report_duplicates(
@@ -307,7 +309,7 @@ def _check_pair_duplicates(
 
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
-    keys = _pair_keys(code, doc) if keys is None else keys
+    keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
     # Sorting random 64-bit keys is several times faster than a hash table of them.
     ordered = np.sort(keys)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
@@ -448,27 +450,118 @@ def _descending_name_keys(names: np.ndarray) -> list[np.ndarray]:
 
 
 def _pair_keys(
-    query_code: np.ndarray, doc_id: np.ndarray, n_codes: int | None = None
+    query_code: np.ndarray, hashes: np.ndarray, n_codes: int | None = None
 ) -> np.ndarray:
-    """A 64-bit key per (query, document) pair; equal pairs get equal keys.
+    """A 64-bit key per (query, document) pair, made from the documents' ``hashes`` (from
+    :func:`_doc_hashes`) in place; equal pairs get equal keys.
 
-    The query number fills the top bits and a hash of the doc_id the rest, so keys sort
-    grouped by query (searches in query order stay in cache). ``n_codes`` (more than the
-    largest query number) must be the same for keys that are compared with each other.
+    The query number fills the top bits and the hash the rest, so keys sort grouped by query
+    (searches in query order stay in cache). ``n_codes`` (more than the largest query number)
+    must be the same for keys that are compared with each other.
     """
     if n_codes is None:
         n_codes = int(query_code.max(initial=0)) + 1
     query_bits = np.uint64(max(int(n_codes - 1).bit_length(), 1))
-    keys = np.empty(len(doc_id), dtype=np.uint64)
-    # Python's own str hash: computed in C and cached on each string, so a second use is
-    # cheap. It differs between processes, which does not matter for a join in one call.
-    # Iterating a list is about twice as fast as iterating an object array; chunks keep the
-    # list and the other temporaries small.
-    for start in range(0, len(doc_id), _CHUNK):
-        part = doc_id[start : start + _CHUNK].tolist()
-        stop = start + len(part)
-        hashed = np.fromiter(map(hash, part), dtype=np.int64, count=len(part)).view(np.uint64)
-        hashed >>= query_bits
-        hashed |= query_code[start:stop].astype(np.uint64) << (np.uint64(64) - query_bits)
-        keys[start:stop] = hashed
-    return keys
+    hashes >>= query_bits
+    for start in range(0, hashes.size, _HASH_CHUNK):  # no temporary as long as the run
+        stop = start + _HASH_CHUNK
+        hashes[start:stop] |= (query_code[start:stop].astype(np.uint64)
+                               << (np.uint64(64) - query_bits))
+    return hashes
+
+
+def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
+    """:func:`_id_hashes` of each id (str), a chunk at a time."""
+    hashes = np.empty(doc_id.size, dtype=np.uint64)
+    for start in range(0, doc_id.size, _HASH_CHUNK):
+        hashes[start : start + _HASH_CHUNK] = _id_hashes(doc_id[start : start + _HASH_CHUNK])
+    return hashes
+
+
+def _hashed_ids(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """The ids as :func:`_ids` gives them, and their hashes. Hashing checks that each id is a
+    str (see :func:`_id_hashes`), so a column of strings needs no separate check."""
+    values = column.to_numpy()
+    if values.dtype == object:
+        try:
+            return values, _doc_hashes(values)
+        except TypeError:  # not all str: converted or refused by _ids
+            pass
+    values = _ids(column, label)
+    return values, _doc_hashes(values)
+
+
+# Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it.
+_HASH_CHUNK = 1 << 19
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    """Steele, Lea and Flood's SplitMix64 finaliser: every output bit depends on every input
+    bit, so the top bits of a hash are as good as the others."""
+    x = x ^ (x >> np.uint64(30))
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+# One odd multiplier for the length and one for each 8 bytes of an id (more made on demand).
+_MULTIPLIERS = _splitmix64(np.arange(1, 34, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+_MULTIPLIERS |= np.uint64(1)
+_BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
+
+
+def _id_hashes(ids: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each id (a str), equal for equal ids, from their UTF-8 bytes.
+
+    The ids are joined into one bytes object, a single pass in C (``str.join`` also checks
+    that each is a str: TypeError if not), and every id is then read 8 bytes at a time in
+    numpy: its length and its words, each times its own odd multiplier, summed and mixed.
+    Unequal ids can share a hash, rarely; the callers confirm matches on the ids themselves.
+    Python's ``hash`` would touch every id from Python, which takes longer for long runs.
+    """
+    part = ids.tolist()
+    if not part:
+        return np.zeros(0, dtype=np.uint64)
+    text = "\0".join(part).encode("utf-8", "surrogatepass")
+    data = np.frombuffer(text, dtype=np.uint8)
+    ends = np.flatnonzero(data == 0)  # where each id ends; or a NUL inside an id
+    if ends.size == len(part) - 1:
+        first = np.r_[0, ends + 1]
+        length = np.r_[ends, data.size] - first
+    else:  # some id holds a NUL: measure each one (rare)
+        length = np.array([len(i.encode("utf-8", "surrogatepass")) for i in part], dtype=np.intp)
+        text = "".join(part).encode("utf-8", "surrogatepass")
+        first = np.cumsum(length) - length
+    return _hash_bytes(text + bytes(8), first, length)
+
+
+def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
+    zero bytes at its end)."""
+    # The 8 bytes from each offset of text, as one (unaligned) integer: a view, no copy.
+    words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
+    hashed = length.astype(np.uint64) * _MULTIPLIERS[0]
+    n_words = (int(length.max(initial=0)) + 7) // 8
+    multipliers = _MULTIPLIERS
+    if n_words >= multipliers.size:
+        multipliers = _splitmix64(np.arange(1, n_words + 2, dtype=np.uint64)
+                                  * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+    for j in range(n_words):
+        # Bytes 8j to 8j + 7 of each id (all of them: a shorter id's are masked to 0), or of
+        # just the ids this long when they are few.
+        rows: Any = slice(None)
+        if j and np.count_nonzero(length > 8 * j) < length.size // 4:
+            rows = np.flatnonzero(length > 8 * j)
+        at = first[rows] + 8 * j
+        if j:  # a short id near the end would read past it: its bytes are masked anyway
+            np.minimum(at, words.size - 1, out=at)
+        word = words[at]
+        remaining = np.clip(length[rows] - 8 * j, 0, 8)
+        word &= _BYTE_MASKS[remaining]  # drops the bytes of the next id
+        word *= multipliers[j + 1]
+        hashed[rows] += word
+    # The top bits of a sum of products depend on every byte; fold them into the low bits.
+    hashed ^= hashed >> np.uint64(29)
+    return hashed

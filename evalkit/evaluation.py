@@ -42,6 +42,7 @@ from ._trec_tables import (
     _CHUNK,
     _as_table,
     _check_pair_duplicates,
+    _doc_hashes,
     _pair_keys,
     _qrels_arrays,
     _read_qrels,
@@ -349,7 +350,7 @@ def evaluate(
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
-    r_query, r_starts, r_doc, r_score = _run_columns(run)
+    r_query, r_starts, r_doc, r_hash, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     q_code, queries = pd.factorize(q_query)
@@ -358,11 +359,12 @@ def evaluate(
     r_code = _run_query_codes(r_query, r_starts, queries)
     keep = r_code >= 0
     if not keep.all():
-        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+        r_code, r_doc, r_hash, r_score = r_code[keep], r_doc[keep], r_hash[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
-    q_keys = _pair_keys(q_code, q_doc, n_queries)
+    q_keys = _pair_keys(q_code, _doc_hashes(q_doc), n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
-    r_keys = _pair_keys(r_code, r_doc, n_queries)
+    r_keys = _pair_keys(r_code, r_hash, n_queries)
+    del r_hash  # turned into r_keys in place
     _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
 
     # One join, in the run's own row order; then one ordering, trec_eval's. From here on only

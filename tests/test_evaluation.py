@@ -286,6 +286,57 @@ def test_whole_number_query_ids_inside_a_block_of_strings_are_converted():
                                   ek.evaluate(QRELS, strings, ["AP", "NumRet"]))
 
 
+ID_TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from(["\0", "é", "\ud800", "𝄞"]),
+                  max_size=40)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(ID_TEXT, min_size=1, max_size=30), st.integers(1, 7))
+def test_id_hashes_depend_on_the_id_alone(ids, chunk):
+    # The hash of an id must not depend on its neighbours, its place, the chunk it falls in,
+    # or whether some id holds a NUL (the separator of the fast path).
+    values = np.array(ids, dtype=object)
+    hashes = _trec_tables._id_hashes(values)
+    one_by_one = [int(_trec_tables._id_hashes(np.array([i], dtype=object))[0]) for i in ids]
+    assert hashes.tolist() == one_by_one
+    original = _trec_tables._HASH_CHUNK
+    try:
+        _trec_tables._HASH_CHUNK = chunk
+        assert _trec_tables._doc_hashes(values).tolist() == one_by_one
+    finally:
+        _trec_tables._HASH_CHUNK = original
+    # Different ids, different hashes (a collision would only cost time, but would show a
+    # weak hash).
+    distinct = dict(zip(ids, one_by_one, strict=True))
+    assert len(set(distinct.values())) == len(distinct)
+
+
+def test_id_hashes_of_long_ids_read_every_byte():
+    base = "x" * 1000
+    ids = [base, base[:-1] + "y", "y" + base[1:], base[:300], base[:301], base[:300] + "\0",
+           base[:299] + "é"]
+    hashes = _trec_tables._id_hashes(np.array(ids + ids[:2], dtype=object)).tolist()
+    assert len(set(hashes[:-2])) == len(ids) and hashes[-2:] == hashes[:2]
+    with pytest.raises(TypeError):
+        _trec_tables._id_hashes(np.array(["a", 1.5], dtype=object))
+
+
+@pytest.mark.parametrize("missing", [np.nan, None, pd.NA])
+def test_a_missing_doc_id_is_named(missing):
+    doc_id = np.array(["a", "b", "c"], dtype=object)
+    doc_id[2] = missing
+    run = pd.DataFrame({"query_id": "1", "doc_id": doc_id, "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match=r"run\['doc_id'\] is missing .* in row 2"):
+        ek.evaluate(QRELS, run, ["AP"])
+
+
+def test_whole_number_doc_ids_among_strings_are_converted():
+    run = pd.DataFrame({"query_id": "1", "doc_id": np.array(["a", 7, "c"], dtype=object),
+                        "score": [3.0, 2.0, 1.0]})
+    qrels = QRELS.assign(doc_id=QRELS["doc_id"].replace({"b": "7"}))
+    assert ek.evaluate(qrels, run, ["NumRelRet", "RR"]).loc["1"].tolist() == [2, 1.0]
+
+
 # ---------------------------------------------------------------------------------------------
 # Bad input
 # ---------------------------------------------------------------------------------------------
