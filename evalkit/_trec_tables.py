@@ -310,9 +310,14 @@ def _check_pair_duplicates(
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
     keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
-    # Sorting random 64-bit keys is several times faster than a hash table of them.
-    ordered = np.sort(keys)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
+    # rows share a query, so when each query's rows are together the keys can be sorted a
+    # piece at a time, cut between queries: no copy of all of them.
+    repeated = []
+    for start, stop in _query_pieces(code):
+        ordered = np.sort(keys[start:stop])
+        repeated.append(ordered[1:][ordered[1:] == ordered[:-1]])
+    repeated = np.concatenate(repeated)
     if repeated.size == 0:
         return True
     # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
@@ -321,6 +326,20 @@ def _check_pair_duplicates(
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)
     return False
+
+
+def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
+    """Row ranges of about ``_CHUNK`` rows, cut between queries, that hold each query's rows
+    whole; one range when the rows of some query are not all together."""
+    n = code.size
+    if n <= _CHUNK:
+        return [(0, n)]
+    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    if np.unique(code[starts]).size != starts.size:  # some query comes back later
+        return [(0, n)]
+    at = np.searchsorted(starts, np.arange(_CHUNK, n, _CHUNK))
+    bounds = np.unique(np.r_[0, starts[at[at < starts.size]], n]).tolist()
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -471,11 +490,38 @@ def _pair_keys(
 
 
 def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
-    """:func:`_id_hashes` of each id (str), a chunk at a time."""
+    """:func:`_id_hashes` of each id (str), a chunk at a time; chunks in parallel threads
+    (see :func:`_for_each`)."""
     hashes = np.empty(doc_id.size, dtype=np.uint64)
-    for start in range(0, doc_id.size, _HASH_CHUNK):
+
+    def hash_chunk(start: int) -> None:
         hashes[start : start + _HASH_CHUNK] = _id_hashes(doc_id[start : start + _HASH_CHUNK])
+
+    _for_each(hash_chunk, range(0, doc_id.size, _HASH_CHUNK))
     return hashes
+
+
+def _threads() -> int:
+    """Threads for work split in chunks: the CPUs this process may use, at most 4 (the part
+    that holds the GIL, joining ids, would keep more waiting)."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cpus or 1))
+
+
+def _for_each(function: Callable[[int], None], items: range) -> None:
+    """``function(item)`` for each item; in parallel threads when there are several CPUs and
+    at least 4 items. The items must touch disjoint data. numpy releases the GIL in most of
+    its loops, so threads overlap those with the parts that need it."""
+    threads = _threads()
+    if threads == 1 or len(items) < 4:
+        for item in items:
+            function(item)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for _ in pool.map(function, items):  # re-raises the first error
+            pass
 
 
 def _hashed_ids(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
@@ -491,8 +537,9 @@ def _hashed_ids(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
     return values, _doc_hashes(values)
 
 
-# Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it.
-_HASH_CHUNK = 1 << 19
+# Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it,
+# and lets threads take turns (see _for_each).
+_HASH_CHUNK = 1 << 17
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:

@@ -29,8 +29,11 @@ the ``NumRel`` column shows which queries those are. (The single-list functions 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import functools
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +81,9 @@ _TREC_FAMILY_PATTERN = re.compile(
     + r")[_.](?P<cutoff>[0-9.]+)"
 )
 
+
+# Runs at least this long check their duplicates in a second thread (see evaluate).
+_THREAD_ROWS = 1 << 16
 
 _SUMMARY_ONLY = {
     "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
@@ -256,6 +262,69 @@ def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index)
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
 
+def _judged_run(
+    level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
+    q_keys: np.ndarray, unique_keys: bool, n_queries: int,
+    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, r_keys: np.ndarray,
+) -> JudgedRun:
+    """The run joined with the qrels and ranked as trec_eval ranks it: what the measures
+    read."""
+    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
+    # the retrieved-and-judged rows are touched. Big temporaries are freed as soon as done.
+    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
+    # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
+    # need not be put in doc_id order among themselves.
+    unjudged = q_grade.min(initial=0) - 1
+    grade_or_unjudged = np.append(q_grade, unjudged)  # index -1: unjudged
+
+    def tie_class(rows: np.ndarray) -> np.ndarray:
+        return grade_or_unjudged[qrels_row[rows]]
+
+    order, positions, rows = _trec_ranking(r_code, r_score, r_doc, tie_class)
+    # The qrels row and the query at each position of that order.
+    if order is None:  # the run was ranked already; ties only move rows within their query
+        ranked_row, ranked_code = qrels_row, r_code
+        if positions.size:
+            ranked_row = qrels_row.copy()
+            ranked_row[positions] = qrels_row[rows]
+    else:
+        order[positions] = rows
+        ranked_row, ranked_code = qrels_row[order], r_code[order]
+    del order
+    # Each query's rows are one block in that order: a judged row's rank is its position
+    # less its block's start.
+    starts = block_starts(ranked_code)
+    query_start = np.zeros(n_queries, dtype=np.intp)
+    query_start[ranked_code[starts]] = starts
+    n_retrieved = np.zeros(n_queries, dtype=np.intp)
+    n_retrieved[ranked_code[starts]] = np.diff(np.r_[starts, ranked_code.size])
+    judged_at = np.flatnonzero(ranked_row >= 0)
+    judged_code = ranked_code[judged_at]
+    del ranked_code, starts
+    return JudgedRun(
+        n_queries, level, q_code, q_grade, n_retrieved, judged_code,
+        judged_at - query_start[judged_code] + 1, q_grade[ranked_row[judged_at]],
+    )
+
+
+@contextlib.contextmanager
+def _alongside(task: Callable[[], object], *, thread: bool) -> Iterator[None]:
+    """Run ``task`` in a second thread while the body of the ``with`` runs (``thread``
+    False: before it). An error of the task is raised at the end, in place of the body's."""
+    if not thread:
+        task()
+        yield
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(task)
+        try:
+            yield
+        finally:
+            future.result()
+
+
 @keyword_only
 def evaluate(
     qrels: Any,
@@ -365,45 +434,15 @@ def evaluate(
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     r_keys = _pair_keys(r_code, r_hash, n_queries)
     del r_hash  # turned into r_keys in place
-    _check_pair_duplicates(r_code, r_doc, names, "run", "retrieved twice", r_keys)
-
-    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
-    # the retrieved-and-judged rows are touched. Big temporaries are freed as soon as done.
-    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
+    # The run's duplicate check sorts all of its keys, which numpy does without the GIL: on
+    # a long run it goes on in a second thread beside the join and the ordering. Its verdict
+    # comes before any result (and before any other error).
+    check = functools.partial(_check_pair_duplicates, r_code, r_doc, names, "run",
+                              "retrieved twice", r_keys)
+    with _alongside(check, thread=r_keys.size >= _THREAD_ROWS):
+        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, n_queries,
+                             r_code, r_doc, r_score, r_keys)
     del r_keys
-    # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
-    # need not be put in doc_id order among themselves.
-    unjudged = q_grade.min(initial=0) - 1
-    grade_or_unjudged = np.append(q_grade, unjudged)  # index -1: unjudged
-
-    def tie_class(rows: np.ndarray) -> np.ndarray:
-        return grade_or_unjudged[qrels_row[rows]]
-
-    order, positions, rows = _trec_ranking(r_code, r_score, r_doc, tie_class)
-    # The qrels row and the query at each position of that order.
-    if order is None:  # the run was ranked already; ties only move rows within their query
-        ranked_row, ranked_code = qrels_row, r_code
-        if positions.size:
-            ranked_row = qrels_row.copy()
-            ranked_row[positions] = qrels_row[rows]
-    else:
-        order[positions] = rows
-        ranked_row, ranked_code = qrels_row[order], r_code[order]
-    del order
-    # Each query's rows are one block in that order: a judged row's rank is its position
-    # less its block's start.
-    starts = block_starts(ranked_code)
-    query_start = np.zeros(n_queries, dtype=np.intp)
-    query_start[ranked_code[starts]] = starts
-    n_retrieved = np.zeros(n_queries, dtype=np.intp)
-    n_retrieved[ranked_code[starts]] = np.diff(np.r_[starts, ranked_code.size])
-    judged_at = np.flatnonzero(ranked_row >= 0)
-    judged_code = ranked_code[judged_at]
-    del ranked_code, starts
-    ranked = JudgedRun(
-        n_queries, level, q_code, q_grade, n_retrieved, judged_code,
-        judged_at - query_start[judged_code] + 1, q_grade[ranked_row[judged_at]],
-    )
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
     if missing_queries == "zero":

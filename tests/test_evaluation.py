@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -405,6 +407,68 @@ def test_duplicate_documents_are_reported_not_double_counted():
     qrels = pd.concat([QRELS, QRELS.iloc[:1]])
     with pytest.raises(ValueError, match="qrels lists a document more than once"):
         ek.evaluate(qrels, run.iloc[:2], ["AP"])
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of a few rows, so that small tables take the paths of long runs: ids hashed in
+    threads, the duplicate check in a second thread and sorted a piece at a time."""
+    from evalkit import evaluation
+
+    monkeypatch.setattr(_trec_tables, "_HASH_CHUNK", 3)
+    monkeypatch.setattr(_trec_tables, "_CHUNK", 5)
+    monkeypatch.setattr(evaluation, "_THREAD_ROWS", 4)
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+@pytest.mark.parametrize("where", [0, 5, 19, 25])  # 4-5, 24-25: across a 5-row chunk
+def test_duplicates_anywhere_in_a_long_run_are_reported(small_chunks, where, grouped):
+    queries = np.repeat(["1", "2", "3"], 10)
+    run = pd.DataFrame({"query_id": queries, "doc_id": [f"d{i % 10}" for i in range(30)],
+                        "score": np.tile(np.arange(10, 0, -1.0), 3)})
+    if not grouped:  # query 2 comes back at the end
+        run = pd.concat([run.drop(index=[10, 11]), run.loc[[10, 11]]], ignore_index=True)
+    pd.testing.assert_frame_equal(ek.evaluate(QRELS, run, ["AP", "NumRet"]),
+                                  ek.evaluate(QRELS, run.sample(frac=1, random_state=where),
+                                              ["AP", "NumRet"]))
+    run.loc[where, "doc_id"] = run.loc[where - 1 if where % 10 else where + 1, "doc_id"]
+    query = run.loc[where, "query_id"]
+    with pytest.raises(ValueError, match=f"retrieved twice.*query {query}: "):
+        ek.evaluate(QRELS, run, ["AP"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_long_run_paths_give_the_same_scores(small_chunks, seed):
+    qrels, run = random_collection(seed + 5000, n_queries=8)
+    labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet"]
+    threaded = ek.evaluate(qrels, run, labels)
+    with pytest.MonkeyPatch.context() as serial:
+        serial.setattr(_trec_tables, "_threads", lambda: 1)
+        pd.testing.assert_frame_equal(threaded, ek.evaluate(qrels, run, labels))
+
+
+def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
+    run = pd.DataFrame({"query_id": "1", "doc_id": [f"d{i}" for i in range(40)],
+                        "score": np.arange(40.0)})
+    run["doc_id"] = run["doc_id"].astype(object)
+    run.loc[33, "doc_id"] = None
+    with pytest.raises(ValueError, match=r"run\['doc_id'\] is missing .* in row 33"):
+        ek.evaluate(QRELS, run, ["AP"])
+
+
+def test_alongside_raises_the_error_of_its_task_first():
+    from evalkit.evaluation import _alongside
+
+    def fails():
+        raise ValueError("from the task")
+
+    for thread in (True, False):
+        with pytest.raises(ValueError, match="from the task"), _alongside(fails, thread=thread):
+            raise RuntimeError("from the body")
+        done: list[bool] = []
+        with _alongside(functools.partial(done.append, thread), thread=thread):
+            pass
+        assert done == [thread]
 
 
 def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
