@@ -261,7 +261,10 @@ def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _scores(column: pd.Series) -> np.ndarray:
     if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
         raise ValueError(f"run['score'] must hold numbers; got dtype {column.dtype}")
-    score = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if column.dtype == np.float64:
+        score = column.to_numpy()  # no copy: scores are only read
+    else:
+        score = column.to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(score)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])

@@ -46,6 +46,7 @@ from ._trec_tables import (
     _as_table,
     _check_pair_duplicates,
     _doc_hashes,
+    _for_each,
     _pair_keys,
     _qrels_arrays,
     _read_qrels,
@@ -225,23 +226,28 @@ def _lookup(
         shift = np.uint64(64 - bits)
         bitmap = np.zeros(1 << bits, dtype=bool)
         bitmap[qrels_keys >> shift] = True
-        candidates = np.concatenate([  # in chunks: no temporary as long as the run
-            start + np.flatnonzero(bitmap[run_keys[start : start + _CHUNK] >> shift])
-            for start in range(0, run_keys.size, _CHUNK)
-        ] or [np.zeros(0, dtype=np.intp)])
-        del bitmap
         # The keys are unique: a binary search in the sorted keys finds each one's row.
         by_key = np.argsort(qrels_keys)
         sorted_keys = qrels_keys[by_key]
-        wanted = run_keys[candidates]
-        at = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
-        hit = sorted_keys[at] == wanted
-        rows, match = candidates[hit], by_key[at[hit]]
-        # Hashes can collide: confirm every match on the ids themselves.
-        if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
-            qrels_doc[match], run_doc[rows]
-        ):
-            found[rows] = match
+        collided = []
+
+        def join_chunk(start: int) -> None:  # a chunk of the run: small temporaries
+            keys = run_keys[start : start + _CHUNK]
+            candidates = np.flatnonzero(bitmap[keys >> shift])
+            wanted = keys[candidates]
+            at = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
+            hit = sorted_keys[at] == wanted
+            rows, match = candidates[hit] + start, by_key[at[hit]]
+            # Hashes can collide: confirm every match on the ids themselves.
+            if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
+                qrels_doc[match], run_doc[rows]
+            ):
+                found[rows] = match
+            else:
+                collided.append(start)
+
+        _for_each(join_chunk, range(0, run_keys.size, _CHUNK))
+        if not collided:
             return found
     # Exact (slower) path: number the documents, then join on integer pairs.
     doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
@@ -283,10 +289,8 @@ def _judged_run(
     order, positions, rows = _trec_ranking(r_code, r_score, r_doc, tie_class)
     # The qrels row and the query at each position of that order.
     if order is None:  # the run was ranked already; ties only move rows within their query
+        qrels_row[positions] = qrels_row[rows]  # the right side is a copy: safe in place
         ranked_row, ranked_code = qrels_row, r_code
-        if positions.size:
-            ranked_row = qrels_row.copy()
-            ranked_row[positions] = qrels_row[rows]
     else:
         order[positions] = rows
         ranked_row, ranked_code = qrels_row[order], r_code[order]

@@ -417,6 +417,7 @@ def small_chunks(monkeypatch):
 
     monkeypatch.setattr(_trec_tables, "_HASH_CHUNK", 3)
     monkeypatch.setattr(_trec_tables, "_CHUNK", 5)
+    monkeypatch.setattr(evaluation, "_CHUNK", 5)
     monkeypatch.setattr(evaluation, "_THREAD_ROWS", 4)
 
 
@@ -454,6 +455,42 @@ def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
     run.loc[33, "doc_id"] = None
     with pytest.raises(ValueError, match=r"run\['doc_id'\] is missing .* in row 33"):
         ek.evaluate(QRELS, run, ["AP"])
+
+
+@pytest.mark.parametrize("chunks", ["one", "small"])
+@pytest.mark.parametrize("seed", range(3))
+def test_hash_collisions_never_join_different_documents(request, monkeypatch, chunks, seed):
+    # Hashes are confirmed on the ids: with a hash under which many ids collide (all ids of
+    # one length and first letter, and a retrieved-only id with each judged one), the scores
+    # and the duplicate checks are those of the real hash.
+    if chunks == "small":
+        request.getfixturevalue("small_chunks")
+    qrels, run = random_collection(seed + 7000, n_queries=5)
+    labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet", "Bpref"]
+    expected = ek.evaluate(qrels, run, labels)
+    real = _trec_tables._id_hashes
+
+    def weak(ids):
+        hashes = real(np.array([i[:1] + str(len(i)) for i in ids], dtype=object))
+        return hashes
+
+    monkeypatch.setattr(_trec_tables, "_id_hashes", weak)
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels), expected)
+    judged_query = run.index[run["query_id"].isin(qrels["query_id"])][-1]
+    twice = pd.concat([run, run.loc[[judged_query]]], ignore_index=True)
+    with pytest.raises(ValueError, match="retrieved twice"):
+        ek.evaluate(qrels, twice, labels)
+    # Judged ids that hash apart, and a retrieved-only id "x..." that shares a judged one's
+    # hash, ranked first for that query.
+    query, doc = qrels.loc[qrels["relevance"].idxmax(), ["query_id", "doc_id"]]
+    decoy = pd.concat([pd.DataFrame({"query_id": [query], "doc_id": ["x" + doc],
+                                     "score": [run["score"].max() + 1]}), run],
+                      ignore_index=True)
+    monkeypatch.setattr(_trec_tables, "_id_hashes", real)
+    expected = ek.evaluate(qrels, decoy, labels)
+    monkeypatch.setattr(_trec_tables, "_id_hashes", lambda ids: real(np.array(
+        [doc if i == "x" + doc else i for i in ids], dtype=object)))
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, decoy, labels), expected)
 
 
 def test_alongside_raises_the_error_of_its_task_first():
