@@ -505,8 +505,15 @@ def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
 
 
 def _threads() -> int:
-    """Threads for work split in chunks: the CPUs this process may use, at most 4 (the part
-    that holds the GIL, joining ids, would keep more waiting)."""
+    """Threads for work split in chunks: ``EVALKIT_THREADS`` if set, else the CPUs this
+    process may use, at most 4 (the part that holds the GIL, joining ids, would keep more
+    waiting)."""
+    setting = os.environ.get("EVALKIT_THREADS", "").strip()
+    if setting:
+        if not setting.isdigit() or int(setting) < 1:
+            raise ValueError(f"the environment variable EVALKIT_THREADS must be a whole number "
+                             f">= 1 (threads evalkit may use); got {setting!r}")
+        return int(setting)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(4, cpus or 1))
 

@@ -20,6 +20,11 @@ trec_eval's rules, which :func:`evaluate` follows (``trec_eval.c``, ``form_res_r
   measures; nDCG always uses the grades themselves as gains, and its ideal ranking comes from
   all the judged documents of the query, retrieved or not.
 
+Speed: the ids are hashed in numpy (from their UTF-8 bytes) and every step is a pass over
+arrays. On a long run, evaluate uses a few threads (as many as the process has CPUs, at most
+4; the environment variable ``EVALKIT_THREADS`` sets the number, 1 for none): numpy's loops
+release the GIL, so threads overlap them. The results do not depend on the number.
+
 Undefined values follow trec_eval, with no ``zero_division`` and no warning: a measure whose
 denominator is 0 for a query (AP, R@k, Rprec, nDCG, ... of a judged query without relevant
 documents) is 0, as trec_eval reports it, so that the table and its means are trec_eval's;
@@ -52,6 +57,7 @@ from ._trec_tables import (
     _read_qrels,
     _read_run,
     _run_columns,
+    _threads,
     _trec_ranking,
 )
 from ._validation import check_option, check_scalar, keyword_only
@@ -443,7 +449,7 @@ def evaluate(
     # comes before any result (and before any other error).
     check = functools.partial(_check_pair_duplicates, r_code, r_doc, names, "run",
                               "retrieved twice", r_keys)
-    with _alongside(check, thread=r_keys.size >= _THREAD_ROWS):
+    with _alongside(check, thread=r_keys.size >= _THREAD_ROWS and _threads() > 1):
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, n_queries,
                              r_code, r_doc, r_score, r_keys)
     del r_keys

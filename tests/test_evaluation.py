@@ -443,9 +443,17 @@ def test_long_run_paths_give_the_same_scores(small_chunks, seed):
     qrels, run = random_collection(seed + 5000, n_queries=8)
     labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet"]
     threaded = ek.evaluate(qrels, run, labels)
-    with pytest.MonkeyPatch.context() as serial:
-        serial.setattr(_trec_tables, "_threads", lambda: 1)
-        pd.testing.assert_frame_equal(threaded, ek.evaluate(qrels, run, labels))
+    for threads in ("1", "3"):
+        with pytest.MonkeyPatch.context() as setting:
+            setting.setenv("EVALKIT_THREADS", threads)
+            pd.testing.assert_frame_equal(threaded, ek.evaluate(qrels, run, labels))
+
+
+@pytest.mark.parametrize("setting", ["0", "two", "-1", "1.5"])
+def test_a_bad_thread_count_is_named(monkeypatch, setting):
+    monkeypatch.setenv("EVALKIT_THREADS", setting)
+    with pytest.raises(ValueError, match="EVALKIT_THREADS must be a whole number >= 1"):
+        _trec_tables._threads()
 
 
 def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
