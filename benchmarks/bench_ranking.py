@@ -24,6 +24,11 @@ Rows, each timed in one process as the best of a few runs:
   `evaluate` alone;
 - ir_measures: `calc_aggregate` on the DataFrames (skipped at 10,000 queries: slow).
 
+Threads: ranx's `evaluate` runs numba's kernels on every CPU (its default, threads=0), and
+evalkit's `evaluate` uses as many threads as there are CPUs, at most 4 (numpy releases the GIL
+in its loops). The rows marked "one thread" time both on one (ranx's threads=1,
+EVALKIT_THREADS=1), so that the ratio of one engine to the other shows on one core too.
+
 "max |mean diff|" is the largest difference between a tool's mean and evalkit's over the six
 measures: pytrec_eval agrees to rounding; ranx differs by 1e-4 to 1e-3 because it ranks tied
 scores in the order the run lists them, where trec_eval (and evalkit) order them by doc_id
@@ -85,6 +90,7 @@ RANX = {"AP": "map", "nDCG@10": "ndcg@10", "RR": "mrr", "P@10": "precision@10",
         "Rprec": "r-precision", "R@100": "recall@100"}
 TREC = {"AP": "map", "nDCG@10": "ndcg_cut_10", "RR": "recip_rank", "P@10": "P_10",
         "Rprec": "Rprec", "R@100": "recall_100"}
+ONE_THREAD = "  one thread: "  # the rows that time a tool on one thread (see the docstring)
 # ranx insists on object columns; pandas 3 makes string columns `str`.
 AS_OBJECT = {"query_id": object, "doc_id": object}
 
@@ -161,13 +167,13 @@ def ranx_objects(qrels: pd.DataFrame, run: pd.DataFrame):
     return ranx_qrels, ranx_run
 
 
-def ranx_evaluate(ranx_qrels, ranx_run):
+def ranx_evaluate(ranx_qrels, ranx_run, threads: int = 0):
     import ranx
 
     # ranx's defaults. make_comparable=True would add ranx's sort of the whole run to every
     # call (Run.make_comparable re-sorts it); it is not needed here, since the qrels and the
     # run hold the same queries, which evaluate checks (check_keys) before it computes.
-    return ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()))
+    return ranx.evaluate(ranx_qrels, ranx_run, list(RANX.values()), threads=threads)
 
 
 def ranx_warm_up(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
@@ -260,6 +266,15 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
         diff = max(abs(float(scores[m]) - float(ours[m])) for m in METRICS)
         rows.append((name, seconds, memory, rss, diff))
 
+    os.environ["EVALKIT_THREADS"] = "1"
+    try:
+        one_thread = ek.evaluate(qrels, run, METRICS).mean()
+        add(f"{ONE_THREAD}evalkit.evaluate (EVALKIT_THREADS=1)",
+            best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30),
+            float("nan"), float("nan"), one_thread)
+    finally:
+        del os.environ["EVALKIT_THREADS"]
+
     try:
         import ranx
 
@@ -269,6 +284,12 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
         add("ranx, evaluate alone (compiled, prebuilt)",
             best_time(ranx_evaluate, ranx_qrels, ranx_run, repeats=5, budget=30),
             float("nan"), rss_in_subprocess("ranx alone", n_queries, shape), scores)
+        add(f"{ONE_THREAD}ranx, evaluate alone (threads=1)",
+            best_time(ranx_evaluate, ranx_qrels, ranx_run, threads=1, repeats=5, budget=30),
+            float("nan"), float("nan"), scores)
+        import numba  # ranx's threads=1 stays set in numba: back to all of them
+
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
         del ranx_qrels, ranx_run
         add("ranx, Qrels/Run from DataFrames + evaluate",
             best_time(lambda: ranx_evaluate(*ranx_objects(qrels, run)), repeats=2, budget=60),
@@ -320,6 +341,10 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
     ranx_ratio = times.get("ranx, evaluate alone (compiled, prebuilt)", np.nan) / evalkit_time
     pytrec_ratio = times.get("pytrec_eval, incl. dicts from DataFrames", np.nan) / evalkit_time
     data = f"{label}, {n_queries:,} queries x {RETRIEVED:,}"
+    one_thread = (times.get(f"{ONE_THREAD}ranx, evaluate alone (threads=1)", np.nan)
+                  / times.get(f"{ONE_THREAD}evalkit.evaluate (EVALKIT_THREADS=1)", np.nan))
+    print_note(f"On one thread each ({data}), ranx's bare evaluate takes {one_thread:.2f}x "
+               "evalkit's time.")
     record_goal("evaluate: ratio to ranx's bare evaluate", data, ranx_ratio, GOAL_RANX)
     record_goal("evaluate: ratio to pytrec_eval incl. dicts", data, pytrec_ratio, GOAL_PYTREC)
     if n_queries >= 10_000:

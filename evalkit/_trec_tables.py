@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -331,16 +331,17 @@ def _check_pair_duplicates(
     return False
 
 
-def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
-    """Row ranges of about ``_CHUNK`` rows, cut between queries, that hold each query's rows
-    whole; one range when the rows of some query are not all together."""
+def _query_pieces(code: np.ndarray, size: int | None = None) -> list[tuple[int, int]]:
+    """Row ranges of about ``size`` rows (default ``_CHUNK``), cut between queries, that hold
+    each query's rows whole; one range when the rows of some query are not all together."""
     n = code.size
-    if n <= _CHUNK:
+    size = _CHUNK if size is None else size
+    if n <= size:
         return [(0, n)]
     starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
     if np.unique(code[starts]).size != starts.size:  # some query comes back later
         return [(0, n)]
-    at = np.searchsorted(starts, np.arange(_CHUNK, n, _CHUNK))
+    at = np.searchsorted(starts, np.arange(size, n, size))
     bounds = np.unique(np.r_[0, starts[at[at < starts.size]], n]).tolist()
     return list(zip(bounds[:-1], bounds[1:], strict=True))
 
@@ -518,7 +519,7 @@ def _threads() -> int:
     return max(1, min(4, cpus or 1))
 
 
-def _for_each(function: Callable[[int], None], items: range) -> None:
+def _for_each(function: Callable[[Any], None], items: Sequence[Any]) -> None:
     """``function(item)`` for each item; in parallel threads when there are several CPUs and
     at least 4 items. The items must touch disjoint data. numpy releases the GIL in most of
     its loops, so threads overlap those with the parts that need it."""

@@ -34,11 +34,8 @@ the ``NumRel`` column shows which queries those are. (The single-list functions 
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import functools
 import re
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,17 +44,16 @@ import pandas as pd
 
 from ._trec_measures import MEASURES, JudgedRun, block_starts
 from ._trec_tables import (
-    _CHUNK,
     _as_table,
     _check_pair_duplicates,
     _doc_hashes,
     _for_each,
     _pair_keys,
     _qrels_arrays,
+    _query_pieces,
     _read_qrels,
     _read_run,
     _run_columns,
-    _threads,
     _trec_ranking,
 )
 from ._validation import check_option, check_scalar, keyword_only
@@ -89,8 +85,8 @@ _TREC_FAMILY_PATTERN = re.compile(
 )
 
 
-# Runs at least this long check their duplicates in a second thread (see evaluate).
-_THREAD_ROWS = 1 << 16
+# Rows of the run checked, joined and ranked at a time (whole queries), in threads.
+_PIECE = 1 << 17
 
 _SUMMARY_ONLY = {
     "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
@@ -219,48 +215,52 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _lookup(
-    run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
-    qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray, unique_keys: bool,
-) -> np.ndarray:
-    """For each run row, the qrels row of its (query, document), or -1 when unjudged."""
-    found = np.full(run_keys.size, -1, dtype=np.int32)
-    if unique_keys and qrels_keys.size:
+class _Join:
+    """Finds the qrels row of each run row's (query, document), or -1 when unjudged, from
+    their 64-bit keys (see ``_pair_keys``), a piece of the run at a time."""
+
+    def __init__(self, qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
+                 unique_keys: bool) -> None:
+        self.qrels_code, self.qrels_doc = qrels_code, qrels_doc
+        # With keys that are not unique (a hash collision in the qrels), an exact join of the
+        # whole run instead (see exact).
+        self.by_keys = unique_keys and qrels_keys.size > 0
+        if not self.by_keys:
+            return
         # Most retrieved documents are unjudged: a bitmap of the qrels' keys (about 1 bit in
         # 16 set) rules most of them out with one look-up each, before any search.
         bits = int(min(max(np.ceil(np.log2(qrels_keys.size * 16)), 16), 30))
-        shift = np.uint64(64 - bits)
-        bitmap = np.zeros(1 << bits, dtype=bool)
-        bitmap[qrels_keys >> shift] = True
+        self.shift = np.uint64(64 - bits)
+        self.bitmap = np.zeros(1 << bits, dtype=bool)
+        self.bitmap[qrels_keys >> self.shift] = True
         # The keys are unique: a binary search in the sorted keys finds each one's row.
-        by_key = np.argsort(qrels_keys)
-        sorted_keys = qrels_keys[by_key]
-        collided = []
+        self.by_key = np.argsort(qrels_keys)
+        self.sorted_keys = qrels_keys[self.by_key]
 
-        def join_chunk(start: int) -> None:  # a chunk of the run: small temporaries
-            keys = run_keys[start : start + _CHUNK]
-            candidates = np.flatnonzero(bitmap[keys >> shift])
-            wanted = keys[candidates]
-            at = np.minimum(np.searchsorted(sorted_keys, wanted), sorted_keys.size - 1)
-            hit = sorted_keys[at] == wanted
-            rows, match = candidates[hit] + start, by_key[at[hit]]
-            # Hashes can collide: confirm every match on the ids themselves.
-            if np.array_equal(qrels_code[match], run_code[rows]) and np.array_equal(
-                qrels_doc[match], run_doc[rows]
-            ):
-                found[rows] = match
-            else:
-                collided.append(start)
+    def rows(self, run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
+             found: np.ndarray) -> None:
+        """Set ``found`` (-1 where unjudged) to the qrels row of each of these run rows."""
+        candidates = np.flatnonzero(self.bitmap[run_keys >> self.shift])
+        wanted = run_keys[candidates]
+        at = np.minimum(np.searchsorted(self.sorted_keys, wanted), self.sorted_keys.size - 1)
+        hit = self.sorted_keys[at] == wanted
+        rows, match = candidates[hit], self.by_key[at[hit]]
+        # Hashes can collide: each match is confirmed on the ids themselves. A run row whose
+        # key is a judged pair's but whose ids differ is unjudged, since no other qrels row
+        # has that key.
+        same = (self.qrels_code[match] == run_code[rows]) & np.asarray(
+            self.qrels_doc[match] == run_doc[rows], dtype=bool)
+        found[rows[same]] = match[same]
 
-        _for_each(join_chunk, range(0, run_keys.size, _CHUNK))
-        if not collided:
-            return found
-    # Exact (slower) path: number the documents, then join on integer pairs.
-    doc_code, doc_names = pd.factorize(np.concatenate([qrels_doc, run_doc]))
-    width = np.int64(max(len(doc_names), 1))
-    exact = pd.Index(qrels_code.astype(np.int64) * width + doc_code[: qrels_doc.size])
-    found = exact.get_indexer(run_code.astype(np.int64) * width + doc_code[qrels_doc.size :])
-    return found.astype(np.int32)
+    def exact(self, run_code: np.ndarray, run_doc: np.ndarray) -> np.ndarray:
+        """The qrels row of every run row, on the ids themselves (slower)."""
+        doc_code, doc_names = pd.factorize(np.concatenate([self.qrels_doc, run_doc]))
+        width = np.int64(max(len(doc_names), 1))
+        exact = pd.Index(self.qrels_code.astype(np.int64) * width
+                         + doc_code[: self.qrels_doc.size])
+        found = exact.get_indexer(run_code.astype(np.int64) * width
+                                  + doc_code[self.qrels_doc.size :])
+        return found.astype(np.int32)
 
 
 def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index) -> np.ndarray:
@@ -276,63 +276,61 @@ def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index)
 
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
-    q_keys: np.ndarray, unique_keys: bool, n_queries: int,
+    q_keys: np.ndarray, unique_keys: bool, names: np.ndarray,
     r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, r_keys: np.ndarray,
 ) -> JudgedRun:
-    """The run joined with the qrels and ranked as trec_eval ranks it: what the measures
-    read."""
-    # One join, in the run's own row order; then one ordering, trec_eval's. From here on only
-    # the retrieved-and-judged rows are touched. Big temporaries are freed as soon as done.
-    qrels_row = _lookup(r_code, r_doc, r_keys, q_code, q_doc, q_keys, unique_keys)
+    """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
+    it: what the measures read.
+
+    Each step needs one query's rows at a time, so the run is worked through in pieces of
+    whole queries, on the threads of ``_for_each``: each piece is checked, joined and ranked
+    in place. ``r_code`` is taken over (reordered in place).
+    """
+    n_queries = names.size
+    # Runs list each query's rows together; if one does not, a stable sort by query makes
+    # it so (the measures see only each query's ranking).
+    starts = block_starts(r_code)
+    if np.unique(r_code[starts]).size != starts.size:
+        by_query = np.argsort(r_code, kind="stable")
+        r_code, r_doc, r_score, r_keys = (r_code[by_query], r_doc[by_query], r_score[by_query],
+                                          r_keys[by_query])
+    join = _Join(q_code, q_doc, q_keys, unique_keys)
+    qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
+                 else join.exact(r_code, r_doc))
     # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
     # need not be put in doc_id order among themselves.
-    unjudged = q_grade.min(initial=0) - 1
-    grade_or_unjudged = np.append(q_grade, unjudged)  # index -1: unjudged
+    grade_or_unjudged = np.append(q_grade, q_grade.min(initial=0) - 1)  # index -1: unjudged
 
-    def tie_class(rows: np.ndarray) -> np.ndarray:
-        return grade_or_unjudged[qrels_row[rows]]
+    def check_join_and_rank(piece: tuple[int, int]) -> None:
+        start, stop = piece
+        code, doc, score = r_code[start:stop], r_doc[start:stop], r_score[start:stop]
+        found = qrels_row[start:stop]  # views: this piece's part of the whole
+        _check_pair_duplicates(code, doc, names, "run", "retrieved twice", r_keys[start:stop])
+        if join.by_keys:
+            join.rows(code, doc, r_keys[start:stop], found)
+        order, positions, rows = _trec_ranking(
+            code, score, doc, lambda rows: grade_or_unjudged[found[rows]])
+        if order is None:  # ranked already; ties only move rows within their query
+            found[positions] = found[rows]  # the right side is a copy: safe in place
+        else:
+            order[positions] = rows
+            found[:] = found[order]
+            code[:] = code[order]
 
-    order, positions, rows = _trec_ranking(r_code, r_score, r_doc, tie_class)
-    # The qrels row and the query at each position of that order.
-    if order is None:  # the run was ranked already; ties only move rows within their query
-        qrels_row[positions] = qrels_row[rows]  # the right side is a copy: safe in place
-        ranked_row, ranked_code = qrels_row, r_code
-    else:
-        order[positions] = rows
-        ranked_row, ranked_code = qrels_row[order], r_code[order]
-    del order
+    _for_each(check_join_and_rank, _query_pieces(r_code, _PIECE))
     # Each query's rows are one block in that order: a judged row's rank is its position
     # less its block's start.
-    starts = block_starts(ranked_code)
+    starts = block_starts(r_code)
     query_start = np.zeros(n_queries, dtype=np.intp)
-    query_start[ranked_code[starts]] = starts
+    query_start[r_code[starts]] = starts
     n_retrieved = np.zeros(n_queries, dtype=np.intp)
-    n_retrieved[ranked_code[starts]] = np.diff(np.r_[starts, ranked_code.size])
-    judged_at = np.flatnonzero(ranked_row >= 0)
-    judged_code = ranked_code[judged_at]
-    del ranked_code, starts
+    n_retrieved[r_code[starts]] = np.diff(np.r_[starts, r_code.size])
+    judged_at = np.flatnonzero(qrels_row >= 0)
+    judged_code = r_code[judged_at]
     return JudgedRun(
         n_queries, level, q_code, q_grade, n_retrieved, judged_code,
-        judged_at - query_start[judged_code] + 1, q_grade[ranked_row[judged_at]],
+        judged_at - query_start[judged_code] + 1, q_grade[qrels_row[judged_at]],
     )
-
-
-@contextlib.contextmanager
-def _alongside(task: Callable[[], object], *, thread: bool) -> Iterator[None]:
-    """Run ``task`` in a second thread while the body of the ``with`` runs (``thread``
-    False: before it). An error of the task is raised at the end, in place of the body's."""
-    if not thread:
-        task()
-        yield
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(task)
-        try:
-            yield
-        finally:
-            future.result()
 
 
 @keyword_only
@@ -444,14 +442,8 @@ def evaluate(
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     r_keys = _pair_keys(r_code, r_hash, n_queries)
     del r_hash  # turned into r_keys in place
-    # The run's duplicate check sorts all of its keys, which numpy does without the GIL: on
-    # a long run it goes on in a second thread beside the join and the ordering. Its verdict
-    # comes before any result (and before any other error).
-    check = functools.partial(_check_pair_duplicates, r_code, r_doc, names, "run",
-                              "retrieved twice", r_keys)
-    with _alongside(check, thread=r_keys.size >= _THREAD_ROWS and _threads() > 1):
-        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, n_queries,
-                             r_code, r_doc, r_score, r_keys)
+    ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
+                         r_code, r_doc, r_score, r_keys)
     del r_keys
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -411,14 +409,13 @@ def test_duplicate_documents_are_reported_not_double_counted():
 
 @pytest.fixture
 def small_chunks(monkeypatch):
-    """Chunks of a few rows, so that small tables take the paths of long runs: ids hashed in
-    threads, the duplicate check in a second thread and sorted a piece at a time."""
+    """Chunks of a few rows, so that small tables take the paths of long runs: ids hashed,
+    and the run checked for duplicates, joined and ranked, a piece at a time in threads."""
     from evalkit import evaluation
 
     monkeypatch.setattr(_trec_tables, "_HASH_CHUNK", 3)
     monkeypatch.setattr(_trec_tables, "_CHUNK", 5)
-    monkeypatch.setattr(evaluation, "_CHUNK", 5)
-    monkeypatch.setattr(evaluation, "_THREAD_ROWS", 4)
+    monkeypatch.setattr(evaluation, "_PIECE", 5)
 
 
 @pytest.mark.parametrize("grouped", [True, False])
@@ -438,15 +435,22 @@ def test_duplicates_anywhere_in_a_long_run_are_reported(small_chunks, where, gro
         ek.evaluate(QRELS, run, ["AP"])
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_long_run_paths_give_the_same_scores(small_chunks, seed):
+@pytest.mark.parametrize("seed", range(6))
+def test_long_run_paths_give_the_same_scores(small_chunks, monkeypatch, seed):
+    # Pieces of a few rows (shuffled runs: grouped by query first, then ranked piece by
+    # piece), on 1, 3 or the default number of threads, against the run in one piece.
     qrels, run = random_collection(seed + 5000, n_queries=8)
-    labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet"]
-    threaded = ek.evaluate(qrels, run, labels)
+    if seed % 2:  # grouped, in the reverse of the qrels' order, each query's rows unranked
+        run = run.sort_values("query_id", ascending=False, kind="stable", ignore_index=True)
+    labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet", "Bpref", "IPrec@0.5"]
+    in_pieces = [ek.evaluate(qrels, run, labels)]
     for threads in ("1", "3"):
-        with pytest.MonkeyPatch.context() as setting:
-            setting.setenv("EVALKIT_THREADS", threads)
-            pd.testing.assert_frame_equal(threaded, ek.evaluate(qrels, run, labels))
+        monkeypatch.setenv("EVALKIT_THREADS", threads)
+        in_pieces.append(ek.evaluate(qrels, run, labels))
+    monkeypatch.undo()
+    whole = ek.evaluate(qrels, run, labels)
+    for result in in_pieces:
+        pd.testing.assert_frame_equal(result, whole)
 
 
 @pytest.mark.parametrize("setting", ["0", "two", "-1", "1.5"])
@@ -499,21 +503,6 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     monkeypatch.setattr(_trec_tables, "_id_hashes", lambda ids: real(np.array(
         [doc if i == "x" + doc else i for i in ids], dtype=object)))
     pd.testing.assert_frame_equal(ek.evaluate(qrels, decoy, labels), expected)
-
-
-def test_alongside_raises_the_error_of_its_task_first():
-    from evalkit.evaluation import _alongside
-
-    def fails():
-        raise ValueError("from the task")
-
-    for thread in (True, False):
-        with pytest.raises(ValueError, match="from the task"), _alongside(fails, thread=thread):
-            raise RuntimeError("from the body")
-        done: list[bool] = []
-        with _alongside(functools.partial(done.append, thread), thread=thread):
-            pass
-        assert done == [thread]
 
 
 def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
