@@ -274,15 +274,18 @@ def _scores(column: pd.Series) -> np.ndarray:
     return score
 
 
-def _run_columns(
-    run: pd.DataFrame,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """As :func:`_run_arrays`, with the starts of the query blocks (see :func:`_id_blocks`)
-    after the query ids and the hashes of the doc_ids after them (see :func:`_hashed_ids`)."""
+    after the query ids. The doc_ids of an object column are not checked here: the caller
+    hashes them, which checks that each is a str (see :func:`_id_hashes`), and calls
+    :func:`_ids` on the column if one is not."""
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
     query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
-    return (query_id, starts, *_hashed_ids(run["doc_id"], "run['doc_id']"), score)
+    doc_id = run["doc_id"].to_numpy()
+    if doc_id.dtype != object:
+        doc_id = _ids(run["doc_id"], "run['doc_id']")
+    return query_id, starts, doc_id, score
 
 
 def _report_duplicates(
@@ -533,19 +536,6 @@ def _for_each(function: Callable[[Any], None], items: Sequence[Any]) -> None:
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for _ in pool.map(function, items):  # re-raises the first error
             pass
-
-
-def _hashed_ids(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
-    """The ids as :func:`_ids` gives them, and their hashes. Hashing checks that each id is a
-    str (see :func:`_id_hashes`), so a column of strings needs no separate check."""
-    values = column.to_numpy()
-    if values.dtype == object:
-        try:
-            return values, _doc_hashes(values)
-        except TypeError:  # not all str: converted or refused by _ids
-            pass
-    values = _ids(column, label)
-    return values, _doc_hashes(values)
 
 
 # Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it,

@@ -48,6 +48,8 @@ from ._trec_tables import (
     _check_pair_duplicates,
     _doc_hashes,
     _for_each,
+    _id_hashes,
+    _ids,
     _pair_keys,
     _qrels_arrays,
     _query_pieces,
@@ -274,17 +276,22 @@ def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index)
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
 
 
+class _NotStrings(Exception):
+    """Some doc_id of the run is not a str (see :func:`_judged_run`)."""
+
+
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
     q_keys: np.ndarray, unique_keys: bool, names: np.ndarray,
-    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, r_keys: np.ndarray,
+    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
     it: what the measures read.
 
     Each step needs one query's rows at a time, so the run is worked through in pieces of
-    whole queries, on the threads of ``_for_each``: each piece is checked, joined and ranked
-    in place. ``r_code`` is taken over (reordered in place).
+    whole queries, on the threads of ``_for_each``: each piece's doc_ids are hashed (which
+    raises _NotStrings if one is not a str), then the piece is checked, joined and ranked in
+    place. ``r_code`` is taken over (reordered in place).
     """
     n_queries = names.size
     # Runs list each query's rows together; if one does not, a stable sort by query makes
@@ -292,8 +299,7 @@ def _judged_run(
     starts = block_starts(r_code)
     if np.unique(r_code[starts]).size != starts.size:
         by_query = np.argsort(r_code, kind="stable")
-        r_code, r_doc, r_score, r_keys = (r_code[by_query], r_doc[by_query], r_score[by_query],
-                                          r_keys[by_query])
+        r_code, r_doc, r_score = r_code[by_query], r_doc[by_query], r_score[by_query]
     join = _Join(q_code, q_doc, q_keys, unique_keys)
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
                  else join.exact(r_code, r_doc))
@@ -305,9 +311,14 @@ def _judged_run(
         start, stop = piece
         code, doc, score = r_code[start:stop], r_doc[start:stop], r_score[start:stop]
         found = qrels_row[start:stop]  # views: this piece's part of the whole
-        _check_pair_duplicates(code, doc, names, "run", "retrieved twice", r_keys[start:stop])
+        try:
+            hashes = _id_hashes(doc)
+        except TypeError:
+            raise _NotStrings from None
+        keys = _pair_keys(code, hashes, n_queries)
+        _check_pair_duplicates(code, doc, names, "run", "retrieved twice", keys)
         if join.by_keys:
-            join.rows(code, doc, r_keys[start:stop], found)
+            join.rows(code, doc, keys, found)
         order, positions, rows = _trec_ranking(
             code, score, doc, lambda rows: grade_or_unjudged[found[rows]])
         if order is None:  # ranked already; ties only move rows within their query
@@ -427,24 +438,27 @@ def evaluate(
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
-    r_query, r_starts, r_doc, r_hash, r_score = _run_columns(run)
+    r_query, r_starts, r_doc, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     q_code, queries = pd.factorize(q_query)
     queries = pd.Index(queries)
     n_queries = len(queries)
-    r_code = _run_query_codes(r_query, r_starts, queries)
-    keep = r_code >= 0
-    if not keep.all():
-        r_code, r_doc, r_hash, r_score = r_code[keep], r_doc[keep], r_hash[keep], r_score[keep]
     names = np.asarray(queries, dtype=object)
     q_keys = _pair_keys(q_code, _doc_hashes(q_doc), n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
-    r_keys = _pair_keys(r_code, r_hash, n_queries)
-    del r_hash  # turned into r_keys in place
-    ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
-                         r_code, r_doc, r_score, r_keys)
-    del r_keys
+    r_code = _run_query_codes(r_query, r_starts, queries)
+    keep = r_code >= 0
+    if not keep.all():
+        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+    try:
+        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
+                             r_code, r_doc, r_score)
+    except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
+        r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
+        r_code = _run_query_codes(r_query, r_starts, queries)[keep]
+        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
+                             r_code, r_doc, r_score)
     columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
     if missing_queries == "zero":
