@@ -20,6 +20,7 @@ import pandas as pd
 
 from ._text_files import read_text as _read_text
 from ._text_files import source_name as _source_name
+from ._trec_measures import block_starts
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS"]
 
@@ -228,9 +229,7 @@ def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
             if pd.api.types.infer_dtype(values[starts], skipna=False) == "string":
                 return values, starts
     values = _ids(column, label)
-    if values.size == 0:
-        return values, np.zeros(0, dtype=np.intp)
-    return values, np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return values, block_starts(values)
 
 
 def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -334,15 +333,22 @@ def _check_pair_duplicates(
     return False
 
 
-def _query_pieces(code: np.ndarray, size: int | None = None) -> list[tuple[int, int]]:
-    """Row ranges of about ``size`` rows (default ``_CHUNK``), cut between queries, that hold
-    each query's rows whole; one range when the rows of some query are not all together."""
+def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
+    """Row ranges of about ``_CHUNK`` rows, cut between queries, that hold each query's rows
+    whole; one range when the rows of some query are not all together."""
     n = code.size
-    size = _CHUNK if size is None else size
-    if n <= size:
+    if n <= _CHUNK:
         return [(0, n)]
-    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    starts = block_starts(code)
     if np.unique(code[starts]).size != starts.size:  # some query comes back later
+        return [(0, n)]
+    return _pieces_between(starts, n, _CHUNK)
+
+
+def _pieces_between(starts: np.ndarray, n: int, size: int) -> list[tuple[int, int]]:
+    """Row ranges of about ``size`` of ``n`` rows, each cut at one of ``starts`` (where the
+    blocks of one query's rows start)."""
+    if n <= size:
         return [(0, n)]
     at = np.searchsorted(starts, np.arange(size, n, size))
     bounds = np.unique(np.r_[0, starts[at[at < starts.size]], n]).tolist()
@@ -554,9 +560,14 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
     return x
 
 
+def _odd_multipliers(count: int) -> np.ndarray:
+    """``count`` fixed, well-mixed odd 64-bit numbers (SplitMix64 of 1, 2, ...)."""
+    return _splitmix64(np.arange(1, count + 1, dtype=np.uint64)
+                       * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+
+
 # One odd multiplier for the length and one for each 8 bytes of an id (more made on demand).
-_MULTIPLIERS = _splitmix64(np.arange(1, 34, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-_MULTIPLIERS |= np.uint64(1)
+_MULTIPLIERS = _odd_multipliers(33)
 _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
 
 
@@ -592,10 +603,7 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarra
     words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
     hashed = length.astype(np.uint64) * _MULTIPLIERS[0]
     n_words = (int(length.max(initial=0)) + 7) // 8
-    multipliers = _MULTIPLIERS
-    if n_words >= multipliers.size:
-        multipliers = _splitmix64(np.arange(1, n_words + 2, dtype=np.uint64)
-                                  * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+    multipliers = _MULTIPLIERS if n_words < _MULTIPLIERS.size else _odd_multipliers(n_words + 1)
     for j in range(n_words):
         # Bytes 8j to 8j + 7 of each id (all of them: a shorter id's are masked to 0), or of
         # just the ids this long when they are few.

@@ -51,8 +51,8 @@ from ._trec_tables import (
     _id_hashes,
     _ids,
     _pair_keys,
+    _pieces_between,
     _qrels_arrays,
-    _query_pieces,
     _read_qrels,
     _read_run,
     _run_columns,
@@ -300,6 +300,7 @@ def _judged_run(
     if np.unique(r_code[starts]).size != starts.size:
         by_query = np.argsort(r_code, kind="stable")
         r_code, r_doc, r_score = r_code[by_query], r_doc[by_query], r_score[by_query]
+        starts = block_starts(r_code)
     join = _Join(q_code, q_doc, q_keys, unique_keys)
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
                  else join.exact(r_code, r_doc))
@@ -328,7 +329,7 @@ def _judged_run(
             found[:] = found[order]
             code[:] = code[order]
 
-    _for_each(check_join_and_rank, _query_pieces(r_code, _PIECE))
+    _for_each(check_join_and_rank, _pieces_between(starts, r_code.size, _PIECE))
     # Each query's rows are one block in that order: a judged row's rank is its position
     # less its block's start.
     starts = block_starts(r_code)
