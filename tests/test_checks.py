@@ -110,3 +110,78 @@ def test_check_never_raises_and_prints_one_line(value, expected):
         assert ek.check("q", value, expected) is None
     out = buffer.getvalue()
     assert out.count("\n") == 1 and out[0] in "✓✗…", out
+
+
+# --- AnswerDigest: the student edition's expected values, as salted hashes ------------------
+
+from hypothesis import settings  # noqa: E402
+
+from evalkit import AnswerDigest, check  # noqa: E402
+
+_finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+_tols = st.sampled_from([1e-9, 1e-4, 5e-4, 1e-3, 0.01, 0.5])
+
+
+@settings(max_examples=40, deadline=None)
+@given(_finite, _tols, st.floats(min_value=0, max_value=3))
+def test_a_digest_matches_within_seven_eighths_of_tol_and_never_past_nine_eighths(
+        expected, tol, distance):
+    digest = AnswerDigest.of(expected, tol=tol)
+    answer = expected + distance * tol
+    if abs(answer - expected) <= 0.875 * tol - 1e-12 * max(1.0, abs(expected)):
+        assert digest.matches(answer)
+    elif abs(answer - expected) > 1.125 * tol + 1e-12 * max(1.0, abs(expected)):
+        assert not digest.matches(answer)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(_finite, min_size=1, max_size=4), _tols)
+def test_a_digest_of_numbers_checks_each_entry_and_the_shape(values, tol):
+    digest = AnswerDigest(str(AnswerDigest.of(tuple(values), tol=tol)))  # through its text
+    assert digest.matches(tuple(values)) and digest.matches(list(values))
+    assert not digest.matches(tuple(values) + (0.0,))
+    wrong = list(values)
+    wrong[-1] += 3 * tol
+    assert not digest.matches(wrong)
+    assert "1 numbers" not in (digest.problem(values[0]) or "")
+
+
+def test_a_digest_of_text_sets_and_pairs_is_exact_and_hides_the_value():
+    for value, same, other in [("micro", "micro", "macro"), ({1, 2}, {2, 1}, {1, 3}),
+                               (("micro", 0.5), ("micro", 0.5), ("micro", 0.25)),
+                               (True, 1, False)]:
+        digest = AnswerDigest.of(value)
+        assert digest.matches(same) and not digest.matches(other)
+    text = str(AnswerDigest.of("a secret answer"))
+    assert "secret" not in text and "secret" not in __import__("base64").urlsafe_b64decode(
+        text[5:]).decode()
+    numbers = str(AnswerDigest.of(0.8333333333333334, tol=1e-3))
+    decoded = __import__("base64").urlsafe_b64decode(numbers[5:]).decode()
+    assert "0.83" not in decoded and "833" not in decoded.split('"h"')[0]
+
+
+def test_two_digests_of_one_answer_differ_by_their_salt():
+    assert str(AnswerDigest.of(0.5)) != str(AnswerDigest.of(0.5))
+
+
+def test_check_with_a_digest_says_right_wrong_or_hidden_and_never_the_answer(capsys):
+    check("answer_1", 0.25, AnswerDigest.of(0.25, tol=1e-3))
+    check("answer_1", 0.3, AnswerDigest.of(0.25, tol=1e-3), hint="a quarter")
+    check("answer_2", (1, 2), AnswerDigest.of(0.25))
+    check("answer_3", 7, AnswerDigest.hidden())
+    check("answer_3", ..., AnswerDigest.hidden())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "✓ answer_1"
+    assert lines[1] == "✗ answer_1: 0.3 is not the expected answer — a quarter"
+    assert lines[2].startswith("✗ answer_2: expected a single number, got (1")
+    assert "no self-check" in lines[3] and "not answered yet" in lines[4]
+    assert "0.25" not in "\n".join(lines[1:])
+
+
+def test_a_bad_digest_or_tolerance_is_a_clear_error():
+    with pytest.raises(ValueError, match="text: expected an answer digest"):
+        AnswerDigest("0.25")
+    with pytest.raises(ValueError, match="text: not a readable answer digest"):
+        AnswerDigest("ekd1:!!!")
+    with pytest.raises(ValueError, match="tol: expected a number >= 0"):
+        AnswerDigest.of(0.5, tol=-1)
