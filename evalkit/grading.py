@@ -1,7 +1,8 @@
 """Mark the student edition outside the student's kernel: ``evalkit grade`` / ``make grade``.
 
     python -m evalkit.grading SUBMISSIONS [--course notebooks] [--out build/grades]
-                              [--timeout 300]
+        [--timeout 300] [--cell-timeout 120] [--format csv|canvas|moodle]
+        [--feedback hints|full] [--sandbox auto|bwrap|none] [--cache DIR]
 
 Every ``*.ipynb`` under ``SUBMISSIONS`` is a submission, in any layout: one folder per student
 (``alice/02-precision-and-recall.ipynb``) or files named after students
@@ -9,37 +10,38 @@ Every ``*.ipynb`` under ``SUBMISSIONS`` is a submission, in any layout: one fold
 (also the names a notebook had before the course was renumbered, ``formerly`` in
 ``notebooks/course.toml``), failing that by the cell ids the student edition keeps.
 
-How a submission is marked. From nbgrader's autograder: the check cells are compared with the
-teacher's (nbgrader checksums its locked cells) and the run happens on a copy with a time
-limit. From otter-grader: the answers are read out of the executed notebook's variables, not
-from what the notebook printed. Unlike both, the reference values come from running the
-teacher's notebook, so no test files need writing:
+How a submission is marked (the README's "For lecturers: marking a class" says what this
+protects against and what it cannot):
 
-1. The teacher's notebook runs once, in a kernel of its own, with ``evalkit.check`` wrapped so
-   that every check records what it compares against: the expected value, the tolerance and
-   the hint. These are the reference values (cached on disk by the notebook's digest).
-2. The submission is copied into a temporary folder and run there, top to bottom, in a fresh
-   kernel (nbclient); the submission itself is never opened for writing. A cell that raises
-   is reported and the run goes on; the whole notebook has a time limit; a kernel that dies is
-   reported.
-3. Then one more cell, written by the grader, evaluates each check's answer expression (the
-   second argument of ``ek.check`` in the teacher's check cell, e.g. ``answer_1``) in the
-   student's kernel and prints the values as plain data (numbers, text, tuples, arrays)
-   between two copies of a random nonce. Only that cell's output is read, and only between
-   the nonces.
-4. The grader compares the values with the teacher's in its own process, with each check's
-   tolerance (:func:`evalkit.check`'s rule). Nothing the student's kernel prints, no
-   redefinition of ``ek.check``, no edited check cell and no file it writes takes part: an
-   answer is correct only when its value is. Check cells whose source differs from the
-   teacher's are reported as changed.
+1. Before any submission runs, the grader computes every reference value itself: each
+   teacher's notebook runs once in a kernel of its own with ``evalkit.check`` wrapped so that
+   each check records what it compares against (expected value, tolerance, hint). They stay
+   in the grader's memory for the batch and are cached for the next one in ``--cache``
+   (default ``~/.cache/evalkit/grader``, never under the output folder): an entry is keyed by
+   the SHA-256 of the teacher's notebook and sealed with an HMAC whose key lives in that
+   folder, and one that does not verify is computed again.
+2. Each submission runs on a copy in a temporary folder, in a fresh kernel of the course
+   notebook's kind (nbclient), with a time limit per cell and one for the whole notebook.
+   Where bubblewrap (``bwrap``) works, the kernel runs in a sandbox: the file system is
+   read-only but for its own folder; the course, the submissions, the output and the cache
+   are hidden; and it has a /proc of its own, so it cannot see the grader.
+3. After every code cell the grader reads each check's answer expression (the second
+   argument of ``ek.check`` in the teacher's check cell, e.g. ``answer_1``) through the
+   kernel protocol's ``user_expressions`` of a silent request, not from anything the notebook
+   prints. The read-out is a module of its own (``evalkit/_readout.py``), so names a notebook
+   rebinds (``eval``, ``type``, ``repr``, ``sys.stdout``) do not disturb it. The last value
+   read counts: a notebook that later raises, dies or loops keeps what it had answered, and
+   its row says where it stopped.
+4. The values (numbers, text, tuples, arrays: never an object of the student's making) are
+   compared with the references in the grader's own process, with each check's tolerance
+   (:func:`evalkit.check`'s rule). Check cells that differ from the course's are reported as
+   changed; they change no mark.
 
-Results: ``<out>/gradebook.csv`` (one row per student and notebook: the run's status, one
-column per exercise with correct / wrong / not answered / error, the total) and
-``<out>/feedback/<student>.md`` (each notebook's verdicts and the hint of each wrong answer).
-
-What it does not protect against: the student's code runs on the marker's machine with the
-marker's rights (run the grader in a container or under an account of its own), and an answer
-typed in as a constant, or copied, is marked like a computed one.
+Results in ``--out``: ``gradebook.csv`` (one row per student and notebook: status, one column
+per exercise with correct / wrong / not answered / error, the total); a gradebook to import
+(``--format``: ``gradebook-canvas.csv``, ``gradebook-moodle.csv``, or ``gradebook-wide.csv``
+for ``csv``: one row per student, a column per notebook); and ``feedback/<student>.md`` (each
+notebook's verdicts with hints; ``--feedback full`` also gives the expected values).
 """
 
 from __future__ import annotations
@@ -47,11 +49,13 @@ from __future__ import annotations
 import argparse
 import ast
 import base64
+import contextlib
 import copy
 import csv
 import hashlib
-import inspect
+import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -61,19 +65,24 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._answers import _compare, _is_placeholder
+from ._answers import _compare, _is_placeholder, _show
 
-__all__ = ["add_arguments", "run", "main", "grade"]
+__all__ = ["add_arguments", "run", "main", "grade", "reference", "mark", "default_cache"]
 
 CORRECT, WRONG, NOT_ANSWERED, ERROR = "correct", "wrong", "not answered", "error"
 DEFAULT_TIMEOUT = 300.0  # seconds per notebook
+DEFAULT_CELL_TIMEOUT = 120.0  # seconds per cell
 STARTUP_TIMEOUT = 120  # a kernel can take a minute or two to start on a busy machine
-_READ_TIMEOUT = 60  # seconds for the grader's own read-out cell
-_CACHE_VERSION = 1
+_READ_TIMEOUT = 60  # seconds for the grader's own read-out of the answers
+_CACHE_VERSION = 2
+FORMATS = ("csv", "canvas", "moodle")
+FEEDBACK = ("hints", "full")
+SANDBOXES = ("auto", "bwrap", "none")
 
 
 # --- what the teacher's notebook checks ---------------------------------------------------
@@ -86,6 +95,7 @@ class Check:
     value_source: str  # the answer expression, evaluated in the student's kernel
     cell_id: str | None
     cell_source: str
+    hidden: bool = False  # tagged "hidden": no self-check in the student edition
     expected: Any = None
     tol: float = 1e-9
     hint: str | None = None
@@ -141,7 +151,8 @@ def parse_checks(notebook: dict) -> list[Check]:
                     and isinstance(node.args[0].value, str)):
                 checks.append(Check(name=node.args[0].value,
                                     value_source=ast.unparse(node.args[1]),
-                                    cell_id=cell.get("id"), cell_source=source))
+                                    cell_id=cell.get("id"), cell_source=source,
+                                    hidden="hidden" in cell.get("metadata", {}).get("tags", [])))
     names = [check.name for check in checks]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
@@ -150,95 +161,18 @@ def parse_checks(notebook: dict) -> list[Check]:
     return checks
 
 
+
 # --- values across the kernel boundary ------------------------------------------------------
 
-# Runs in a kernel: turns values into tagged plain data, so that what the grader compares is
-# numbers, text and containers of them, never an object of the student's making (whose
-# ``__eq__`` could say anything).
-_ENCODER = r'''
-def __evalkit_encode(value, depth=0):
-    import numbers
-    if depth > 30:
-        raise ValueError("nested too deeply")
-    if value is Ellipsis:
-        return {"t": "ellipsis"}
-    if (value is NotImplemented or value is NotImplementedError
-            or isinstance(value, NotImplementedError)):
-        return {"t": "notimplemented"}
-    if value is None or type(value) in (bool, str):
-        return {"t": "plain", "v": value}
-    try:
-        import numpy as np
-    except Exception:
-        np = None
-    if np is not None:
-        if isinstance(value, np.generic):
-            return __evalkit_encode(value.item(), depth + 1)
-        if isinstance(value, np.ndarray):
-            if value.dtype.kind in "biuf":
-                kind = "bool" if value.dtype.kind == "b" else "float64"
-                data = np.ascontiguousarray(value, dtype=kind)
-                import base64
-                return {"t": "array", "dtype": kind, "shape": list(data.shape),
-                        "v": base64.b64encode(data.tobytes()).decode("ascii")}
-            return {"t": "list",
-                    "v": [__evalkit_encode(part, depth + 1) for part in value.tolist()]}
-    module = type(value).__module__ or ""
-    if module.startswith("pandas") and hasattr(value, "to_numpy"):
-        return __evalkit_encode(value.to_numpy(), depth + 1)
-    if isinstance(value, bool):
-        return {"t": "plain", "v": bool(value)}
-    if isinstance(value, numbers.Integral):
-        return {"t": "int", "v": str(int(value))}
-    if isinstance(value, numbers.Real):
-        return {"t": "float", "v": float.hex(float(value))}
-    if isinstance(value, str):
-        return {"t": "plain", "v": str.__str__(value)}
-    for kind, types in (("tuple", tuple), ("list", list), ("set", (set, frozenset))):
-        if isinstance(value, types):
-            return {"t": kind, "v": [__evalkit_encode(part, depth + 1) for part in value]}
-    if isinstance(value, dict):
-        return {"t": "dict",
-                "v": [[__evalkit_encode(k, depth + 1), __evalkit_encode(v, depth + 1)]
-                      for k, v in value.items()]}
-    raise TypeError(f"a {type(value).__name__} cannot be marked "
-                    "(use numbers, text, tuples, lists or arrays)")
-'''
-
-_READER = r'''
-def __evalkit_read(expressions, nonce):
-    import builtins, json
-    answers = {}
-    for name, expression in expressions:
-        try:
-            answers[name] = {"value": __evalkit_encode(eval(expression, globals()))}
-        except BaseException as error:
-            answers[name] = {"error": f"{type(error).__name__}: {error}"[:300]}
-    builtins.print(nonce + json.dumps(answers) + nonce)
-'''
-
-_RECORDER = r'''
-import evalkit as __evalkit_module
-__evalkit_records = []
-__evalkit_original_check = __evalkit_module.check
-def __evalkit_recording_check(name, value, expected, *, tol=1e-9, hint=None):
-    __evalkit_records.append((name, expected, tol, hint))
-    return __evalkit_original_check(name, value, expected, tol=tol, hint=hint)
-__evalkit_module.check = __evalkit_recording_check
-'''
-
-_RECORDS_READER = r'''
-def __evalkit_read_records(nonce):
-    import json
-    out = []
-    for name, expected, tol, hint in __evalkit_records:
-        try:
-            out.append({"name": name, "expected": __evalkit_encode(expected), "tol": float(tol),
-                        "hint": hint if isinstance(hint, str) else None})
-        except BaseException as error:
-            out.append({"name": name, "error": f"{type(error).__name__}: {error}"})
-    print(nonce + json.dumps(out) + nonce)
-'''
+# evalkit/_readout.py, executed in the kernel as a module of its own, ``__evalkit_readout__``,
+# without binding a name in the notebook's namespace.
+_READOUT = (Path(__file__).with_name("_readout.py")).read_text(encoding="utf-8")
+_INSTALL = ("(lambda m: (exec({source!r}, m.__dict__), "
+            "__import__('sys').modules.__setitem__('__evalkit_readout__', m)))"
+            "(__import__('types').ModuleType('__evalkit_readout__'))")
+_MODULE = "__import__('sys').modules['__evalkit_readout__']"
+_RECORD = ("(lambda ek, m: setattr(ek, 'check', m.record(ek.check)))"
+           f"(__import__('evalkit'), {_MODULE})")
 
 
 def decode(data: Any) -> Any:
@@ -286,139 +220,286 @@ def verdict(value: Any, expected: Any, tol: float) -> str:
 class RunResult:
     status: str = "ok"  # ok / raised / timed out / kernel died / not a notebook / ...
     detail: str = ""
-    printed: dict | list | None = None  # what the read-out cell printed between the nonces
+    answers: dict = field(default_factory=dict)  # name -> {"value": data} or {"error": text}
+    records: list | None = None  # the teacher's run: what each check compared against
+    stopped_at: int | None = None  # the cell the run stopped in (timed out, kernel died)
 
 
-def _read_out(client: Any, cell: Any, nonce: str, index: int, timeout: float) -> Any:
-    previous = client.timeout
-    client.timeout = int(max(timeout, 1))
+class _QuietAsyncio(logging.Filter):
+    """nbclient leaves tasks whose exceptions nobody reads when a kernel dies; asyncio then
+    logs "Task exception was never retrieved" with a traceback. The grader has reported the
+    death already: keep those out of the progress output."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "exception was never retrieved" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    logger = logging.getLogger("asyncio")
+    noise = _QuietAsyncio()
+    logger.addFilter(noise)
     try:
-        client.execute_cell(cell, index)
+        yield
     finally:
-        client.timeout = previous
-    text = "".join(output.get("text", "") for output in cell.outputs
-                   if output.get("output_type") == "stream")
-    match = re.search(re.escape(nonce) + r"(.*?)" + re.escape(nonce), text, re.DOTALL)
-    if match is None:
-        raise RuntimeError("the answers could not be read out of the kernel")
-    return json.loads(match.group(1))
+        logger.removeFilter(noise)
 
 
-def _interrupt(kernel_manager: Any) -> None:
-    """Interrupt the kernel (nbclient's kernel manager is asynchronous)."""
-    outcome = kernel_manager.interrupt_kernel()
-    if inspect.isawaitable(outcome):
-        from jupyter_core.utils import run_sync
+def bwrap_usable() -> bool:
+    """Whether bubblewrap is installed and can make a sandbox on this machine."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    probe = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+             "--unshare-pid", "--die-with-parent", "true"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
 
-        async def wait() -> None:
-            await outcome
 
-        run_sync(wait)()
-    time.sleep(1)  # let KeyboardInterrupt reach the running cell
+def _sandbox_prefix(workdir: Path, hidden: list[Path]) -> list[str]:
+    """bwrap's arguments: the whole file system read-only, ``workdir`` and a private /tmp
+    writable, each folder of ``hidden`` replaced by an empty read-only one, a /proc of its
+    own."""
+    args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+            "--proc", "/proc", "--unshare-pid", "--die-with-parent", "--tmpfs", "/tmp",
+            # The grader is outside the kernel's pid namespace: ipykernel would take its
+            # parent for gone and quit. --die-with-parent ends the kernel with the grader.
+            "--unsetenv", "JPY_PARENT_PID"]
+    for folder in hidden:
+        if folder.is_dir() and folder.resolve() != workdir.resolve():
+            args += ["--tmpfs", str(folder.resolve()), "--remount-ro", str(folder.resolve())]
+    args += ["--bind", str(workdir), str(workdir), "--chdir", str(workdir)]
+    return args
 
 
-def run_notebook(notebook: dict, workdir: Path, *, timeout: float, before: str = "",
-                 after: str = "", kernel_name: str | None = None) -> RunResult:
-    """Run ``notebook`` in a fresh kernel in ``workdir`` (cell by cell, within ``timeout``
-    seconds in all), then the read-out code ``after`` (which must print the nonce-framed JSON;
-    ``after`` is formatted with ``{nonce}``)."""
+def _kernel_manager_class(prefix: list[str]) -> type:
+    from jupyter_client.manager import AsyncKernelManager
+
+    class SandboxedKernelManager(AsyncKernelManager):
+        """Starts the kernel's command under ``prefix`` (the sandbox), with its connection
+        file (which may be under the private /tmp) shown to it read-only."""
+
+        def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+            connection = str(Path(self.connection_file).resolve())
+            return [*prefix, "--ro-bind", connection, connection, "--",
+                    *super().format_kernel_cmd(extra_arguments)]
+
+    return SandboxedKernelManager
+
+
+def _kernel_env(workdir: Path) -> dict[str, str]:
+    """The kernel's environment: the grader's, with home and every config folder in the
+    submission's own folder (the kernel writes nothing of the marker's)."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("JPY_", "EVALKIT_GRADER"))}
+    env.update(HOME=str(workdir), IPYTHONDIR=str(workdir / ".ipython"),
+               MPLCONFIGDIR=str(workdir / ".matplotlib"), MPLBACKEND="Agg",
+               XDG_CACHE_HOME=str(workdir / ".cache"), XDG_CONFIG_HOME=str(workdir / ".config"),
+               PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+def _silent(client: Any, code: str, expressions: dict[str, str], timeout: float) -> dict:
+    """Run ``code`` silently (no history, no output, no pre-run hooks) and evaluate
+    ``expressions`` in the kernel; their values as the reply's ``user_expressions``."""
+    from jupyter_core.utils import run_sync
+
+    async def ask() -> dict:
+        msg_id = client.kc.execute(code, silent=True, store_history=False,
+                                   user_expressions=expressions, allow_stdin=False)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the kernel did not answer the read-out")
+            reply = await client.kc.get_shell_msg(timeout=left)
+            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                return reply["content"]
+
+    return run_sync(ask)()
+
+
+def _expression_value(content: dict, key: str) -> Any:
+    """The Python value of a str expression from a reply's ``user_expressions``."""
+    result = content.get("user_expressions", {}).get(key, {})
+    if result.get("status") != "ok":
+        raise RuntimeError(f"{result.get('ename', 'error')}: {result.get('evalue', '')}"[:300])
+    return json.loads(ast.literal_eval(result["data"]["text/plain"]))
+
+
+def run_notebook(notebook: dict, workdir: Path, *, timeout: float,
+                 cell_timeout: float = DEFAULT_CELL_TIMEOUT,
+                 expressions: list[tuple[str, str]] | None = None, teacher: bool = False,
+                 kernel_name: str | None = None, sandbox: list[str] | None = None) -> RunResult:
+    """Run ``notebook`` in a fresh kernel in ``workdir``, cell by cell, each within
+    ``cell_timeout`` seconds and all within ``timeout``, reading the answer ``expressions``
+    (``[(name, expression)]``) after every code cell. ``teacher``: record every
+    ``evalkit.check`` call instead (the reference values). ``sandbox``: a command prefix
+    (:func:`_sandbox_prefix`) the kernel runs under."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     node = nbformat.reads(json.dumps(notebook), as_version=4)  # sources as strings
-    # nbclient stores each executed cell back into the notebook at its index: the grader's
-    # own cells get places of their own, first and last.
-    first = 1 if before else 0
-    if before:
-        node.cells.insert(0, nbformat.v4.new_code_cell(before))
-    node.cells.append(nbformat.v4.new_code_cell(after))
-    reader = node.cells[-1]
     name = kernel_name or node.metadata.get("kernelspec", {}).get("name", "python3")
-    client = NotebookClient(node, timeout=int(timeout), startup_timeout=STARTUP_TIMEOUT,
-                            kernel_name=name, allow_errors=False,
-                            resources={"metadata": {"path": str(workdir)}})
+    options: dict[str, Any] = {}
+    if sandbox:
+        options["kernel_manager_class"] = _kernel_manager_class(sandbox)
+    client = NotebookClient(node, timeout=int(max(cell_timeout, 1)),
+                            startup_timeout=STARTUP_TIMEOUT, kernel_name=name,
+                            allow_errors=False, shutdown_kernel="immediate",
+                            resources={"metadata": {"path": str(workdir)}}, **options)
+    client.log = logging.getLogger("evalkit.grading.nbclient")
+    client.log.setLevel(logging.CRITICAL)
     result = RunResult()
-    nonce = secrets.token_hex(16)
-    index = 0
+    wanted = {"answers": f"{_MODULE}.read({list(expressions or [])!r})"}
+    index = -1
+
+    def read_answers() -> None:
+        content = _silent(client, "", wanted, _READ_TIMEOUT)
+        for answer_name, answer in _expression_value(content, "answers").items():
+            # The last value read counts; an answer not (yet) defined keeps an earlier one.
+            if "value" in answer or "value" not in result.answers.get(answer_name, {}):
+                result.answers[answer_name] = answer
+
+    # A submission's kernel gets a home of its own; the teacher's runs as the teacher's.
+    launch: dict[str, Any] = {} if teacher else {"env": _kernel_env(workdir)}
     try:
-        # The kernel's own stderr (ZeroMQ notices, whatever the student writes to fd 2)
-        # would garble the progress bar.
-        with client.setup_kernel(cwd=str(workdir), stderr=subprocess.DEVNULL):
+        with _quiet(), client.setup_kernel(cwd=str(workdir), stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL,
+                                           **launch):
             client.kc.allow_stdin = False
+            setup = _INSTALL.format(source=_READOUT) + ("\n" + _RECORD if teacher else "")
+            _silent(client, setup, {}, STARTUP_TIMEOUT)
             deadline = time.monotonic() + timeout  # the kernel's start does not count
-            if before:
-                client.execute_cell(node.cells[0], 0)
-            try:
-                for index, cell in enumerate(node.cells[first:-1], start=first):
-                    if cell.cell_type != "code":
-                        continue
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise CellTimeoutError(f"time limit reached before cell {index}")
-                    client.timeout = max(int(left), 1)
-                    try:
-                        client.execute_cell(cell, index)
-                    except CellExecutionError as error:
-                        if result.status == "ok":
-                            result.status = "raised"
-                            result.detail = f"cell {index}: {error.ename}: {error.evalue}"[:300]
-            except CellTimeoutError:
-                # Stop the loop, then still read what was answered before it.
-                result.status = "timed out"
-                result.detail = f"over the limit of {timeout:g} s (in cell {index})"
-                _interrupt(client.km)
-            try:
-                reader.source = after.replace("{nonce}", nonce)
-                result.printed = _read_out(client, reader, nonce, len(node.cells) - 1,
-                                           _READ_TIMEOUT)
-            except (CellExecutionError, CellTimeoutError, RuntimeError, ValueError) as error:
-                if result.status == "ok":
-                    result.status = "unreadable"
-                    result.detail = str(error).splitlines()[0][:300]
+            for index, cell in enumerate(node.cells):
+                if cell.cell_type != "code":
+                    continue
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    result.status, result.stopped_at = "timed out", index
+                    result.detail = (f"over the notebook's limit of {timeout:g} s, before "
+                                     f"cell {index}")
+                    break
+                client.timeout = max(int(min(left, cell_timeout)), 1)
+                try:
+                    client.execute_cell(cell, index)
+                except CellExecutionError as error:
+                    if result.status == "ok":
+                        result.status = "raised"
+                        result.detail = f"cell {index}: {error.ename}: {error.evalue}"[:300]
+                except CellTimeoutError:
+                    limit = ("the per-cell limit of " f"{cell_timeout:g} s"
+                             if client.timeout >= int(cell_timeout)
+                             else f"the notebook's limit of {timeout:g} s")
+                    result.status, result.stopped_at = "timed out", index
+                    result.detail = f"stopped in cell {index}, over {limit}"
+                    break  # the kernel is still busy: it is shut down, not read again
+                if expressions:
+                    read_answers()
+            else:
+                if teacher:
+                    content = _silent(client, "", {"records": f"{_MODULE}.read_records()"},
+                                      _READ_TIMEOUT)
+                    result.records = _expression_value(content, "records")
     except DeadKernelError:
-        result.status = "kernel died"
+        result.status, result.stopped_at = "kernel died", index
         result.detail = f"in cell {index}"
-        result.printed = None
-    except RuntimeError as error:  # the kernel did not start, or died while starting
-        result.status, result.detail = "kernel died", str(error).splitlines()[0][:300]
-        result.printed = None
+    except (RuntimeError, TimeoutError) as error:  # the kernel did not start or answer
+        if result.status == "ok":
+            result.status, result.stopped_at = "kernel died", index
+            result.detail = str(error).splitlines()[0][:300] if str(error) else f"cell {index}"
+    if result.stopped_at is not None and expressions:
+        given = sum("value" in answer for answer in result.answers.values())
+        result.detail += f"; {given} answer(s) read before it count"
     return result
 
 
 # --- the teacher's reference values -------------------------------------------------------------
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+def default_cache() -> Path:
+    """Where the grader keeps its reference values: ``$XDG_CACHE_HOME/evalkit/grader``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "evalkit" / "grader"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _cache_key(cache: Path) -> bytes:
+    """The HMAC key of the cache (made on first use, readable by its owner only)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    os.chmod(cache, 0o700)
+    path = cache / "key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    return path.read_text().strip().encode()
+
+
+def _seal(key: bytes, notebook_sha: str, records: list) -> str:
+    body = json.dumps({"notebook": notebook_sha, "records": records}, sort_keys=True)
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def _cached_records(cache: Path, notebook_sha: str) -> tuple[list | None, str]:
+    """The cached records of a notebook with this hash, if the entry verifies."""
+    path = cache / f"{notebook_sha}-v{_CACHE_VERSION}.json"
+    if not path.exists():
+        return None, ""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        records = entry["records"]
+        good = (entry.get("notebook") == notebook_sha
+                and hmac.compare_digest(str(entry.get("seal")),
+                                        _seal(_cache_key(cache), notebook_sha, records)))
+    except (ValueError, KeyError, TypeError, OSError):
+        good = False
+    if not good:
+        return None, f"the cached reference values ({path}) did not verify; computed again"
+    return records, ""
+
+
+def _store_records(cache: Path, notebook_sha: str, records: list) -> None:
+    path = cache / f"{notebook_sha}-v{_CACHE_VERSION}.json"
+    entry = {"notebook": notebook_sha, "records": records,
+             "seal": _seal(_cache_key(cache), notebook_sha, records)}
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(entry), encoding="utf-8")
+    temporary.replace(path)
 
 
 def reference(path: Path, *, timeout: float, cache: Path | None = None,
-              kernel_name: str | None = None) -> CourseNotebook:
-    """The teacher's notebook's checks with their expected values, tolerances and hints."""
-    text = path.read_text(encoding="utf-8")
-    notebook = json.loads(text)
+              kernel_name: str | None = None, say: Any = None) -> CourseNotebook:
+    """The teacher's notebook's checks with their expected values, tolerances and hints.
+
+    The notebook runs once in a kernel of its own (trusted: where it lives, no sandbox), with
+    ``evalkit.check`` recording each call. With ``cache`` the values are reused while the
+    notebook's SHA-256 is the same and the entry's HMAC seal verifies."""
+    raw = path.read_bytes()
+    notebook = json.loads(raw)
     course_notebook = CourseNotebook(
         path=path, checks=parse_checks(notebook),
         kernel_name=notebook.get("metadata", {}).get("kernelspec", {}).get("name", "python3"))
-    cache_file = None
+    notebook_sha = _sha256(raw)
     records = None
     if cache is not None:
-        cache_file = cache / f"{path.stem}-{_digest(text)}-v{_CACHE_VERSION}.json"
-        if cache_file.exists():
-            records = json.loads(cache_file.read_text(encoding="utf-8"))
+        records, problem = _cached_records(cache, notebook_sha)
+        if problem and say is not None:
+            say(problem)
     if records is None:
-        # The teacher's notebook is trusted: it runs where it lives.
-        result = run_notebook(notebook, path.parent, timeout=timeout, before=_RECORDER,
-                              after=_ENCODER + _RECORDS_READER
-                              + "\n__evalkit_read_records('{nonce}')\n",
-                              kernel_name=kernel_name)
-        if result.status != "ok" or not isinstance(result.printed, list):
+        result = run_notebook(notebook, path.parent, timeout=timeout, cell_timeout=timeout,
+                              teacher=True, kernel_name=kernel_name)
+        if result.status != "ok" or not isinstance(result.records, list):
             raise RuntimeError(f"the teacher's notebook {path} did not run cleanly: "
                                f"{result.status} {result.detail}")
-        records = result.printed
-        if cache_file is not None:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            cache_file.write_text(json.dumps(records), encoding="utf-8")
+        records = result.records
+        if cache is not None:
+            _store_records(cache, notebook_sha, records)
     by_name = {record["name"]: record for record in records}
     for check in course_notebook.checks:
         record = by_name.get(check.name)
@@ -510,6 +591,7 @@ class Mark:
     detail: str = ""
     verdicts: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # why wrong / error, per exercise
+    given: dict[str, str] = field(default_factory=dict)  # the answer as shown, per exercise
     changed_checks: list[str] = field(default_factory=list)
 
     @property
@@ -517,25 +599,68 @@ class Mark:
         return sum(v == CORRECT for v in self.verdicts.values())
 
 
+def _student_check_calls(source: str) -> list[tuple[str, str]] | None:
+    """``[(name, answer expression)]`` when ``source`` is a student-edition check cell (only
+    comments, ``from evalkit import AnswerDigest`` and ``check(name, answer,
+    AnswerDigest(...) or AnswerDigest.hidden(), hint=...)`` calls); otherwise None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    calls = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "evalkit":
+            continue
+        if not (isinstance(node, ast.Expr) and _is_check_call(node.value)
+                and len(node.value.args) == 3 and isinstance(node.value.args[0], ast.Constant)):
+            return None
+        expected = node.value.args[2]
+        target = expected.func if isinstance(expected, ast.Call) else None
+        if isinstance(target, ast.Attribute) and target.attr == "hidden":
+            target = target.value
+        name = (target.attr if isinstance(target, ast.Attribute)
+                else target.id if isinstance(target, ast.Name) else None)
+        if name != "AnswerDigest" or any(not isinstance(a, ast.Constant) for a in expected.args):
+            return None
+        if any(k.arg not in ("hint", "tol") or not isinstance(k.value, ast.Constant)
+               for k in node.value.keywords):
+            return None
+        calls.append((node.value.args[0].value, ast.unparse(node.value.args[1])))
+    return calls
+
+
 def changed_checks(submission: dict, course: CourseNotebook) -> list[str]:
-    """Names of the checks whose cell in the submission differs from the teacher's (matched by
-    cell id, or by identical source when the id is gone)."""
+    """Names of the checks whose cell in the submission differs from the course's: the
+    teacher's cell, or the student edition's form of it (the same calls, the expected value as
+    an answer digest). Cells are matched by id, or by identical source when the id is gone."""
     cells = [cell for cell in submission.get("cells", []) if isinstance(cell, dict)]
-    by_id = {cell.get("id"): _normalised(_source(cell)) for cell in cells if cell.get("id")}
+    by_id = {cell.get("id"): _source(cell) for cell in cells if cell.get("id")}
     sources = {_normalised(_source(cell)) for cell in cells}
+    student_calls = [_student_check_calls(_source(cell)) for cell in cells]
+    teacher_calls: dict[str | None, list[tuple[str, str]]] = {}
+    for check in course.checks:
+        teacher_calls.setdefault(check.cell_id, []).append((check.name, check.value_source))
     changed = []
     for check in course.checks:
         teacher = _normalised(check.cell_source)
         mine = by_id.get(check.cell_id)
-        if mine == teacher or (mine is None and teacher in sources):
+        if mine is None:
+            if teacher in sources or teacher_calls[check.cell_id] in student_calls:
+                continue
+        elif (_normalised(mine) == teacher
+              or _student_check_calls(mine) == teacher_calls[check.cell_id]):
             continue
         changed.append(check.name)
     return changed
 
 
 def mark(submission: Submission, course: CourseNotebook, *, timeout: float,
-         kernel_name: str | None = None) -> Mark:
-    """Run one submission on a temporary copy and mark its answers against ``course``."""
+         cell_timeout: float = DEFAULT_CELL_TIMEOUT, kernel_name: str | None = None,
+         hidden: list[Path] | None = None, sandbox: bool = False) -> Mark:
+    """Run one submission on a temporary copy and mark its answers against ``course``.
+
+    ``sandbox``: run the kernel under bubblewrap with the folders ``hidden`` out of its
+    sight (:func:`_sandbox_prefix`)."""
     result = Mark(student=submission.student, notebook=course.name,
                   submission=str(submission.path), status="ok")
     unread = dict.fromkeys((check.name for check in course.checks), ERROR)
@@ -555,24 +680,22 @@ def mark(submission: Submission, course: CourseNotebook, *, timeout: float,
         return result
     result.changed_checks = changed_checks(notebook, course)
     expressions = [(check.name, check.value_source) for check in course.checks]
-    reader = (_ENCODER + _READER
-              + f"\n__evalkit_read({expressions!r}, '{{nonce}}')\n")
     with tempfile.TemporaryDirectory(prefix="evalkit-grade-") as tmp:
-        copy_path = Path(tmp) / course.name
-        shutil.copyfile(submission.path, copy_path)  # the student may look for its own file
+        workdir = Path(tmp) / "work"
+        workdir.mkdir()
+        shutil.copyfile(submission.path, workdir / course.name)  # it may look for its file
+        prefix = _sandbox_prefix(workdir, hidden or []) if sandbox else None
         # The kernel is the course notebook's: a submission's metadata does not choose it.
         try:
-            run = run_notebook(notebook, Path(tmp), timeout=timeout, after=reader,
+            run = run_notebook(notebook, workdir, timeout=timeout, cell_timeout=cell_timeout,
+                               expressions=expressions, sandbox=prefix,
                                kernel_name=kernel_name or course.kernel_name)
         except Exception as error:  # noqa: BLE001 - one submission never stops the batch
             run = RunResult(status="grader error",
                             detail=f"{type(error).__name__}: {error}"[:300])
     result.status, result.detail = run.status, run.detail
-    if not isinstance(run.printed, dict):
-        result.verdicts = unread
-        return result
     for check in course.checks:
-        answer = run.printed.get(check.name, {"error": "not read"})
+        answer = run.answers.get(check.name, {"error": "not read"})
         if "value" not in answer:
             result.verdicts[check.name] = ERROR
             result.notes[check.name] = answer.get("error", "")
@@ -583,6 +706,7 @@ def mark(submission: Submission, course: CourseNotebook, *, timeout: float,
             result.verdicts[check.name], result.notes[check.name] = ERROR, str(error)
             continue
         result.verdicts[check.name] = verdict(value, check.expected, check.tol)
+        result.given[check.name] = _show(value)
         if result.verdicts[check.name] == WRONG:
             result.notes[check.name] = _compare(value, check.expected, check.tol) or ""
     return result
@@ -598,14 +722,38 @@ def _progress(done: int, total: int, text: str, stream: Any) -> None:
 
 
 def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DEFAULT_TIMEOUT,
-          kernel_name: str | None = None, progress: Any = sys.stderr) -> list[Mark]:
-    """Mark every submission under ``submissions``; write the gradebook and the feedback."""
+          cell_timeout: float = DEFAULT_CELL_TIMEOUT, kernel_name: str | None = None,
+          progress: Any = sys.stderr, cache: Path | None = None, fmt: str = "csv",
+          feedback: str = "hints", sandbox: str = "auto") -> list[Mark]:
+    """Mark every submission under ``submissions``; write the gradebooks and the feedback.
+
+    ``cache``: where reference values are kept between batches (default
+    :func:`default_cache`); ``fmt``: the gradebook to import (``csv``, ``canvas``,
+    ``moodle``); ``feedback``: ``hints`` (verdicts and hints) or ``full`` (also the expected
+    values); ``sandbox``: ``auto`` (bubblewrap when it works), ``bwrap`` (required) or
+    ``none``."""
     if not submissions.is_dir():
         raise ValueError(f"submissions: {submissions} is not a folder")
     if not course_dir.is_dir():
         raise ValueError(f"course: {course_dir} is not a folder")
     if not timeout > 0:
         raise ValueError(f"timeout: must be a positive number of seconds, got {timeout}")
+    if not cell_timeout > 0:
+        raise ValueError(f"cell_timeout: must be a positive number of seconds, got "
+                         f"{cell_timeout}")
+    for label, value, allowed in (("format", fmt, FORMATS), ("feedback", feedback, FEEDBACK),
+                                  ("sandbox", sandbox, SANDBOXES)):
+        if value not in allowed:
+            raise ValueError(f"{label}: expected one of {', '.join(allowed)}; got {value!r}")
+    use_sandbox = sandbox != "none" and bwrap_usable()
+    if sandbox == "bwrap" and not use_sandbox:
+        raise ValueError("sandbox: bwrap was asked for, but bubblewrap is not installed or "
+                         "cannot make a sandbox here (apt-get install bubblewrap)")
+    if not use_sandbox:
+        print("evalkit grade: no sandbox (bubblewrap): submissions run with your rights and "
+              "can read and write your files; run the grader in a container or install "
+              "bubblewrap", file=progress, flush=True)
+    cache = default_cache() if cache is None else cache
     course_paths = sorted(course_dir.glob("*.ipynb"))
     course_files = [path.name for path in course_paths]
     cell_ids = {}
@@ -613,40 +761,49 @@ def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DE
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         cell_ids[path.name] = {cell.get("id") for cell in cells} - {None}
     found = find_submissions(submissions, course_files, former_names(course_dir), cell_ids)
+
+    # Every reference value first, before any submission runs.
     references: dict[str, CourseNotebook | str] = {}  # a str says why there is none
+    for name in sorted({s.notebook for s in found if s.notebook is not None}):
+        _progress(0, len(found), f"reference values of {name}", progress)
+        try:
+            references[name] = reference(
+                course_dir / name, timeout=max(timeout, 600.0), cache=cache,
+                kernel_name=kernel_name, say=lambda text: print(text, file=progress))
+        except (RuntimeError, ValueError, OSError) as error:
+            references[name] = str(error)[:300]
+
+    hidden = [course_dir, submissions, out, cache]
     marks: list[Mark] = []
     for done, submission in enumerate(found):
-        label = f"{submission.student} {submission.path.name}"
-        _progress(done, len(found), label, progress)
+        _progress(done, len(found), f"{submission.student} {submission.path.name}", progress)
         if submission.notebook is None:
             marks.append(Mark(student=submission.student, notebook="",
                               submission=str(submission.path), status="no course notebook",
                               detail="its name matches no notebook of the course"))
             continue
-        if submission.notebook not in references:
-            try:
-                references[submission.notebook] = reference(
-                    course_dir / submission.notebook, timeout=max(timeout, 600.0),
-                    cache=out / ".cache", kernel_name=kernel_name)
-            except (RuntimeError, ValueError) as error:
-                references[submission.notebook] = str(error)[:300]
         course = references[submission.notebook]
         if isinstance(course, str):
             marks.append(Mark(student=submission.student, notebook=submission.notebook,
                               submission=str(submission.path), status="grader error",
                               detail=course))
         else:
-            marks.append(mark(submission, course, timeout=timeout, kernel_name=kernel_name))
+            marks.append(mark(submission, course, timeout=timeout, cell_timeout=cell_timeout,
+                              kernel_name=kernel_name, hidden=hidden, sandbox=use_sandbox))
         # Written after each notebook, so an interrupted batch keeps what it marked.
         write_gradebook(marks, out / "gradebook.csv")
     _progress(len(found), len(found), "done", progress)
-    references = {name: c for name, c in references.items() if not isinstance(c, str)}
+    courses = {name: c for name, c in references.items() if not isinstance(c, str)}
     write_gradebook(marks, out / "gradebook.csv")
-    write_feedback(marks, references, out / "feedback")
+    write_import(marks, courses, out, fmt)
+    write_feedback(marks, courses, out / "feedback", full=feedback == "full")
     return marks
 
 
+# --- gradebooks ---------------------------------------------------------------------------------
+
 def write_gradebook(marks: list[Mark], path: Path) -> None:
+    """The detailed gradebook: one row per student and notebook, a column per exercise."""
     exercises: list[str] = []
     for result in marks:
         exercises += [name for name in result.verdicts if name not in exercises]
@@ -656,11 +813,73 @@ def write_gradebook(marks: list[Mark], path: Path) -> None:
         writer.writerow(["student", "notebook", "status", *exercises, "total", "out_of",
                          "changed_checks", "detail", "submission"])
         for result in marks:
-            writer.writerow([result.student, result.notebook, result.status,
-                             *(result.verdicts.get(name, "") for name in exercises),
-                             result.total, len(result.verdicts),
-                             " ".join(result.changed_checks), result.detail,
-                             result.submission])
+            writer.writerow([_cell_text(v) for v in (
+                result.student, result.notebook, result.status,
+                *(result.verdicts.get(name, "") for name in exercises),
+                result.total, len(result.verdicts), " ".join(result.changed_checks),
+                result.detail, result.submission)])
+
+
+def _cell_text(value: Any) -> Any:
+    """A spreadsheet cell that cannot run as a formula (a student chooses folder names)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _points(marks: list[Mark], courses: dict[str, CourseNotebook]) -> tuple[
+        list[str], dict[str, dict[str, int]], dict[str, int]]:
+    """Students (in order), their points per notebook (the best submission of each), and
+    each notebook's points possible."""
+    notebooks = sorted(courses)
+    possible = {name: len(courses[name].checks) for name in notebooks}
+    students: list[str] = []
+    points: dict[str, dict[str, int]] = {}
+    for result in marks:
+        if result.student not in points:
+            students.append(result.student)
+            points[result.student] = {}
+        if result.notebook in possible:
+            best = points[result.student].get(result.notebook, 0)
+            points[result.student][result.notebook] = max(best, result.total)
+    return students, points, possible
+
+
+def write_import(marks: list[Mark], courses: dict[str, CourseNotebook], out: Path,
+                 fmt: str) -> Path:
+    """A gradebook to import, one row per student and a column per notebook (points: the
+    exercises correct). ``canvas``: Canvas's gradebook CSV (Student, ID, SIS User ID, SIS
+    Login ID, Section, one column per assignment, a "Points Possible" row); ``moodle``:
+    Moodle's grade import CSV (an identifier column to map to the username, a column per
+    grade item); ``csv``: student, a column per notebook, total and out of."""
+    students, points, possible = _points(marks, courses)
+    notebooks = list(possible)
+    titles = [Path(name).stem for name in notebooks]
+    name = {"canvas": "gradebook-canvas.csv", "moodle": "gradebook-moodle.csv",
+            "csv": "gradebook-wide.csv"}[fmt]
+    path = out / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        if fmt == "canvas":
+            writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
+                             *titles])
+            writer.writerow(["    Points Possible", "", "", "", "",
+                             *(possible[n] for n in notebooks)])
+            for student in students:
+                writer.writerow([_cell_text(student), "", "", _cell_text(student), "",
+                                 *(points[student].get(n, 0) for n in notebooks)])
+        elif fmt == "moodle":
+            writer.writerow(["Username", *titles])
+            for student in students:
+                writer.writerow([_cell_text(student),
+                                 *(points[student].get(n, 0) for n in notebooks)])
+        else:
+            writer.writerow(["student", *titles, "total", "out_of"])
+            for student in students:
+                row = [points[student].get(n, 0) for n in notebooks]
+                writer.writerow([_cell_text(student), *row, sum(row), sum(possible.values())])
+    return path
 
 
 def _safe(name: str) -> str:
@@ -669,15 +888,18 @@ def _safe(name: str) -> str:
 
 _STATUS_TEXT = {
     "raised": "A cell raised an error; the cells after it still ran",
-    "timed out": "The notebook ran over its time limit and was stopped",
-    "kernel died": "The notebook's kernel died, so no answer could be read",
+    "timed out": "The notebook ran over its time limit and was stopped; the answers given "
+                 "before that count",
+    "kernel died": "The notebook's kernel died; the answers given before that count",
     "not a notebook": "The file is not a notebook the grader can read",
-    "unreadable": "The answers could not be read out of the kernel",
     "grader error": "The grader could not run the notebook; tell your lecturer",
 }
 
 
-def write_feedback(marks: list[Mark], references: dict[str, CourseNotebook], folder: Path) -> None:
+def write_feedback(marks: list[Mark], references: dict[str, CourseNotebook], folder: Path,
+                   *, full: bool = False) -> None:
+    """One Markdown file per student: each notebook's verdicts and each wrong answer's hint;
+    ``full`` also says what was expected (hints only by default: the answers stay hidden)."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -697,13 +919,16 @@ def write_feedback(marks: list[Mark], references: dict[str, CourseNotebook], fol
             checks = {c.name: c for c in course.checks} if course else {}
             for name, outcome in result.verdicts.items():
                 line = f"- {name}: {outcome}"
-                note = result.notes.get(name)
                 if outcome == WRONG:
+                    if full:
+                        note = result.notes.get(name)
+                        line += f" — {note}" if note else ""
+                    elif name in result.given:
+                        line += f" (your answer: {result.given[name]})"
                     hint = checks[name].hint if name in checks else None
-                    line += f" — {note}" if note else ""
                     line += f". Hint: {hint}" if hint else ""
-                elif outcome == ERROR and note:
-                    line += f" — {note}"
+                elif outcome == ERROR and result.notes.get(name):
+                    line += f" — {result.notes[name]}"
                 lines.append(line)
             if result.changed_checks:
                 lines += ["", "Check cells changed from the course's (they do not count; the "
@@ -722,9 +947,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--course", type=Path, default=Path("notebooks"),
                         help="folder of the teacher's notebooks (default: notebooks)")
     parser.add_argument("--out", type=Path, default=Path("build/grades"),
-                        help="where gradebook.csv and feedback/ go (default: build/grades)")
+                        help="where the gradebooks and feedback/ go (default: build/grades)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help=f"seconds allowed per notebook (default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--cell-timeout", type=float, default=DEFAULT_CELL_TIMEOUT,
+                        help=f"seconds allowed per cell (default: {DEFAULT_CELL_TIMEOUT:g})")
+    parser.add_argument("--format", choices=FORMATS, default="csv", dest="fmt",
+                        help="gradebook to import: csv (gradebook-wide.csv), canvas or moodle "
+                             "(default: csv); gradebook.csv, the detailed one, is always written")
+    parser.add_argument("--feedback", choices=FEEDBACK, default="hints",
+                        help="what feedback/ shows of a wrong answer: hints (default) or full "
+                             "(also the expected value)")
+    parser.add_argument("--sandbox", choices=SANDBOXES, default="auto",
+                        help="run each kernel under bubblewrap: auto (when it works; default), "
+                             "bwrap (required) or none. See README, 'For lecturers: marking a "
+                             "class', for what it protects")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="where reference values are kept between runs (default: "
+                             "~/.cache/evalkit/grader)")
     parser.add_argument("--kernel", default=None,
                         help="Jupyter kernel to run in (default: the course notebook's)")
 
@@ -738,7 +978,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         marks = grade(args.submissions, course_dir=args.course, out=args.out,
-                      timeout=args.timeout, kernel_name=args.kernel)
+                      timeout=args.timeout, cell_timeout=args.cell_timeout,
+                      kernel_name=args.kernel, cache=args.cache, fmt=args.fmt,
+                      feedback=args.feedback, sandbox=args.sandbox)
     except (ValueError, RuntimeError) as error:
         print(f"evalkit grade: {error}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ import csv
 import importlib.util
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import grading
+from evalkit import AnswerDigest, grading
 
 from .conftest import REPO
 
@@ -37,6 +38,8 @@ def _load_student_tool():
 student_tool = _load_student_tool()
 
 TIMEOUT = 15.0  # seconds per submission: the small notebook runs in well under one
+CELL_TIMEOUT = 6.0
+SANDBOX = grading.bwrap_usable()
 
 
 def _cell(source: str, tags: tuple[str, ...] = (), cell_id: str | None = None) -> dict:
@@ -65,11 +68,20 @@ def _teacher() -> dict:
             "nbformat": 4, "nbformat_minor": 5}
 
 
+def _digests() -> dict:
+    """The answer digests ``make student`` would compute for the tiny course notebook."""
+    return {name: {"digest": str(AnswerDigest.of(value, tol=tol)), "hint": hint}
+            for name, value, tol, hint in [("answer_1", 5, 1e-9, "add them"),
+                                           ("answer_2", [0.5, 0.25], 1e-3, "halve, then "
+                                            "halve again"),
+                                           ("answer_3", (0.3, 2), 1e-9, "a pair")]}
+
+
 def _edition(answers: dict[int, str] | None = None, *, insert: dict[int, str] | None = None,
              replace: dict[str, str] | None = None) -> dict:
     """The student edition with the stubs of ``answers`` (cell index -> source) filled in,
     cells inserted before indices of ``insert``, and cells with ids in ``replace`` rewritten."""
-    notebook = student_tool.student_edition(_teacher())
+    notebook = student_tool.student_edition(_teacher(), _digests())
     for index, source in (answers or {}).items():
         notebook["cells"][index]["source"] = source
     for cell in notebook["cells"]:
@@ -85,6 +97,39 @@ RIGHT = {2: "answer_1 = 5", 4: "answer_2 = np.array([0.5004, 0.25])",  # within 
 WRONG = {2: "answer_1 = 6", 4: "answer_2 = np.array([0.5, 0.25, 0.0])",
          6: "answer_3 = (0.3, 3)"}
 FAKE_GRADEBOOK = "student,notebook,status\nmallory,all,correct\n"
+# Rewrites every cached reference value so that its own wrong answers are the expected ones,
+# sealed with the cache's key (what a submission could do without the sandbox), and drops a
+# gradebook into the output folder.
+REWRITE_CACHE = """import hashlib, hmac, json, pathlib
+cache, out = pathlib.Path({cache!r}), pathlib.Path({out!r})
+for path in cache.glob("*.json"):
+    entry = json.loads(path.read_text())
+    for record in entry["records"]:
+        record["expected"] = {{"t": "int", "v": "6"}} if record["name"] == "answer_1" else \\
+            {{"t": "tuple", "v": [{{"t": "float", "v": (0.3).hex()}}, {{"t": "int", "v": "3"}}]}}
+        record["tol"] = 1.0
+    key = (cache / "key").read_text().strip().encode()
+    body = json.dumps({{"notebook": entry["notebook"], "records": entry["records"]}},
+                      sort_keys=True)
+    entry["seal"] = hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+    path.write_text(json.dumps(entry))
+(out / "gradebook.csv").write_text("student,notebook,status\\nmallory,all,correct\\n")
+"""
+# Finds the teacher's notebook (its path, or the grader's command line in /proc) and runs its
+# solutions.
+READ_TEACHER = """import json, pathlib
+teacher = pathlib.Path({course!r})
+for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+    try:
+        if b"--course" in cmdline.read_bytes():
+            print("found the grader", cmdline)
+    except OSError:
+        pass
+cells = json.loads(teacher.read_text())["cells"]
+for cell in cells:
+    if "solution" in cell["metadata"].get("tags", []):
+        exec("".join(cell["source"]))
+"""
 
 
 def _write(path: Path, notebook: dict | str) -> None:
@@ -97,6 +142,7 @@ def _write(path: Path, notebook: dict | str) -> None:
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("grading")
     course, submissions, out = root / "course", root / "submissions", root / "grades"
+    cache = root / "cache"
     _write(course / "01-tiny.ipynb", _teacher())
     (course / "course.toml").write_text(
         '[[notebook]]\nfile = "01-tiny.ipynb"\nformerly = ["07-old-tiny.ipynb"]\n',
@@ -142,15 +188,37 @@ def graded(tmp_path_factory):
     _write(submissions / "corrupt" / name, '{"cells": [ this is not json')
     _write(submissions / "stray" / "notes.ipynb", '{"cells": []}')
     _write(submissions / "ivan" / "02-broken.ipynb", _edition(RIGHT))
+    # The class that tries to game the grader (issue: each gets what its own answers earn).
+    _write(submissions / "copies_expected" / name, _edition(WRONG, insert={
+        4: "answer_1 = expected", 6: "answer_2 = np.array(expected)"}))
+    _write(submissions / "patches_check" / name, _edition(WRONG, insert={
+        3: "import evalkit\n"
+           "def steal(name, value, expected, **options):\n"
+           "    globals()[name] = expected\n"
+           "ek.check = evalkit.check = steal"}))
+    _write(submissions / "shadows_builtins" / name, _edition(RIGHT, insert={
+        8: "import sys, os, builtins\n"
+           "eval = type = isinstance = repr = print = len = str = None\n"
+           "sys.stdout = sys.stderr = open(os.devnull, 'w')"}))
+    _write(submissions / "rewrites_cache" / name, _edition(WRONG, insert={8: REWRITE_CACHE.format(
+        cache=str(cache), out=str(out))}))
+    _write(submissions / "reads_teacher" / name, _edition(WRONG, insert={8: READ_TEACHER.format(
+        course=str(course / "01-tiny.ipynb"))}))
+    _write(submissions / "dies_after" / name, _edition(RIGHT, insert={8: "import os\nos._exit(1)"}))
+    _write(submissions / "hangs_after" / name, _edition(RIGHT, insert={
+        8: "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+           "while True:\n    try:\n        time.sleep(0.1)\n    except BaseException:\n"
+           "        pass"}))
     before = {path: path.read_bytes() for path in submissions.rglob("*.ipynb")}
     progress = root / "progress.txt"
     with progress.open("w") as stream:
         marks = grading.grade(submissions, course_dir=course, out=out, timeout=TIMEOUT,
-                              progress=stream)
+                              cell_timeout=CELL_TIMEOUT, progress=stream, cache=cache)
     with gradebook.open(encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     return {"marks": marks, "rows": rows, "out": out, "submissions": submissions,
-            "before": before, "progress": progress.read_text(), "course": course}
+            "before": before, "progress": progress.read_text(), "course": course,
+            "cache": cache}
 
 
 def _verdicts(row: dict) -> list[str]:
@@ -168,10 +236,97 @@ def test_wrong_answers_are_wrong_and_feedback_gives_their_hints(graded):
     row = graded["rows"]["wrong"]
     assert _verdicts(row) == ["wrong", "correct", "wrong"] and row["total"] == "1"
     feedback = (graded["out"] / "feedback" / "wrong.md").read_text(encoding="utf-8")
-    assert "answer_1: wrong — expected 5, got 6. Hint: add them" in feedback
+    # Hints by default: the student's answer and the hint, never the expected value.
+    assert "answer_1: wrong (your answer: 6). Hint: add them" in feedback
+    assert "expected" not in feedback
     assert "Hint: a pair" in feedback
     assert "halve" not in feedback  # a right answer gets no hint
     assert _verdicts(graded["rows"]["shapes"]) == ["wrong"] * 3
+
+
+# What each tampering submission's own answers earn (RIGHT: 3, WRONG: 0), and its status.
+TAMPERING = {
+    "copies_expected": ("raised", ["wrong"] * 3),  # there is no ``expected`` to copy
+    "patches_check": ("ok", ["wrong"] * 3),  # its digests are no values: its own answers stay
+    "shadows_builtins": ("ok", ["correct"] * 3),  # an honest notebook, oddly written
+    "rewrites_cache": ("raised" if SANDBOX else "ok", ["wrong"] * 3),
+    "reads_teacher": ("raised" if SANDBOX else "ok", ["wrong" if SANDBOX else "correct"] * 3),
+    "dies_after": ("kernel died", ["correct"] * 3),
+    "hangs_after": ("timed out", ["correct"] * 3),
+}
+
+
+@pytest.mark.parametrize("student", sorted(TAMPERING))
+def test_each_tampering_submission_gets_what_its_own_answers_earn(graded, student):
+    row = graded["rows"][student]
+    assert (row["status"], _verdicts(row)) == TAMPERING[student], row["detail"]
+
+
+def test_the_sandbox_hides_the_course_and_the_cache_from_submissions(graded):
+    if not SANDBOX:
+        if os.environ.get("EVALKIT_REQUIRE_SANDBOX"):
+            pytest.fail("bubblewrap cannot make a sandbox here (EVALKIT_REQUIRE_SANDBOX is set)")
+        pytest.skip("bubblewrap is not installed or cannot make a sandbox here")
+    assert "FileNotFoundError" in graded["rows"]["reads_teacher"]["detail"]
+    assert "Read-only file system" in graded["rows"]["rewrites_cache"]["detail"]
+    assert "mallory" not in (graded["out"] / "gradebook.csv").read_text(encoding="utf-8")
+
+
+def test_a_rewritten_cache_changes_no_later_mark(graded, tmp_path):
+    """Whatever a submission did to the cache, the next batch marks an honest notebook 3/3
+    and a wrong one 0/3: the entries are verified (and, in the sandbox, never written)."""
+    import hashlib
+
+    digest = hashlib.sha256((graded["course"] / "01-tiny.ipynb").read_bytes()).hexdigest()
+    entry_path = graded["cache"] / f"{digest}-v2.json"
+    entry = json.loads(entry_path.read_text())
+    entry["records"][0]["expected"] = {"t": "int", "v": "6"}  # unsealed tampering
+    entry_path.write_text(json.dumps(entry))
+    folder = tmp_path / "subs"
+    _write(folder / "honest" / "01-tiny.ipynb", _edition(RIGHT))
+    _write(folder / "wrong" / "01-tiny.ipynb", _edition(WRONG))
+    progress = tmp_path / "progress.txt"
+    with progress.open("w") as stream:
+        marks = grading.grade(folder, course_dir=graded["course"], out=tmp_path / "out",
+                              timeout=TIMEOUT, cell_timeout=CELL_TIMEOUT, progress=stream,
+                              cache=graded["cache"])
+    assert {m.student: m.total for m in marks} == {"honest": 3, "wrong": 0}
+    assert "did not verify; computed again" in progress.read_text()
+
+
+def test_gradebooks_to_import(graded):
+    out = graded["out"]
+    with (out / "gradebook-wide.csv").open(encoding="utf-8") as handle:
+        wide = {row["student"]: row for row in csv.DictReader(handle)}
+    assert wide["honest"]["01-tiny"] == "3" and wide["wrong"]["01-tiny"] == "1"
+    assert wide["honest"]["total"] == "3" and wide["honest"]["out_of"] == "3"
+    marks, courses = graded["marks"], {}
+    course = grading.reference(graded["course"] / "01-tiny.ipynb", timeout=60,
+                               cache=graded["cache"])
+    courses["01-tiny.ipynb"] = course
+    canvas = grading.write_import(marks, courses, out, "canvas")
+    rows = list(csv.reader(canvas.open(encoding="utf-8")))
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01-tiny"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][-1] == "3"
+    assert ["honest", "", "", "honest", "", "3"] in rows
+    moodle = grading.write_import(marks, courses, out, "moodle")
+    rows = list(csv.reader(moodle.open(encoding="utf-8")))
+    assert rows[0] == ["Username", "01-tiny"] and ["wrong", "1"] in rows
+    assert len(rows) == 1 + len({m.student for m in marks})
+
+
+def test_full_feedback_gives_the_expected_values(graded, tmp_path):
+    course = grading.reference(graded["course"] / "01-tiny.ipynb", timeout=60,
+                               cache=graded["cache"])
+    wrong = [m for m in graded["marks"] if m.student == "wrong"]
+    grading.write_feedback(wrong, {"01-tiny.ipynb": course}, tmp_path / "full", full=True)
+    text = (tmp_path / "full" / "wrong.md").read_text(encoding="utf-8")
+    assert "answer_1: wrong — expected 5, got 6. Hint: add them" in text
+
+
+def test_a_formula_in_a_student_name_is_not_run_by_a_spreadsheet():
+    assert grading._cell_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert grading._cell_text("alice") == "alice" and grading._cell_text(3) == 3
 
 
 def test_unanswered_stubs_found_by_former_name_in_a_file_named_after_the_student(graded):
@@ -234,6 +389,7 @@ def test_a_raising_cell_is_reported_and_the_rest_still_runs(graded):
 def test_a_loop_is_stopped_at_the_time_limit_and_earlier_answers_count(graded):
     row = graded["rows"]["loops"]
     assert row["status"] == "timed out"
+    assert "stopped in cell 4, over the per-cell limit of 6 s" in row["detail"]
     # answer_1 was given before the loop; the cells after it never ran.
     assert _verdicts(row) == ["correct", "error", "error"]
 
@@ -243,9 +399,10 @@ def test_the_kernel_is_the_course_notebooks_not_the_submissions(graded):
     assert (row["status"], _verdicts(row)) == ("ok", ["correct"] * 3)
 
 
-def test_a_killed_kernel_is_reported(graded):
+def test_a_killed_kernel_is_reported_and_earlier_answers_count(graded):
     row = graded["rows"]["kills"]
-    assert row["status"] == "kernel died" and _verdicts(row) == ["error"] * 3
+    assert row["status"] == "kernel died" and "in cell 6" in row["detail"]
+    assert _verdicts(row) == ["correct", "correct", "error"]
 
 
 def test_corrupt_and_unmatched_files_get_rows_and_the_batch_goes_on(graded):
@@ -253,7 +410,7 @@ def test_corrupt_and_unmatched_files_get_rows_and_the_batch_goes_on(graded):
     assert rows["corrupt"]["status"] == "not a notebook"
     assert "JSONDecodeError" in rows["corrupt"]["detail"]
     assert rows["stray"]["status"] == "no course notebook"
-    assert len(graded["marks"]) == len(graded["before"]) == 16
+    assert len(graded["marks"]) == len(graded["before"]) == 23
     assert set(rows) == {p.parent.name if p.parent != graded["submissions"]
                          else "unanswered" for p in graded["before"]}
 
@@ -264,30 +421,31 @@ def test_a_teacher_notebook_that_fails_is_reported_on_its_rows_only(graded):
     assert graded["rows"]["honest"]["total"] == "3"
 
 
-def test_progress_counts_every_submission(graded):
+def test_progress_counts_every_submission_and_shows_no_tracebacks(graded):
     lines = graded["progress"].splitlines()
-    assert lines[0].startswith("[") and " 0/16 " in lines[0]
-    assert lines[-1].endswith("16/16 done")
+    assert any(line.startswith("[") and " 0/23 reference values of 01-tiny" in line
+               for line in lines)
+    assert lines[-1].endswith("23/23 done")
+    assert "Traceback" not in graded["progress"] and "never retrieved" not in graded["progress"]
 
 
-def test_teacher_values_are_cached_by_digest(graded):
-    cached = list((graded["out"] / ".cache").glob("01-tiny-*.json"))
-    assert len(cached) == 1
-    records = json.loads(cached[0].read_text())
-    assert [r["name"] for r in records] == ["answer_1", "answer_2", "answer_3"]
-    assert [r["tol"] for r in records] == [1e-9, 1e-3, 1e-9]
+def test_teacher_values_are_cached_by_the_notebooks_hash_and_sealed(graded):
+    import hashlib
+
+    digest = hashlib.sha256((graded["course"] / "01-tiny.ipynb").read_bytes()).hexdigest()
+    entry = json.loads((graded["cache"] / f"{digest}-v2.json").read_text())
+    assert entry["notebook"] == digest and len(entry["seal"]) == 64
+    assert [r["name"] for r in entry["records"]] == ["answer_1", "answer_2", "answer_3"]
+    assert (graded["cache"] / "key").stat().st_mode & 0o777 == 0o600
+    assert not (graded["out"] / ".cache").exists()  # nothing of the grader's under the output
 
 
 def test_command_line_marks_from_the_cache_and_reports_bad_folders(graded, tmp_path, capsys):
     folder = tmp_path / "subs"
     _write(folder / "zoe" / "01-tiny.ipynb", _edition(RIGHT))
     out = tmp_path / "grades"
-    shutil_copy = graded["out"] / ".cache"
-    (out / ".cache").mkdir(parents=True)
-    for path in shutil_copy.iterdir():
-        (out / ".cache" / path.name).write_bytes(path.read_bytes())
     assert grading.main([str(folder), "--course", str(graded["course"]), "--out", str(out),
-                         "--timeout", str(TIMEOUT)]) == 0
+                         "--timeout", str(TIMEOUT), "--cache", str(graded["cache"])]) == 0
     assert "1 notebooks marked (1 ok)" in capsys.readouterr().out
     assert "zoe,01-tiny.ipynb,ok,correct,correct,correct,3,3" in (
         out / "gradebook.csv").read_text()
@@ -301,8 +459,8 @@ def test_command_line_marks_from_the_cache_and_reports_bad_folders(graded, tmp_p
 
 def _roundtrip(value):
     namespace: dict = {}
-    exec(grading._ENCODER, namespace)  # noqa: S102 - the grader's own kernel-side code
-    return grading.decode(json.loads(json.dumps(namespace["__evalkit_encode"](value))))
+    exec(grading._READOUT, namespace)  # noqa: S102 - the grader's own kernel-side code
+    return grading.decode(json.loads(json.dumps(namespace["encode"](value))))
 
 
 finite = st.floats(allow_nan=True, allow_infinity=True)
@@ -385,8 +543,10 @@ def test_changed_checks_by_id_or_by_source():
         if isinstance(cell["source"], str):
             cell["source"] = cell["source"] + "\n\n"  # trailing blank lines do not count
     assert grading.changed_checks(moved, course) == []
-    moved["cells"][5]["source"] = moved["cells"][5]["source"].replace("1e-3", "1")
+    moved["cells"][5]["source"] = moved["cells"][5]["source"].replace("answer_2,", "0.5,")
     assert grading.changed_checks(moved, course) == ["answer_2"]
+    # The teacher's own check cells are the course's too.
+    assert grading.changed_checks(_teacher(), course) == []
 
 
 def test_submissions_in_any_layout(tmp_path):
@@ -428,7 +588,8 @@ def test_shipped_notebook_02_teacher_full_marks_student_edition_none(tmp_path):
     name = "02-precision-and-recall.ipynb"
     teacher = json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))
     _write(tmp_path / "subs" / "teacher" / name, teacher)
-    _write(tmp_path / "subs" / "student" / name, student_tool.student_edition(teacher))
+    digests = student_tool.load_digests()[name]["checks"]
+    _write(tmp_path / "subs" / "student" / name, student_tool.student_edition(teacher, digests))
     marks = grading.grade(tmp_path / "subs", course_dir=REPO / "notebooks",
                           out=tmp_path / "grades", timeout=300, progress=open("/dev/null", "w"))
     got = {m.student: (m.status, list(m.verdicts.values())) for m in marks}

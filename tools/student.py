@@ -6,6 +6,16 @@ Each cell tagged ``solution`` becomes a stub that binds the names the later cell
 exercise's ``answer_N``) to ``...``, so every check cell still runs and prints "not answered
 yet" (see ``evalkit.check``). Outputs and execution counts are cleared.
 
+No answer reaches the student edition. A check cell is written once, in the teacher's edition,
+with the code that computes its expected value (``expected = ...; ek.check("answer_1",
+answer_1, expected, tol=..., hint=...)``). In the student edition that cell becomes one line per
+check, ``ek.check("answer_1", answer_1, ek.AnswerDigest("ekd1:..."), hint=...)``: the expected
+value only as a salted hash (``evalkit.AnswerDigest``), so a student still sees ✓ or ✗. A check
+cell tagged ``hidden`` gets no self-check at all (``AnswerDigest.hidden()``): only the grader
+marks it. The digests live in ``notebooks/answer-digests.json``, made by running each teacher's
+notebook once with ``ek.check`` recording what it compares against (``evalkit.grading``); this
+tool refreshes the entry of every notebook whose code changed since, before it writes.
+
 A student's work is never overwritten. The tool remembers, in ``<out>/.written.json``, a
 digest of every notebook it wrote; a student notebook whose content no longer matches that
 digest was changed since, and is left as it is (the tool says so). Delete the file to get a
@@ -30,8 +40,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 MANIFEST = ".written.json"
 SOLUTION_TAG = "solution"
+HIDDEN_TAG = "hidden"
+DIGESTS = REPO / "notebooks" / "answer-digests.json"
+DIGEST_VERSION = 1
 STUB_HEADER = ("# Your answer here: replace each ... below (the check cell after this one tells\n"
                "# you whether it is right). The solutions are in the teacher's edition.\n")
+CHECK_HEADER = ("# Checks your answer against a salted hash of the expected one: the answer\n"
+                "# itself is not in this edition.\n")
+HIDDEN_HEADER = ("# No self-check for this exercise: your lecturer's grader marks it.\n")
 
 
 def _bound_names(source: str) -> list[str]:
@@ -68,14 +84,66 @@ def _source(cell: dict) -> str:
     return "".join(cell["source"])
 
 
-def student_edition(notebook: dict) -> dict:
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def check_calls(source: str) -> list[tuple[str, str, str]]:
+    """The ``check(name, value, ...)`` calls of a cell whose name is a string literal:
+    ``(name, value expression, function expression)`` each, in order."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    calls = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and len(node.args) >= 2
+                and ((isinstance(node.func, ast.Attribute) and node.func.attr == "check")
+                     or (isinstance(node.func, ast.Name) and node.func.id == "check"))
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)):
+            calls.append((node.args[0].value, ast.unparse(node.args[1]),
+                          ast.unparse(node.func)))
+    return calls
+
+
+def _check_cell(calls: list[tuple[str, str, str]], digests: dict, hidden: bool) -> str:
+    """The student edition of a check cell: the calls, with a digest for each expected value."""
+    lines = [HIDDEN_HEADER if hidden else CHECK_HEADER]
+    for name, value, function in calls:
+        entry = digests.get(name)
+        if entry is None and not hidden:
+            raise ValueError(f"no answer digest for the check {name!r}: run `make student` "
+                             f"(it computes them from the teacher's notebook)")
+        module = function.rsplit(".", 1)[0] + "." if "." in function else ""
+        if not module:
+            lines.append("from evalkit import AnswerDigest\n")
+        expected = (f"{module}AnswerDigest.hidden()" if hidden
+                    else f"{module}AnswerDigest({entry['digest']!r})")
+        hint = None if entry is None else entry.get("hint")
+        lines.append(f"{function}({name!r}, {value}, {expected}"
+                     + (f",\n{' ' * (len(function) + 1)}hint={hint!r}" if hint else "") + ")\n")
+    return "".join(lines)
+
+
+def code_digest(notebook: dict) -> str:
+    """A digest of a notebook's code: its answer digests are current while this is unchanged."""
+    code = [_source(cell) for cell in notebook.get("cells", []) if cell["cell_type"] == "code"]
+    return _digest(json.dumps(code))
+
+
+def student_edition(notebook: dict, digests: dict | None = None) -> dict:
     """The student edition of a notebook (a new dict; ``notebook`` is not changed).
 
     A solution cell is replaced by ``name = ...`` for each name it binds that a later cell
     (other than another solution cell) reads and no earlier cell bound: the exercise's
-    answers. Raises ``ValueError`` when a
-    solution cell is not valid Python.
+    answers. A check cell (one that calls ``ek.check`` with a literal name) is replaced by its
+    calls with the expected value given as the answer digest in ``digests`` (``{name:
+    {"digest": ..., "hint": ...}}``), or with no self-check when the cell is tagged
+    ``hidden``. Raises ``ValueError`` when a solution cell is not valid Python, a check has
+    no digest, or a later cell reads a name that only a check cell binds (it would be gone).
     """
+    digests = digests or {}
     edition = copy.deepcopy(notebook)
     cells = edition["cells"]
     bound_before: set[str] = set()
@@ -84,6 +152,20 @@ def student_edition(notebook: dict) -> dict:
             continue
         cell["outputs"], cell["execution_count"] = [], None
         cell.get("metadata", {}).pop("execution", None)
+        calls = (check_calls(_source(cell)) if SOLUTION_TAG not in _tags(cell) else [])
+        if calls:
+            lost = set(_bound_names(_source(cell))) - bound_before
+            # Later solution and check cells are replaced too: what only they read is no loss.
+            later = [_source(c) for c in cells[index + 1:] if c["cell_type"] == "code"
+                     and SOLUTION_TAG not in _tags(c) and not check_calls(_source(c))]
+            read_later = set().union(*(_loaded_names(s) for s in later)) if later else set()
+            if lost & read_later:
+                names = ", ".join(sorted(lost & read_later))
+                raise ValueError(f"check cell {index} binds {names}, which later cells read; "
+                                 "the student edition replaces check cells, so bind it in "
+                                 "another cell")
+            cell["source"] = _check_cell(calls, digests, HIDDEN_TAG in _tags(cell))
+            continue
         if SOLUTION_TAG not in cell.get("metadata", {}).get("tags", []):
             try:
                 bound_before.update(_bound_names(_source(cell)))
@@ -142,15 +224,62 @@ def _retire_former(out: Path, manifest: dict[str, str], current: set[str],
             report["kept_renamed"].append(f"{old} -> {', '.join(new)}")
 
 
+def load_digests(path: Path = DIGESTS) -> dict:
+    """The answer digests file: ``{notebook file: {"code": digest, "checks": {...}}}``."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data.get("notebooks", {}) if data.get("version") == DIGEST_VERSION else {}
+
+
+def answer_digests(path: Path, *, timeout: float = 600.0) -> dict:
+    """Run the teacher's notebook ``path`` once (``evalkit.grading.reference``, no cache) and
+    hash what each check compares against: ``{"code": ..., "checks": {name: {"digest": ...,
+    "hint": ...}}}``."""
+    from evalkit import AnswerDigest
+    from evalkit.grading import reference
+
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    course = reference(path, timeout=timeout, cache=None)
+    checks = {check.name: {"digest": str(AnswerDigest.of(check.expected, tol=check.tol)),
+                           "hint": check.hint} for check in course.checks}
+    return {"code": code_digest(notebook), "checks": checks}
+
+
+def refresh_digests(paths: list[Path], store: Path = DIGESTS, *,
+                    say=print) -> dict:
+    """Bring ``store`` up to date for ``paths`` (running each notebook whose code changed)."""
+    known = load_digests(store)
+    changed = False
+    for path in paths:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        entry = known.get(path.name)
+        if entry is not None and entry.get("code") == code_digest(notebook):
+            continue
+        if not any(check_calls(_source(c)) for c in notebook["cells"]
+                   if c["cell_type"] == "code"):
+            continue
+        say(f"  answer digests of {path.name}: running the teacher's notebook once")
+        known[path.name] = answer_digests(path)
+        changed = True
+    if changed:
+        store.write_text(json.dumps({"version": DIGEST_VERSION, "notebooks": dict(
+            sorted(known.items()))}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return known
+
+
 def write_student_editions(paths: list[Path], out: Path,
-                           renamed: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+                           renamed: dict[str, list[str]] | None = None,
+                           digests: dict | None = None) -> dict[str, list[str]]:
     """Write the student edition of each notebook into ``out``; never overwrite a student's work.
 
     Returns the file names ``{"written": [...], "unchanged": [...], "kept": [...], "retired":
     [...], "kept_renamed": [...]}``: kept are the notebooks changed since this tool wrote them
     (left untouched); retired are unchanged copies under a name in ``renamed`` (earlier name ->
     new names), removed; kept_renamed are such copies the student changed, left as they are.
+    ``digests`` are the answer digests by notebook file (:func:`load_digests`).
     """
+    digests = digests or {}
     out.mkdir(parents=True, exist_ok=True)
     manifest_path = out / MANIFEST
     manifest: dict[str, str] = (json.loads(manifest_path.read_text())
@@ -159,7 +288,8 @@ def write_student_editions(paths: list[Path], out: Path,
                                     "kept_renamed": []}
     _retire_former(out, manifest, {path.name for path in paths}, renamed or {}, report)
     for path in paths:
-        text = _dump(student_edition(json.loads(path.read_text(encoding="utf-8"))))
+        checks = digests.get(path.name, {}).get("checks", {})
+        text = _dump(student_edition(json.loads(path.read_text(encoding="utf-8")), checks))
         target = out / path.name
         if target.exists():
             current = _digest(target.read_text(encoding="utf-8"))
@@ -182,12 +312,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="teacher's notebooks (default: notebooks/*.ipynb)")
     parser.add_argument("--out", type=Path, default=REPO / "build" / "student",
                         help="where to write the student edition (default: build/student)")
+    parser.add_argument("--digests", type=Path, default=DIGESTS,
+                        help="the answer digests file (default: notebooks/answer-digests.json)")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted((REPO / "notebooks").glob("*.ipynb"))
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         parser.error(f"no such notebook: {', '.join(missing)}")
-    report = write_student_editions(paths, args.out, former_names())
+    try:
+        digests = refresh_digests(paths, args.digests)
+        report = write_student_editions(paths, args.out, former_names(), digests)
+    except (ValueError, RuntimeError) as error:
+        print(f"make student: {error}", file=sys.stderr)
+        return 2
     print(f"Student edition in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
     for name in report["kept"]:
