@@ -7,7 +7,7 @@
 #   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
 #   make test-oldest              unit tests, doctests and notebooks on the oldest versions we promise
 #   make student                  the student edition (no solutions, no outputs) in build/student/
-#   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/gradebook.csv
+#   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/ (FORMAT=canvas|moodle|csv)
 #   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
 #   make present NB=07 PORT=8899 NO_BROWSER=1   (same options as make lab)
 #   make site                     the course site (Sphinx) in build/site/; open build/site/index.html
@@ -90,15 +90,21 @@ test-oldest: $(OLDEST_STAMP)
 student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
 
-# Each submission runs in a fresh kernel on a temporary copy; the marks are computed outside
-# it (evalkit/grading.py). TIMEOUT is seconds per notebook. Student code runs with your
-# rights: run this in a container or under an account of its own.
+# Each submission runs in a fresh kernel on a temporary copy (in a bubblewrap sandbox where it
+# works); the marks are computed outside it (evalkit/grading.py). TIMEOUT is seconds per
+# notebook, CELL_TIMEOUT per cell; FORMAT the gradebook to import (csv, canvas, moodle);
+# FEEDBACK hints or full. README, "For lecturers: marking a class", says what it protects.
 SUBMISSIONS ?=
 TIMEOUT ?= 300
+CELL_TIMEOUT ?= 120
+FORMAT ?= csv
+FEEDBACK ?= hints
+SANDBOX ?= auto
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || { echo "Which folder? e.g. make grade SUBMISSIONS=handed-in/"; exit 2; }
 	$(BIN)/python -m evalkit.grading "$(SUBMISSIONS)" --course notebooks --out build/grades \
-	  --timeout $(TIMEOUT)
+	  --timeout $(TIMEOUT) --cell-timeout $(CELL_TIMEOUT) --format $(FORMAT) \
+	  --feedback $(FEEDBACK) --sandbox $(SANDBOX)
 
 # Voila serves one notebook as an app: code hidden, explorers live, the lecture template's
 # larger type (tools/jupyter/voila/templates/lecture).
