@@ -151,8 +151,12 @@ _BY_NAME_ALL = {m.name: m for m in ALL_MEASURES}
 #: trec_eval's measures whose parameters are not cutoffs (evaluate reads them: utility's
 #: coefficients, gains, rbp's p, relstring's length).
 _PARAMETERS = getattr(_evaluation, "TREC_EVAL_PARAMETERS", {})
-#: Measures whose value for a query 10.0 sets to 0 after scoring its bogus ranking.
-_BOGUS_ZEROED = {"num_ret", "utility", "rbp_resid", "unj"}
+
+
+def _zeroed_for_bogus(printed: str) -> bool:
+    """Whether 10.0 sets this value to 0 after scoring a bogus ranking (trec_eval.c matches
+    the printed name: exactly num_ret, utility or rbp_resid, or any name starting unj)."""
+    return printed in ("num_ret", "utility", "rbp_resid") or printed.startswith("unj")
 
 
 def _computed(measure: TrecMeasure) -> bool:
@@ -389,6 +393,13 @@ def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.Da
     if version == "9.0.8":
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
+    if np.isnan(score).any():
+        row = int(np.flatnonzero(np.isnan(score))[0])
+        raise TrecEvalError(f"{path}, line {int(np.flatnonzero(used)[row]) + 1}: a score that "
+                            "reads as NaN; trec_eval's ranking of NaN depends on its sort, "
+                            "evalkit refuses it", code=2)
+    if not np.isfinite(score).all():  # +-inf rank as trec_eval ranks them: by their order
+        score = np.unique(score, return_inverse=True)[1].astype(np.float64)
     run_id = str(fields[at[-1] + 5]) if at.size else ""
     table = pd.DataFrame({"query_id": fields[at], "doc_id": fields[at + 2], "score": score})
     return table, run_id
@@ -633,7 +644,8 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
             continue
         if measure.kind == STRING:  # relstring: per query only
             strings = scores[column.labels[0]].to_numpy(dtype=object).copy()
-            strings[bogus] = ""  # 10.0 clears the string of a bogus ranking
+            if column.name == "relstring":  # 10.0 clears it (by this exact name)
+                strings[bogus] = ""
             per_query[column.name] = strings
             continue
         block = scores[list(column.labels)].to_numpy(dtype=np.float64)
@@ -641,7 +653,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
             values = block[:, 0].copy()
         else:  # 11pt_avg: the levels' precisions summed in order, divided by their number
             values = np.cumsum(block, axis=1)[:, -1] / block.shape[1]
-        if measure.name in _BOGUS_ZEROED:
+        if _zeroed_for_bogus(column.name):
             values[bogus] = 0.0
         if measure.name in ("gm_map", "gm_bpref"):
             logs = np.fromiter(map(math.log, np.maximum(values, MIN_GEO_MEAN)), dtype=np.float64,
@@ -672,13 +684,20 @@ _FORMATS = {LONG: ".0f", STRING: "", FLOAT: "6.4f", CUT_LONG: "6.4f", CUT_FLOAT:
             PARAM_FLOAT: "6.4f", SPECIAL: "6.4f"}
 
 
+def _c_float(value: float) -> str:
+    """C's ``%6.4f``: as Python's, but a NaN with its sign bit set is ``-nan``."""
+    if value != value:
+        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>6}"
+    return f"{value:6.4f}"
+
+
 def _line(name: str, query: str, value: Any, kind: str) -> str:
     if isinstance(value, str):
         shown = value
     elif kind == LONG or name == "num_q":
         shown = str(int(value))
     else:
-        shown = f"{value:6.4f}"
+        shown = _c_float(value)
     return f"{name:<22}\t{query}\t{shown}\n"
 
 
@@ -693,7 +712,7 @@ def format_output(outcome: Outcome, columns: list[Column], *, query_lines: bool,
         patterns = [f"{c.name:<22}\t{{}}\t'{{}}'\n" if c.measure.kind == STRING else
                     f"{c.name:<22}\t{{}}\t{{:{_FORMATS[c.measure.kind]}}}\n" for c in shown]
         for query, row in zip(outcome.queries, values, strict=True):
-            out.extend(pattern.format(query, value)
+            out.extend(pattern.format(query, value if value == value else _NaN(value))
                        for pattern, value in zip(patterns, row, strict=True))
     if summary_lines and outcome.summary is not None:
         for column in columns:
@@ -702,6 +721,13 @@ def format_output(outcome: Outcome, columns: list[Column], *, query_lines: bool,
             out.append(_line(column.name, "all", outcome.summary[column.name],
                              column.measure.kind))
     return "".join(out)
+
+
+class _NaN(float):
+    """A NaN that formats as C prints it (``-nan`` with the sign bit set)."""
+
+    def __format__(self, spec: str) -> str:
+        return _c_float(float(self)) if spec == "6.4f" else format(float(self), spec)
 
 
 def help_text(version: str = DEFAULT_VERSION) -> str:
@@ -723,9 +749,9 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "Deliberate differences: -l below 0 is refused (trec_eval then counts unjudged",
         "documents as relevant, e.g. a map of 2.0); recall levels outside [0, 1] and",
         "negative or non-finite parameters are refused; ndcg gain parameters are not",
-        "supported; trec_eval 10.0 with -c on a run without a single result line prints",
-        "an uninitialised run id, evalkit refuses; the options -D -J -N -M -R -T -Z -o",
-        "are not supported.",
+        "supported; NaN scores are refused; trec_eval 10.0 with -c on a run without a",
+        "single result line prints an uninitialised run id, evalkit refuses; the options",
+        "-D -J -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
     return "\n".join(lines)
@@ -800,13 +826,14 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
         selection = select_measures(args.m, version)
         qrels = read_trec_qrels(args.qrels, version)
         run_table, run_id = read_trec_results(args.run, version, stdin)
-        if run_table.empty and version == "10.0" and args.c:
-            raise TrecEvalError(f"{args.run}: no results in the file (trec_eval 10.0 -c "
-                                "prints an uninitialised run id here; evalkit refuses)",
-                                code=2)
         columns = plan(selection, version)
         outcome = compute(qrels, run_table, run_id, columns, relevance_level=args.l,
                           complete=args.c, version=version)
+        if (run_table.empty and version == "10.0" and outcome.summary is not None
+                and not args.n and any(c.name == "runid" for c in columns)):
+            raise TrecEvalError(f"{args.run}: no results in the file (trec_eval 10.0 -c "
+                                "prints an uninitialised run id here; evalkit refuses)",
+                                code=2)
     except TrecEvalError as error:
         stderr.write(f"evalkit trec_eval: {error}\n")
         return error.code
