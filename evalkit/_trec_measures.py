@@ -739,15 +739,17 @@ def _running_at(codes: np.ndarray, ranks: np.ndarray, running: np.ndarray,
 def _rbp_gains(run: JudgedRun, gains: dict[int, float] | None) -> np.ndarray:
     """Each judged row's gain for RBP: trec_eval's gains (``gain_init.c``), rescaled per
     query to [0, 1] by (gain - min) / (max - min) when some gain of the query's levels lies
-    outside [0, 1]. A query's levels are 0 up to its highest grade and every level that
-    ``gains`` names; rows graded negative gain 0, not rescaled."""
+    outside [0, 1], with min <= 0 <= max. A query's levels are 0 up to its highest grade and
+    every level that ``gains`` names; rows graded negative gain 0, not rescaled."""
     gains = gains or {}
     top = np.full(run.n_queries, -1, dtype=np.int64)
     graded = run.qrels_grade >= 0
     np.maximum.at(top, run.qrels_query[graded], run.qrels_grade[graded].astype(np.int64))
+    # m_rbp.c leaves min and max uninitialised; they start at 0 in the builds we compared
+    # with (see rank_biased_precision).
     named = np.array(list(gains.values()), dtype=np.float64)
-    low = np.full(run.n_queries, named.min(initial=np.inf))
-    high = np.full(run.n_queries, named.max(initial=-np.inf))
+    low = np.full(run.n_queries, named.min(initial=0.0))
+    high = np.full(run.n_queries, named.max(initial=0.0))
     # The levels 0 … top that gains does not name gain their own value.
     lowest = min(set(range(len(gains) + 1)) - set(gains))
     low = np.where(lowest <= top, np.minimum(low, lowest), low)
@@ -769,14 +771,16 @@ def rank_biased_precision(run: JudgedRun, k: float | None, p: float = 0.9,
     :math:`(1 - p) \sum_i g_i\, p^{i-1}` with persistence p (default 0.9, trec_eval's).
 
     Gains are trec_eval's (the grades, or ``gains``: trec_eval ``rbp.p=0.8,2=3``), rescaled
-    per query to [0, 1] as (g - min) / (max - min) over the query's gain levels when one lies
-    outside [0, 1]: with grades 0–3, grade 3 gains 1 and grade 1 gains 1/3. The relevance
-    level plays no part; unjudged documents gain 0.
+    per query to [0, 1] as (g - min) / (max - min) when some gain of the query's levels (0 to
+    its highest grade, and every level ``gains`` names) lies outside [0, 1]: with grades 0–3,
+    grade 3 gains 1 and grade 1 gains 1/3. The relevance level plays no part; unjudged
+    documents and negative grades gain 0.
 
-    trec_eval 10.0 starts that min and max from uninitialised variables, so what it prints
-    can depend on the other measures asked for (``-m dcg -m rbp`` can differ from
-    ``-m rbp``); this is the value of the initialised reading, which it prints with
-    ``-m rbp`` or ``-m all_trec``. ir_measures' RBP defaults to p = 0.8 and binary gains.
+    ``m_rbp.c`` never initialises that min and max: the binaries we compared with start both
+    at 0 (so min <= 0 <= max: gains 0.5 to 7.5 rescale as g / 7.5) when rbp is asked for
+    alone or in ``all_trec``, but what an earlier measure leaves on the stack can change them
+    (``-m dcg -m rbp`` may print other values). evalkit starts them at 0. ir_measures' RBP
+    defaults to p = 0.8 and binary gains.
 
     References: Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of
     retrieval effectiveness. ACM TOIS 27(1), article 2.
