@@ -84,6 +84,8 @@ class JudgedRun:
         self.relevant_query = judged_query[relevant]
         self.relevant_rank = judged_rank[relevant]
         self.relevant_found = group_positions(self.relevant_query)
+        #: Gain tables already built, by gains (see _gains): G, nDCGRel, … share one.
+        self.gain_tables: dict[tuple, Any] = {}
 
     def per_query(self, codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum ``weights`` (or count rows) per query number."""
@@ -427,10 +429,11 @@ def _merge_sort(items: list, compare: Callable[[Any, Any], int]) -> list:
 
 
 def _level_walk(top: int, gains: dict[int, float]) -> dict[int, int]:
-    """The order in which trec_eval's ideal ranking takes the levels 0 … top of a query:
-    level -> step (0 first). ``setup_gains`` lists the levels ``gains`` names, in order, then
-    the others, and sorts them with ``comp_rel_gain``, which compares the difference of two
-    gains cast to a whole number (so 3.5 and 3 count as equal); the walk goes from the end."""
+    """The order in which trec_eval's ideal ranking takes the levels 0 … top of a query (and
+    those ``gains`` names): level -> step (0 first). ``setup_gains`` lists the levels
+    ``gains`` names, in order, then the others, and sorts them with ``comp_rel_gain``, which
+    compares the difference of two gains cast to a whole number (so 3.5 and 3 count as
+    equal); the walk goes from the end."""
     levels = list(gains) + [level for level in range(top + 1) if level not in gains]
 
     def gain_of(level: int) -> float:
@@ -443,7 +446,12 @@ def _level_walk(top: int, gains: dict[int, float]) -> dict[int, int]:
 def _ideal_order(codes: np.ndarray, grades: np.ndarray, gain: np.ndarray,
                  gains: dict[int, float] | None, n_queries: int) -> np.ndarray:
     """The judgements (grade >= 0) of trec_eval's ideal ranking, query by query in its order:
-    highest gain first, up to the first level whose gain is <= 0."""
+    highest gain first, up to the first level whose gain is <= 0.
+
+    With whole gains that is a sort by gain. Otherwise trec_eval's order of the levels is not
+    one by gain (see :func:`_level_walk`) and is followed: its loops walk down the sorted
+    levels, skip those the query lacks, and stop at the first level whose gain is <= 0 —
+    or at once when the first level of the walk has one, present in the query or not."""
     if not gains or all(float(value).is_integer() for value in gains.values()):
         # Whole gains: comp_rel_gain is a true order, and the walk sorts by gain.
         keep = np.flatnonzero(gain > 0)
@@ -452,19 +460,33 @@ def _ideal_order(codes: np.ndarray, grades: np.ndarray, gain: np.ndarray,
     np.maximum.at(top, codes, grades)
     tops = np.unique(top[codes])
     step_table = np.zeros((tops.size, int(tops.max()) + 1), dtype=np.int64)
+    first_gain = np.zeros(tops.size)
     for row, level_top in enumerate(tops):  # one small sort per highest grade, not per query
-        for level, step in _level_walk(int(level_top), gains).items():
+        walk = _level_walk(int(level_top), gains)
+        for level, step in walk.items():
             if level <= level_top:
                 step_table[row, level] = step
-    step = step_table[np.searchsorted(tops, top[codes]), grades]
-    # The walk stops at the first level present whose gain is <= 0.
+            if step == 0:
+                first_gain[row] = gains.get(level, float(level))
+    row_of = np.searchsorted(tops, top[codes])
+    step = step_table[row_of, grades]
+    # The walk stops at the first level present whose gain is <= 0, or at once when the first
+    # level of all has a gain <= 0, present or not (the loops test its gain before moving on).
     stop = np.full(n_queries, np.iinfo(np.int64).max)
     np.minimum.at(stop, codes[gain <= 0], step[gain <= 0])
+    stop[codes[first_gain[row_of] <= 0]] = 0
     keep = np.flatnonzero(step < stop[codes])
     return keep[np.lexsort((step[keep], codes[keep]))]
 
 
 def _gains(run: JudgedRun, gains: dict[int, float] | None) -> _Gains:
+    key = tuple((gains or {}).items())  # in order: the order can matter (_level_walk)
+    if key not in run.gain_tables:
+        run.gain_tables[key] = _gain_table(run, gains)
+    return run.gain_tables[key]
+
+
+def _gain_table(run: JudgedRun, gains: dict[int, float] | None) -> _Gains:
     graded = run.qrels_grade >= 0
     codes = run.qrels_query[graded]
     grades = run.qrels_grade[graded].astype(np.int64)
@@ -563,7 +585,8 @@ def utility(run: JudgedRun, k: float | None, a: float = 1.0, b: float = -1.0, c:
     :math:`a\,\text{relret} + b\,(\text{ret} - \text{relret}) + c\,(R - \text{relret})
     + d\,(N_\text{coll} + \text{relret} - \text{ret} - R)`, with :math:`N_\text{coll}`
     (``n_docs``, trec_eval ``-N``) the documents in the collection, 0 unless given (as
-    trec_eval, whose files do not hold it). trec_eval averages it over queries.
+    trec_eval, whose files do not hold it). trec_eval averages it over queries; a query the
+    run misses scores 0 (``missing_queries="zero"``, trec_eval 9.0.8's ``-c``).
 
     References: Lewis, D. D. (1995). Evaluating and optimizing autonomous text classification
     systems. SIGIR 1995, 246–254.
@@ -571,8 +594,9 @@ def utility(run: JudgedRun, k: float | None, a: float = 1.0, b: float = -1.0, c:
     found = run.per_query(run.relevant_query)
     retrieved = run.n_retrieved.astype(np.float64)
     n_rel = run.n_relevant.astype(np.float64)
-    return (a * found + b * (retrieved - found) + c * (n_rel - found)
-            + d * (n_docs + found - retrieved - n_rel))
+    value = (a * found + b * (retrieved - found) + c * (n_rel - found)
+             + d * (n_docs + found - retrieved - n_rel))
+    return np.where(retrieved > 0, value, 0.0)  # a query the run misses scores 0 (-c)
 
 
 @_measure("BinG", cutoff="none")
@@ -606,7 +630,8 @@ def normalized_gain(run: JudgedRun, k: float | None,
     codes, ranks = codes[nonzero], ranks[nonzero]
     m = table.ideal_count[codes]
     cost = _ideal_at(table, codes, ranks, cost_running) + np.maximum(ranks - m, 0)
-    terms = row_gain[nonzero] / np.log2(2.0 + cost - results_running)
+    with np.errstate(divide="ignore"):  # log2(1) = 0: inf, as in trec_eval
+        terms = row_gain[nonzero] / np.log2(2.0 + cost - results_running)
     total = run.per_query(codes, terms)
     return np.divide(total, ideal_total, out=np.zeros(run.n_queries), where=ideal_total > 0)
 
@@ -637,8 +662,9 @@ def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) 
 def ideal_dcg(run: JudgedRun, k: float | None,
               gains: dict[int, float] | None = None) -> np.ndarray:
     r"""IdealDCG, trec_eval 10.0 ``ideal_dcg`` (``m_ndcg.c``): the DCG of the query's judged
-    documents with a positive gain, highest gain first (retrieved or not)."""
-    return _dcg_parts(run, gains, k)[1]
+    documents with a positive gain, highest gain first (retrieved or not); 0 for a query the
+    run misses (``missing_queries="zero"``), as every measure."""
+    return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
 
 
 def _ndcg_with_gains(run: JudgedRun, k: float | None, gains: dict[int, float]) -> np.ndarray:

@@ -351,9 +351,10 @@ def compare_with_binary(tmp_path, qrels, run, measures, labels=None, *options):
             # Rndcg of a query with relevant documents but no positive gain: 0 / 0, printed
             # as the C library prints a NaN.
             assert value.strip() in ("nan", "-nan"), (name, query, value)
+            compared += 1
             continue
         text = str(int(mine)) if name in COUNTS else printed(mine)
-        assert text == value.strip(), (name, query, value, mine)
+        assert text.strip() == value.strip(), (name, query, value, mine)
         compared += 1
     assert compared > 0
     return compared
@@ -405,3 +406,28 @@ def test_measure_parameters_against_the_binary(tmp_path, seed):
         labels = None if base in families else {f"{base}_{params}": measure}
         compare_with_binary(tmp_path, qrels, run, [measure], labels)
 
+
+
+def test_queries_the_run_misses_score_zero_on_every_new_measure():
+    labels = ["infAP", "SetAP", "SetRelP", "RelP@5", "Utility", "utility.1,-1,-2,1", "BinG",
+              "G", "DCG", "IdealDCG", "nDCGRel", "RnDCG", "RBP", "RBPResid", "Unjudged@5"]
+    ours = ek.evaluate(QRELS, RUN[RUN.query_id != "3"], labels, missing_queries="zero")
+    assert (ours.loc["3"] == 0).all()
+    assert (ours.loc[["1", "2"]] == scores(labels).loc[["1", "2"]]).all().all()
+
+
+def test_an_ideal_ranking_whose_first_level_gains_nothing_is_empty():
+    # Gains 3 -> 0.5, 2 -> 0.5, 1 -> -1 (level 0 gains 0): trec_eval sorts the levels as
+    # 1, 3, 2, 0 (0.5 and 0 compare equal) and its loops stop at once on level 0's gain of 0,
+    # though this query has no grade 0: the ideal ranking is empty (trec_eval 10.0 prints
+    # 0.0000 for ndcg, ideal_dcg, G and ndcg_rel, and -nan for Rndcg).
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "relevance": [3, 2]})
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    names = ["ndcg", "ideal_dcg", "G", "ndcg_rel", "Rndcg"]
+    ours = ek.evaluate(qrels, run, [f"{name}.3=0.5,1=-1,2=0.5" for name in names]).iloc[0]
+    assert ours.iloc[:4].tolist() == [0.0] * 4
+    assert math.isnan(ours.iloc[4])
+    # With level 0 gaining 1 instead, the walk starts at a positive gain and the ideal ranking
+    # holds a and b.
+    kept = ek.evaluate(qrels, run, ["ideal_dcg.3=0.5,1=-1,2=0.5,0=1"]).iloc[0, 0]
+    assert kept == pytest.approx(0.5 + 0.5 / math.log2(3))
