@@ -30,7 +30,8 @@ from ._ranking_core import (
     within_cutoff,
 )
 
-__all__ = ["JudgedRun", "Measure", "MEASURES", "block_starts", "group_positions"]
+__all__ = ["INFAP_EPSILON", "JudgedRun", "MIN_GEO_MEAN", "Measure", "MEASURES",
+           "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The rest of trec_eval's measures in evaluate (infAP … RBP, relstring): by hand, against
-pytrec_eval (trec_eval 9.0.8) and, when the environment variable TREC_EVAL names a trec_eval
-binary (9.x or 10.x), against every per-query line it prints."""
+pytrec_eval (trec_eval 9.0.8) and against every per-query line the real trec_eval prints when
+the environment names it: ``TREC_EVAL`` a trec_eval 10.0 binary, ``TREC_EVAL_9`` a 9.0.8 one
+(built from https://github.com/usnistgov/trec_eval, tag v9.0.8; skipped when unset)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ from evalkit._trec_measures import MIN_GEO_MEAN, group_cumsum
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 TREC_EVAL = os.environ.get("TREC_EVAL")
-needs_binary = pytest.mark.skipif(not TREC_EVAL, reason="TREC_EVAL names no trec_eval binary")
+TREC_EVAL_9 = os.environ.get("TREC_EVAL_9")
+BINARIES = [
+    pytest.param(("10.0", TREC_EVAL), id="10.0",
+                 marks=pytest.mark.skipif(not TREC_EVAL, reason="set TREC_EVAL")),
+    pytest.param(("9.0.8", TREC_EVAL_9), id="9.0.8",
+                 marks=pytest.mark.skipif(not TREC_EVAL_9, reason="set TREC_EVAL_9")),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,18 +308,11 @@ def test_rbp_and_its_residual_bound_binary_rbp(seed, p):
     assert ((ours.iloc[:, 2] >= 0) & (ours.iloc[:, 2] <= 1)).all()
 
 
-def binary_version() -> str:
-    out = subprocess.run([TREC_EVAL, "-v"], capture_output=True, text=True, check=False)
-    found = re.search(r"version (\d+)", out.stdout + out.stderr)
-    assert found, "TREC_EVAL -v printed no version"
-    return "10.0" if int(found.group(1)) >= 10 else "9.0.8"
-
-
-def run_binary(tmp_path, qrels, run, measures, *options):
+def run_binary(binary, tmp_path, qrels, run, measures, *options):
     qrels_file, run_file = tmp_path / "qrels", tmp_path / "run"
     ek.write_qrels(qrels, qrels_file)
     ek.write_run(run.assign(rank=0, run_id="r"), run_file)
-    args = [TREC_EVAL, "-q", *options]
+    args = [binary[1], "-q", *options]
     for measure in measures:
         args += ["-m", measure]
     out = subprocess.run([*args, str(qrels_file), str(run_file)], capture_output=True,
@@ -330,11 +330,11 @@ SUMMARY_ONLY = {"runid", "num_q", "gm_map", "gm_bpref"}
 COUNTS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 
 
-def compare_with_binary(tmp_path, qrels, run, measures, labels=None, *options):
-    """Every per-query line of the binary against evaluate's value printed as trec_eval
-    prints it; returns the number of lines compared."""
-    version = binary_version()
-    lines = run_binary(tmp_path, qrels, run, measures, *options)
+def compare_with_binary(binary, tmp_path, qrels, run, measures, labels=None, *options):
+    """Every per-query line of the binary (release, path) against evaluate's value printed
+    as trec_eval prints it; returns the number of lines compared."""
+    version = binary[0]
+    lines = run_binary(binary, tmp_path, qrels, run, measures, *options)
     level = float(options[options.index("-l") + 1]) if "-l" in options else 1
     names = sorted({name.strip() for name, query, _ in lines
                     if query != "all" and name.strip() not in SUMMARY_ONLY})
@@ -360,13 +360,13 @@ def compare_with_binary(tmp_path, qrels, run, measures, labels=None, *options):
     return compared
 
 
-@needs_binary
+@pytest.mark.parametrize("binary", BINARIES)
 @pytest.mark.parametrize("seed", range(40))
-def test_every_per_query_line_of_the_binary(tmp_path, seed):
+def test_every_per_query_line_of_the_binary(binary, tmp_path, seed):
     qrels, run = collection(seed + 3000, every_query_run=True)
-    measures = ["all_trec"] + (["dcg", "ideal_dcg"] if binary_version() == "10.0" else [])
-    options = ("-l", "2") if seed % 4 == 3 else ()
-    compare_with_binary(tmp_path, qrels, run, measures, None, *options)
+    measures = ["all_trec"] + (["dcg", "ideal_dcg"] if binary[0] == "10.0" else [])
+    options = ("-l", str([1, 2, 0, 3][seed % 4]))
+    compare_with_binary(binary, tmp_path, qrels, run, measures, None, *options)
 
 
 def random_gains(rng) -> str:
@@ -375,9 +375,9 @@ def random_gains(rng) -> str:
     return ",".join(f"{level}={value:g}" for level, value in zip(levels, values, strict=True))
 
 
-@needs_binary
+@pytest.mark.parametrize("binary", BINARIES)
 @pytest.mark.parametrize("seed", range(25))
-def test_measure_parameters_against_the_binary(tmp_path, seed):
+def test_measure_parameters_against_the_binary(binary, tmp_path, seed):
     rng = np.random.default_rng(seed)
     qrels, run = collection(seed + 4000, every_query_run=True)
     gains = random_gains(rng)
@@ -386,7 +386,7 @@ def test_measure_parameters_against_the_binary(tmp_path, seed):
                 "utility.{:g},{:g},{:g},0".format(*rng.integers(-3, 4, size=3)),
                 f"relstring.{int(rng.integers(1, 30))}", "relative_P.3,7",
                 "iprec_at_recall.0.15,0.25,0.45", "11pt_avg.0.2,0.4"]
-    if binary_version() == "10.0":
+    if binary[0] == "10.0":
         measures += [f"dcg.{gains}", f"ideal_dcg.{gains}", f"rbp.p={p},{gains}",
                      f"rbp_resid.p={p}", "unj.3,50"]
     for measure in measures:  # one at a time: trec_eval 10.0 can free shared parameters twice
@@ -394,9 +394,9 @@ def test_measure_parameters_against_the_binary(tmp_path, seed):
         if base == "11pt_avg":
             levels = params.split(",")
             label = "11pt_avg"
-            lines = run_binary(tmp_path, qrels, run, [measure])
+            lines = run_binary(binary, tmp_path, qrels, run, [measure])
             ours = ek.evaluate(qrels, run, [f"iprec_at_recall_{level}" for level in levels],
-                               trec_eval_version=binary_version()).mean(axis=1)
+                               trec_eval_version=binary[0]).mean(axis=1)
             for name, query, value in lines:
                 assert name.strip().startswith(label)
                 if query != "all":
@@ -404,7 +404,7 @@ def test_measure_parameters_against_the_binary(tmp_path, seed):
             continue
         families = {"relative_P", "iprec_at_recall", "unj"}
         labels = None if base in families else {f"{base}_{params}": measure}
-        compare_with_binary(tmp_path, qrels, run, [measure], labels)
+        compare_with_binary(binary, tmp_path, qrels, run, [measure], labels)
 
 
 
