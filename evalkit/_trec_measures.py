@@ -664,7 +664,12 @@ def ideal_dcg(run: JudgedRun, k: float | None,
               gains: dict[int, float] | None = None) -> np.ndarray:
     r"""IdealDCG, trec_eval 10.0 ``ideal_dcg`` (``m_ndcg.c``): the DCG of the query's judged
     documents with a positive gain, highest gain first (retrieved or not); 0 for a query the
-    run misses (``missing_queries="zero"``), as every measure."""
+    run misses (``missing_queries="zero"``), as every measure.
+
+    A query whose judgements are all negative has no ideal ranking: 0 here. trec_eval's
+    ``form_res_rels.c`` then leaves the grade counts of the query evaluated before it in
+    place (its loop over grades 0 … max runs for no grade), so trec_eval prints that query's
+    ideal DCG again; every other measure is 0 either way (nothing retrieved gains)."""
     return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
 
 
