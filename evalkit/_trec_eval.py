@@ -792,9 +792,9 @@ def add_arguments(parser: Any) -> None:
 
 
 def _version_text() -> str:
-    from . import __version__
+    import evalkit  # the package's version; a name of the package, not a private import
 
-    return (f"evalkit {__version__}; evalkit trec_eval reproduces trec_eval {DEFAULT_VERSION} "
+    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval {DEFAULT_VERSION} "
             "(default) and 9.0.8 (--trec-eval-version 9.0.8)")
 
 
