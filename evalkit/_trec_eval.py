@@ -748,10 +748,12 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "trec_eval fails (exit codes 1, 2, 4, 7 as trec_eval; 139 where trec_eval crashes).",
         "Deliberate differences: -l below 0 is refused (trec_eval then counts unjudged",
         "documents as relevant, e.g. a map of 2.0); recall levels outside [0, 1] and",
-        "negative or non-finite parameters are refused; ndcg gain parameters are not",
-        "supported; NaN scores are refused; trec_eval 10.0 with -c on a run without a",
-        "single result line prints an uninitialised run id, evalkit refuses; the options",
-        "-D -J -N -M -R -T -Z -o are not supported.",
+        "negative or non-finite parameters are refused; NaN scores are refused;",
+        "trec_eval 10.0 with -c on a run without a single result line prints an",
+        "uninitialised run id, evalkit refuses; trec_eval 10.0's rbp starts its gain range",
+        "from uninitialised memory (m_rbp.c), so after another measure its value can vary:",
+        "evalkit starts it at 0, which is what 10.0 prints when rbp comes first or in",
+        "all_trec; the options -D -J -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
     return "\n".join(lines)
