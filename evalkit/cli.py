@@ -1,7 +1,8 @@
 """The ``evalkit`` command line (also ``python -m evalkit``).
 
-- ``evalkit trec_eval [-q] [-c] [-l N] [-m MEASURE]... QRELS RUN``: trec_eval's options,
-  measure names and output lines, computed by :func:`evalkit.evaluate`
+- ``evalkit trec_eval [-q] [-c] [-n] [-l N] [-m MEASURE]... [--trec-eval-version V] QRELS
+  RUN``: trec_eval's options, measure names and output lines (10.0 or 9.0.8), computed by
+  :func:`evalkit.evaluate`
   (see :mod:`evalkit._trec_eval`).
 - ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.grading`, imported
   only when this subcommand is asked for).
@@ -37,9 +38,10 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
     commands.required = True
     trec_eval = commands.add_parser(
         "trec_eval", help="trec_eval's command line and output, on evalkit's measures",
-        description="Score a TREC run against TREC qrels as trec_eval 9 does: the same "
-                    "options, measure names and output lines (name, tab, query or 'all', "
-                    "tab, value).",
+        description="Score a TREC run against TREC qrels as NIST's trec_eval does: the "
+                    "same options, measure names and output, byte for byte (trec_eval 10.0 "
+                    "by default, 9.0.8 with --trec-eval-version 9.0.8), failing where "
+                    "trec_eval fails.",
         epilog=trec_eval_help(), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_trec_eval_arguments(trec_eval)

@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._trec_measures import MEASURES, JudgedRun, block_starts
+from ._trec_measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
 from ._trec_tables import (
     _as_table,
     _check_pair_duplicates,
@@ -65,7 +65,9 @@ __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISS
 #: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k`` ("optional",
 #: "required" or "none"). Each is one small function in the registry ``_trec_measures``.
 METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
-_METRIC_PATTERN = re.compile(r"(?P<name>[A-Za-z]+)(?:@(?P<cutoff>[^@]+))?")
+_METRIC_PATTERN = re.compile(
+    r"(?P<name>[A-Za-z]+)(?:\((?P<options>[^()]*)\))?(?:@(?P<cutoff>[^@]+))?")
+_OPTION_PATTERN = re.compile(r"\s*(?P<key>\w+)\s*=\s*(?P<value>\{[^{}]*\}|[^,{}]+?)\s*(?:,|$)")
 _FLOAT_CUTOFFS = {"IPrec": "a recall level in [0, 1]", "RprecMult": "a multiple of R >= 0",
                   "SetF": "a weight b >= 0"}
 
@@ -75,11 +77,24 @@ TREC_EVAL_NAMES = {
     "map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG",
     "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
     "num_nonrel_judged_ret": "NumNonRelJudgedRet", "set_P": "SetP", "set_recall": "SetR",
-    "set_F": "SetF", "11pt_avg": "IPrecAvg",
+    "set_F": "SetF", "11pt_avg": "IPrecAvg", "infAP": "infAP", "set_map": "SetAP",
+    "set_relative_P": "SetRelP", "utility": "Utility", "binG": "BinG", "G": "G",
+    "ndcg_rel": "nDCGRel", "Rndcg": "RnDCG", "dcg": "DCG", "ideal_dcg": "IdealDCG",
+    "rbp": "RBP", "rbp_resid": "RBPResid", "relstring": "RelString",
 }
 TREC_EVAL_FAMILIES = {
     "P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success",
-    "iprec_at_recall": "IPrec", "Rprec_mult": "RprecMult",
+    "iprec_at_recall": "IPrec", "Rprec_mult": "RprecMult", "relative_P": "RelP",
+    "unj": "Unjudged",
+}
+#: trec_eval's measures that take parameters after a dot other than cutoffs, and their kind:
+#: "coefficients" (``utility.1,-1,0,0``), "gains" (``ndcg.1=3.5,2=9``: grade=gain pairs),
+#: "rbp" (``rbp.p=0.8,2=3``: p and gains), "persistence" (``rbp_resid.p=0.8``), "length"
+#: (``relstring.20``).
+TREC_EVAL_PARAMETERS = {
+    "utility": "coefficients", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains",
+    "G": "gains", "dcg": "gains", "ideal_dcg": "gains", "rbp": "rbp",
+    "rbp_resid": "persistence", "relstring": "length",
 }
 _TREC_FAMILY_PATTERN = re.compile(
     r"(?P<family>" + "|".join(sorted(TREC_EVAL_FAMILIES, key=len, reverse=True))
@@ -93,21 +108,115 @@ _PIECE = 1 << 17
 _SUMMARY_ONLY = {
     "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
               "1e-5), not a per-query value; ask for 'map' and average with scipy.stats.gmean",
+    "gm_bpref": "is trec_eval's summary over queries (the geometric mean of bpref, each floored "
+                "at 1e-5), not a per-query value; ask for 'bpref' and average with "
+                "scipy.stats.gmean",
     "runid": "is the run's name, not a measure; see the run's run_id column",
     "num_q": "is trec_eval's count of queries, not a per-query value; use len() of the result",
 }
 
 
-def _from_trec_eval_name(label: str) -> tuple[str, str | None] | None:
-    """(name, cutoff text) for a trec_eval measure name, or None when it is not one."""
+def _from_trec_eval_name(label: str) -> tuple[str, str | None, dict[str, Any]] | None:
+    """(name, cutoff text, options) for a trec_eval measure name, or None when it is not
+    one."""
     if label in TREC_EVAL_NAMES:
-        return TREC_EVAL_NAMES[label], None
+        return TREC_EVAL_NAMES[label], None, {}
     if label.startswith("set_F_") or label.startswith("set_F."):
-        return "SetF", label[6:]
+        return "SetF", label[6:], {}
+    base, dot, text = label.partition(".")
+    if dot and base in TREC_EVAL_PARAMETERS:
+        return _trec_eval_parameters(base, text, label)
     match = _TREC_FAMILY_PATTERN.fullmatch(label)
     if match is None:
         return None
-    return TREC_EVAL_FAMILIES[match.group("family")], match.group("cutoff")
+    return TREC_EVAL_FAMILIES[match.group("family")], match.group("cutoff"), {}
+
+
+def _number(text: str, label: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not np.isfinite(value):
+        raise ValueError(f"metrics: {label!r} needs {what}; got {text!r}")
+    return value
+
+
+def _gain_pairs(pairs: list[tuple[str, str]], label: str) -> dict[int, float]:
+    gains: dict[int, float] = {}
+    for level, gain in pairs:
+        level = level.strip()
+        if not level.isdigit():
+            raise ValueError(f"metrics: {label!r}: gains are grade=gain pairs with whole "
+                             f"grades >= 0, e.g. 1=3.5,2=9; got {level!r}")
+        gains[int(level)] = _number(gain, label, "a number as each gain")
+    return gains
+
+
+def _trec_eval_parameters(base: str, text: str, label: str
+                          ) -> tuple[str, str | None, dict[str, Any]]:
+    """A trec_eval name with its parameters after the dot, as trec_eval's -m reads them."""
+    name, kind = TREC_EVAL_NAMES[base], TREC_EVAL_PARAMETERS[base]
+    if kind == "length":
+        return name, str(max(int(_number(text, label, "a length, e.g. relstring.20")), 1)), {}
+    parts = text.split(",")
+    if kind == "coefficients":
+        if len(parts) != 4:
+            raise ValueError(f"metrics: {label!r} needs 4 coefficients, e.g. "
+                             f"utility.1,-1,0,0 (got {len(parts)})")
+        values = [_number(part, label, "numbers as coefficients") for part in parts]
+        return name, None, dict(zip("abcd", values, strict=True))
+    pairs = [part.partition("=")[::2] for part in parts]
+    if any(not value for _, value in pairs):
+        raise ValueError(f"metrics: {label!r} needs name=value pairs, e.g. {base}.1=3.5,2=9")
+    options: dict[str, Any] = {}
+    if kind in ("rbp", "persistence"):
+        p = [value for key, value in pairs if key.strip() == "p"]
+        if p:
+            options["p"] = _number(p[-1], label, "a number as p")
+        pairs = [(key, value) for key, value in pairs if key.strip() != "p"]
+        if kind == "persistence" and pairs:
+            raise ValueError(f"metrics: {label!r} takes only p, e.g. rbp_resid.p=0.8")
+    if pairs:
+        options["gains"] = _gain_pairs(pairs, label)
+    return name, None, options
+
+
+def _parse_options(name: str, text: str, label: str) -> dict[str, Any]:
+    """The keyword options of an ir_measures-style name, ``RBP(p=0.8)``,
+    ``nDCG(gains={0:0,1:1,2:3})``."""
+    allowed = MEASURES[name].options
+    options: dict[str, Any] = {}
+    position = 0
+    for match in _OPTION_PATTERN.finditer(text):
+        if match.start() != position:
+            break
+        position = match.end()
+        key, value = match.group("key"), match.group("value")
+        if key not in allowed:
+            takes = ", ".join(allowed) if allowed else "no options"
+            raise ValueError(f"metrics: {label!r}: {name} takes {takes}; got {key!r}")
+        if key == "gains":
+            if not (value.startswith("{") and value.endswith("}")):
+                raise ValueError(f"metrics: {label!r}: gains are a mapping, "
+                                 f"e.g. gains={{0:0,1:1,2:3}}")
+            inner = value[1:-1].strip()
+            pairs = [item.partition(":")[::2] for item in inner.split(",")] if inner else []
+            if any(not gain for _, gain in pairs):
+                raise ValueError(f"metrics: {label!r}: gains are grade:gain pairs, "
+                                 f"e.g. gains={{0:0,1:1,2:3}}")
+            options[key] = _gain_pairs(pairs, label)
+        elif key == "n_docs":
+            count = _number(value, label, "a whole number of documents as n_docs")
+            if count != int(count) or count < 0:
+                raise ValueError(f"metrics: {label!r}: n_docs is a whole number >= 0")
+            options[key] = int(count)
+        else:
+            options[key] = _number(value, label, f"a number as {key}")
+    if position != len(text) and text.strip():
+        raise ValueError(f"metrics: {label!r}: options are name=value pairs separated by "
+                         f"commas, e.g. RBP(p=0.8)")
+    return options
 
 
 def _known_names() -> list[str]:
@@ -152,6 +261,7 @@ class _Metric:
     label: str
     name: str
     cutoff: int | float | None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def _parse_cutoff(name: str, text: str, label: str) -> int | float:
@@ -184,10 +294,13 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
     for label in metrics:
         match = _METRIC_PATTERN.fullmatch(label) if isinstance(label, str) else None
         trec = _from_trec_eval_name(label) if isinstance(label, str) else None
+        options: dict[str, Any] = {}
         if trec is not None:
-            name, text = trec
+            name, text, options = trec
         elif match is not None and match.group("name") in METRICS:
             name, text = match.group("name"), match.group("cutoff")
+            if match.group("options") is not None:
+                options = _parse_options(name, match.group("options"), label)
         elif label in TREC_EVAL_FAMILIES:
             ir_name = TREC_EVAL_FAMILIES[label]
             cut = "0.5" if ir_name in _FLOAT_CUTOFFS else "10"
@@ -208,7 +321,7 @@ def _parse_metrics(metrics: Any) -> list[_Metric]:
         cutoff = None if text is None else _parse_cutoff(name, text, label)
         if any(m.label == label for m in parsed):
             raise ValueError(f"metrics: {label!r} is asked for twice")
-        parsed.append(_Metric(label, name, cutoff))
+        parsed.append(_Metric(label, name, cutoff, options))
     return parsed
 
 
@@ -353,6 +466,7 @@ def evaluate(
     *,
     relevance_level: float = 1,
     missing_queries: str = "ignore",
+    trec_eval_version: str = "9.0.8",
 ) -> pd.DataFrame:
     r"""Score a run against the qrels, query by query, exactly as trec_eval does.
 
@@ -375,7 +489,25 @@ def evaluate(
     (``11pt_avg``) and ``NumNonRelJudgedRet`` (``num_nonrel_judged_ret``). trec_eval's own
     names are taken too, with the cutoff after ``_`` or ``.``: ``"map"``, ``"P_10"``,
     ``"ndcg_cut.10"``, ``"recip_rank"``, ``"iprec_at_recall_0.10"``, … (``"map"`` and
-    ``"AP"`` give the same numbers; each column is labelled as asked). The rules trec_eval
+    ``"AP"`` give the same numbers; each column is labelled as asked).
+
+    The rest of trec_eval's measures (``all_trec`` of 9.0.8 and 10.0; definitions and
+    references in :mod:`evalkit._trec_measures`): ``infAP``, ``SetAP`` (``set_map``),
+    ``SetRelP`` (``set_relative_P``), ``RelP@k`` (``relative_P``), ``Utility``
+    (``utility``), ``BinG`` (``binG``), ``G``, ``nDCGRel`` (``ndcg_rel``), ``RnDCG``
+    (``Rndcg``), and trec_eval 10.0's ``DCG`` (``dcg``), ``IdealDCG`` (``ideal_dcg``),
+    ``RBP`` (``rbp``), ``RBPResid`` (``rbp_resid``) and ``Unjudged@k`` (``unj``).
+    ``RelString`` (``relstring``, default the top 10) is a column of strings, one
+    character per document. gm_bpref, like gm_map, is only a summary over queries: ask for
+    ``Bpref`` and take :math:`\exp(\mathrm{mean}(\log\max(v, 10^{-5})))` (with
+    ``missing_queries="zero"``, each missing query adds :math:`\log 10^{-5}`).
+
+    Options other than a cutoff go in brackets, ir_measures-style, or after a dot in
+    trec_eval's own syntax: ``"RBP(p=0.8)"`` or ``"rbp.p=0.8"`` (default p = 0.9,
+    trec_eval's), ``"nDCG(gains={1:1,2:3})"`` or ``"ndcg.1=1,2=3"`` (gains per grade, also
+    for ``G``, ``nDCGRel``, ``RnDCG``, ``DCG``, ``IdealDCG``, ``RBP``),
+    ``"Utility(a=1,b=-1,c=0,d=0,n_docs=0)"`` or ``"utility.1,-1,0,0"`` (trec_eval's
+    coefficients p1-p4; ``n_docs`` is its ``-N``), ``"relstring.20"``. The rules trec_eval
     applies (ranking by score with ties broken by doc_id descending, unjudged = not
     relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
     documentation of :mod:`evalkit.evaluation`.
@@ -397,6 +529,12 @@ def evaluate(
         "zero" adds the judged queries that the run lacks, with every measure 0 and
         NumRel = R (trec_eval ``-c``). Use it to compare systems: a system should not gain
         by skipping hard queries.
+    trec_eval_version : {"9.0.8", "10.0"}, default "9.0.8"
+        The release whose rules to follow where they differ: 9.0.8 (which pytrec_eval
+        bundles) turns a recall level r into a count of relevant documents as
+        ``(long)(r R + 0.9)``, 10.0 as ``lround(r R)``: this changes ``IPrec@r``
+        (``iprec_at_recall``) and ``IPrecAvg`` (``11pt_avg``) and nothing else
+        (``RprecMult`` truncates in both). Every measure is available with either.
 
     Returns
     -------
@@ -435,6 +573,7 @@ def evaluate(
     """
     parsed = _parse_metrics(metrics)
     missing_queries = check_option(missing_queries, "missing_queries", MISSING_QUERIES)
+    version = check_option(trec_eval_version, "trec_eval_version", TREC_EVAL_VERSIONS)
     level = check_scalar(relevance_level, "relevance_level", kind="real")
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)
@@ -460,7 +599,11 @@ def evaluate(
         r_code = _run_query_codes(r_query, r_starts, queries)[keep]
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
                              r_code, r_doc, r_score)
-    columns = {m.label: MEASURES[m.name].function(ranked, m.cutoff) for m in parsed}
+    columns = {}
+    for m in parsed:
+        measure = MEASURES[m.name]
+        extra = {"version": version} if measure.versioned else {}
+        columns[m.label] = measure.function(ranked, m.cutoff, **m.options, **extra)
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
     if missing_queries == "zero":
         return result
