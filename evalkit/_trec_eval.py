@@ -796,8 +796,8 @@ def add_arguments(parser: Any) -> None:
 def _version_text() -> str:
     import evalkit  # the package's version; a name of the package, not a private import
 
-    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval {DEFAULT_VERSION} "
-            "(default) and 9.0.8 (--trec-eval-version 9.0.8)")
+    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval "
+            f"{DEFAULT_VERSION} (default) and 9.0.8 (--trec-eval-version 9.0.8)")
 
 
 def _write(stream: Any, data: bytes) -> None:
