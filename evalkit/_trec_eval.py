@@ -29,6 +29,9 @@ line's.
   document twice for it, or when it is the first query and its grades are all negative; a
   later query whose highest grade is below -1 crashes trec_eval (segmentation fault; what was
   printed up to the last full 4096-byte block survives, which is what evalkit prints too).
+- 10.0's ``ideal_dcg`` for a query whose grades are all negative (-1) is the ideal DCG of
+  the last query evaluated before it that has a grade >= 0 (``form_res_rels.c`` leaves that
+  query's grade counts in place); evalkit's ``IdealDCG`` is 0 there, the CLI prints 10.0's.
 - ``all``: the mean over the queries evaluated (``-c``: over every query of the qrels),
   summed in query order; ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``
   are sums; with ``-c``, ``num_rel`` counts every judgement with a grade > 0; ``gm_map`` is
@@ -567,6 +570,23 @@ def _sequential_sum(values: np.ndarray) -> float:
     return float(np.cumsum(values, dtype=np.float64)[-1]) if values.size else 0.0
 
 
+def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
+    """trec_eval 10.0's ``ideal_dcg`` per query, in evaluation order, from evalkit's.
+
+    For a query whose grades are all negative (its highest grade is -1: below, 10.0 crashes;
+    as the first query, it fails) ``form_res_rels.c`` counts grades 0 .. -1, i.e. none: the
+    grade counts (``rel_levels``, ``num_rel_levels``) of the last query evaluated before it
+    with a grade >= 0 stay, and ``m_ndcg.c`` walks that query's ideal ranking, with the
+    same gains. So such a query prints that query's ideal DCG: a forward fill in evaluation
+    order. The other measures are unaffected: they divide or weigh the run's gains, all 0
+    here (a negative grade gains nothing; evalkit refuses gains for negative grades).
+    """
+    if not negative.any():
+        return values
+    source = np.maximum.accumulate(np.where(negative, 0, np.arange(values.size)))
+    return values[source]
+
+
 def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[Column], *,
             relevance_level: int, complete: bool, version: str = DEFAULT_VERSION) -> Outcome:
     """trec_eval's loop over queries (see the module's documentation), vectorised."""
@@ -582,6 +602,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
     reads_pairs = any(c.measure.name not in ("runid", "num_q") for c in columns)
     fail = np.zeros(n, dtype=np.int8)  # 0 fine, 1 exit 4, 2 crash
     reason = np.full(n, "", dtype=object)
+    max_rel = np.zeros(n)
     if reads_pairs and n:
         index = pd.Index(loop)
         run_dup = pd.Index(run["query_id"][run.duplicated(["query_id", "doc_id"])].unique())
@@ -655,6 +676,8 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
             values = np.cumsum(block, axis=1)[:, -1] / block.shape[1]
         if _zeroed_for_bogus(column.name):
             values[bogus] = 0.0
+        if measure.name == "ideal_dcg" and version == "10.0":
+            values = _stale_ideal_dcg(values, max_rel[:stop] < 0)
         if measure.name in ("gm_map", "gm_bpref"):
             logs = np.fromiter(map(math.log, np.maximum(values, MIN_GEO_MEAN)), dtype=np.float64,
                                count=values.size)
@@ -796,8 +819,8 @@ def add_arguments(parser: Any) -> None:
 def _version_text() -> str:
     import evalkit  # the package's version; a name of the package, not a private import
 
-    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval {DEFAULT_VERSION} "
-            "(default) and 9.0.8 (--trec-eval-version 9.0.8)")
+    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval "
+            f"{DEFAULT_VERSION} (default) and 9.0.8 (--trec-eval-version 9.0.8)")
 
 
 def _write(stream: Any, data: bytes) -> None:
