@@ -32,6 +32,10 @@ line's.
 - 10.0's ``ideal_dcg`` for a query whose grades are all negative (-1) is the ideal DCG of
   the last query evaluated before it that has a grade >= 0 (``form_res_rels.c`` leaves that
   query's grade counts in place); evalkit's ``IdealDCG`` is 0 there, the CLI prints 10.0's.
+- 10.0's ``dcg``, ``ideal_dcg`` and ``ndcg`` share one block of gains (``m_ndcg.c``): a
+  printed name carries the gains stored when it is set up, all three compute with the last
+  stored, and with two of them and gains 10.0 crashes in its summary (see
+  ``_shared_gains``); evalkit prints the same and fails (139) at the same line.
 - ``all``: the mean over the queries evaluated (``-c``: over every query of the qrels),
   summed in query order; ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``
   are sums; with ``-c``, ``num_rel`` counts every judgement with a grade > 0; ``gm_map`` is
