@@ -29,6 +29,13 @@ line's.
   document twice for it, or when it is the first query and its grades are all negative; a
   later query whose highest grade is below -1 crashes trec_eval (segmentation fault; what was
   printed up to the last full 4096-byte block survives, which is what evalkit prints too).
+- 10.0's ``ideal_dcg`` for a query whose grades are all negative (-1) is the ideal DCG of
+  the last query evaluated before it that has a grade >= 0 (``form_res_rels.c`` leaves that
+  query's grade counts in place); evalkit's ``IdealDCG`` is 0 there, the CLI prints 10.0's.
+- 10.0's ``dcg``, ``ideal_dcg`` and ``ndcg`` share one block of gains (``m_ndcg.c``): a
+  printed name carries the gains stored when it is set up, all three compute with the last
+  stored, and with two of them and gains 10.0 crashes in its summary (see
+  ``_shared_gains``); evalkit prints the same and fails (139) at the same line.
 - ``all``: the mean over the queries evaluated (``-c``: over every query of the qrels),
   summed in query order; ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``
   are sums; with ``-c``, ``num_rel`` counts every judgement with a grade > 0; ``gm_map`` is
@@ -469,6 +476,37 @@ class Column:
     name: str
     measure: TrecMeasure
     labels: tuple[str, ...]  # evalkit labels; PARAM_FLOAT averages them
+    crashes: bool = False  # trec_eval crashes right after printing this one's summary line
+
+
+#: trec_eval 10.0's m_ndcg.c gives dcg, ideal_dcg and ndcg one parameter block (their gains)
+_SHARED_GAINS = ("dcg", "ideal_dcg", "ndcg")
+
+
+def _shared_gains(selection: Selection, version: str) -> dict[str, tuple[str | None, str | None,
+                                                                     bool]]:
+    """10.0's dcg, ideal_dcg and ndcg share one parameter block (``m_ndcg.c``): each one
+    asked for, in trec_eval's order, stores its own ``-m`` parameters there (replacing what
+    an earlier one stored) and takes its printed name from what is there when it is set up;
+    all of them compute with what is there at the end. When two or more are asked for and
+    one has parameters, the summary frees the block once per measure (``meas_print_final.c``)
+    and trec_eval crashes: after the first one's summary line if its name is its plain name
+    (a string constant it frees), else after the second one's (a double free).
+
+    Returns, per name: (printed parameters, gains computed with, crashes after its line)."""
+    asked = [name for name in _SHARED_GAINS
+             if name in selection.names and _known(name, version) and name in BY_NAME]
+    if version != "10.0":
+        return {name: (selection.params.get(name),) * 2 + (False,) for name in asked}
+    current: str | None = None
+    printed: dict[str, str | None] = {}
+    for name in asked:
+        current = selection.params.get(name, current)
+        printed[name] = current
+    crash_at = None
+    if len(asked) >= 2 and current is not None:
+        crash_at = asked[0] if printed[asked[0]] is None else asked[1]
+    return {name: (printed[name], current, name == crash_at) for name in asked}
 
 
 def _split(text: str) -> list[str]:
@@ -480,11 +518,20 @@ def plan(selection: Selection, version: str = DEFAULT_VERSION) -> list[Column]:
     (``meas_init.c``: whole-number cutoffs by ``atol``, sorted, positive and distinct; other
     cutoffs by ``atof``, sorted and distinct)."""
     columns: list[Column] = []
+    shared = _shared_gains(selection, version)
     for measure in SUPPORTED:
         if measure.name not in selection.names or version not in measure.versions:
             continue
         text = selection.params.get(measure.name)
         name = measure.name
+        if name in shared:
+            printed, gains, crashes = shared[name]
+            if text is not None:  # trec_eval reads each one's own parameters as it sets it up
+                _check_parameters(name, text)
+            label = measure.evalkit if gains is None else f"{name}.{gains}"
+            columns.append(Column(name if printed is None else f"{name}_{printed}", measure,
+                                  (label,), crashes))
+            continue
         if measure.kind == CUT_LONG:
             cuts = list(measure.defaults) if text is None else sorted(
                 c_atol(part) for part in _split(text))
@@ -516,16 +563,22 @@ def plan(selection: Selection, version: str = DEFAULT_VERSION) -> list[Column]:
                 _check_levels(measure, text, values)
                 columns.append(Column(label, measure, tuple(f"IPrec@{v!r}" for v in values)))
         elif text is not None and name in _PARAMETERS:  # utility, ndcg gains, rbp.p, ...
-            label = f"{name}.{text}"
-            try:
-                _evaluation._parse_metrics([label])
-            except ValueError as error:
-                raise TrecEvalError(f"-m {label}: {error}", code=2) from None
+            label = _check_parameters(name, text)
             columns.append(Column(f"{name}_{text}", measure, (label,)))
         else:
             labels = (measure.evalkit,) if measure.evalkit else ()
             columns.append(Column(name, measure, labels))
     return columns
+
+
+def _check_parameters(name: str, text: str) -> str:
+    """evaluate's label for trec_eval's ``name.text``, once evaluate has read it."""
+    label = f"{name}.{text}"
+    try:
+        _evaluation._parse_metrics([label])
+    except ValueError as error:
+        raise TrecEvalError(f"-m {label}: {error}", code=2) from None
+    return label
 
 
 def _check_levels(measure: TrecMeasure, text: str | None, values: list[float]) -> None:
@@ -567,6 +620,23 @@ def _sequential_sum(values: np.ndarray) -> float:
     return float(np.cumsum(values, dtype=np.float64)[-1]) if values.size else 0.0
 
 
+def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
+    """trec_eval 10.0's ``ideal_dcg`` per query, in evaluation order, from evalkit's.
+
+    For a query whose grades are all negative (its highest grade is -1: below, 10.0 crashes;
+    as the first query, it fails) ``form_res_rels.c`` counts grades 0 .. -1, i.e. none: the
+    grade counts (``rel_levels``, ``num_rel_levels``) of the last query evaluated before it
+    with a grade >= 0 stay, and ``m_ndcg.c`` walks that query's ideal ranking, with the
+    same gains. So such a query prints that query's ideal DCG: a forward fill in evaluation
+    order. The other measures are unaffected: they divide or weigh the run's gains, all 0
+    here (a negative grade gains nothing; evalkit refuses gains for negative grades).
+    """
+    if not negative.any():
+        return values
+    source = np.maximum.accumulate(np.where(negative, 0, np.arange(values.size)))
+    return values[source]
+
+
 def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[Column], *,
             relevance_level: int, complete: bool, version: str = DEFAULT_VERSION) -> Outcome:
     """trec_eval's loop over queries (see the module's documentation), vectorised."""
@@ -582,6 +652,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
     reads_pairs = any(c.measure.name not in ("runid", "num_q") for c in columns)
     fail = np.zeros(n, dtype=np.int8)  # 0 fine, 1 exit 4, 2 crash
     reason = np.full(n, "", dtype=object)
+    max_rel = np.zeros(n)
     if reads_pairs and n:
         index = pd.Index(loop)
         run_dup = pd.Index(run["query_id"][run.duplicated(["query_id", "doc_id"])].unique())
@@ -655,6 +726,8 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
             values = np.cumsum(block, axis=1)[:, -1] / block.shape[1]
         if _zeroed_for_bogus(column.name):
             values[bogus] = 0.0
+        if measure.name == "ideal_dcg" and version == "10.0":
+            values = _stale_ideal_dcg(values, max_rel[:stop] < 0)
         if measure.name in ("gm_map", "gm_bpref"):
             logs = np.fromiter(map(math.log, np.maximum(values, MIN_GEO_MEAN)), dtype=np.float64,
                                count=values.size)
@@ -714,12 +787,13 @@ def format_output(outcome: Outcome, columns: list[Column], *, query_lines: bool,
         for query, row in zip(outcome.queries, values, strict=True):
             out.extend(pattern.format(query, value if value == value else _NaN(value))
                        for pattern, value in zip(patterns, row, strict=True))
-    if summary_lines and outcome.summary is not None:
+    if outcome.summary is not None:
         for column in columns:
-            if column.measure.kind == STRING:
-                continue
-            out.append(_line(column.name, "all", outcome.summary[column.name],
-                             column.measure.kind))
+            if column.measure.kind != STRING and summary_lines:
+                out.append(_line(column.name, "all", outcome.summary[column.name],
+                                 column.measure.kind))
+            if column.crashes:  # trec_eval 10.0 crashes here (see _shared_gains)
+                break
     return "".join(out)
 
 
@@ -844,10 +918,16 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
                      + ", ".join(selection.skipped) + "\n")
     text = format_output(outcome, columns, query_lines=args.q, summary_lines=not args.n)
     data = text.encode("latin-1")
-    if isinstance(outcome.failure, Crash):
+    failure = outcome.failure
+    crashing = [c.measure.name for c in columns if c.measure.name in _SHARED_GAINS]
+    if failure is None and any(c.crashes for c in columns):
+        failure = Crash(f"trec_eval {version} crashes after its summary: "
+                        f"{', '.join(crashing)} share one block of gains (m_ndcg.c), "
+                        "which it frees once for each")
+    if isinstance(failure, Crash):
         data = data[: len(data) // PIPE_BLOCK * PIPE_BLOCK]
     _write(stdout, data)
-    if outcome.failure is not None:
-        stderr.write(f"evalkit trec_eval: {outcome.failure}\n")
-        return outcome.failure.code
+    if failure is not None:
+        stderr.write(f"evalkit trec_eval: {failure}\n")
+        return failure.code
     return 0

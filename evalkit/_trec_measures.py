@@ -667,9 +667,10 @@ def ideal_dcg(run: JudgedRun, k: float | None,
     run misses (``missing_queries="zero"``), as every measure.
 
     A query whose judgements are all negative has no ideal ranking: 0 here. trec_eval's
-    ``form_res_rels.c`` then leaves the grade counts of the query evaluated before it in
-    place (its loop over grades 0 … max runs for no grade), so trec_eval prints that query's
-    ideal DCG again; every other measure is 0 either way (nothing retrieved gains)."""
+    ``form_res_rels.c`` then leaves the grade counts of the last query evaluated before it
+    with a grade >= 0 in place (its loop over grades 0 … max runs for no grade), so trec_eval
+    prints that query's ideal DCG again; ``evalkit trec_eval`` prints what 10.0 prints. Every
+    other measure is 0 either way (nothing retrieved gains)."""
     return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
 
 
