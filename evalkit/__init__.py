@@ -48,7 +48,7 @@ from .calibration import (
     reliability_curve,
     temperature_scale,
 )
-from .checks import AnswerDigest, check
+from .checks import check
 from .classification import (
     accuracy,
     class_weights,
@@ -197,5 +197,4 @@ __all__ = [
     "write_qrels",
     "write_run",
     "check",
-    "AnswerDigest",
 ]

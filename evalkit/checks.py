@@ -25,7 +25,7 @@ import numpy as np
 from ._answers import _compare, _is_placeholder, _numeric, _show
 from ._validation import keyword_only
 
-__all__ = ["check", "AnswerDigest"]
+__all__ = ["check", "AnswerDigest"]  # AnswerDigest: ek.checks.AnswerDigest
 
 @keyword_only
 def check(name: str, value: Any, expected: Any, *, tol: float = 1e-9,
@@ -136,7 +136,7 @@ class AnswerDigest:
     The student edition of a notebook must not contain the answers, nor code that computes
     them, yet its check cells should still say ✓ or ✗ for self-study. ``make student``
     therefore replaces each check cell's expected value by ``AnswerDigest.of(expected,
-    tol=...)``, written into the cell as text (``ek.AnswerDigest("ekd1:...")``), and
+    tol=...)``, written into the cell as text (``ek.checks.AnswerDigest("ekd1:...")``), and
     :func:`check` compares an answer with it by hashing the answer the same way (as
     otter-grader's hashed tests do).
 

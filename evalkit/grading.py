@@ -23,8 +23,8 @@ protects against and what it cannot):
 2. Each submission runs on a copy in a temporary folder, in a fresh kernel of the course
    notebook's kind (nbclient), with a time limit per cell and one for the whole notebook.
    Where bubblewrap (``bwrap``) works, the kernel runs in a sandbox: the file system is
-   read-only but for its own folder; the course, the submissions, the output and the cache
-   are hidden; and it has a /proc of its own, so it cannot see the grader.
+   read-only but for its own folder (its TMPDIR too); the course, the submissions, the output
+   and the cache are hidden; and it has a /proc of its own, so it cannot see the grader.
 3. After every code cell the grader reads each check's answer expression (the second
    argument of ``ek.check`` in the teacher's check cell, e.g. ``answer_1``) through the
    kernel protocol's ``user_expressions`` of a silent request, not from anything the notebook
@@ -259,11 +259,11 @@ def bwrap_usable() -> bool:
 
 
 def _sandbox_prefix(workdir: Path, hidden: list[Path]) -> list[str]:
-    """bwrap's arguments: the whole file system read-only, ``workdir`` and a private /tmp
-    writable, each folder of ``hidden`` replaced by an empty read-only one, a /proc of its
-    own."""
+    """bwrap's arguments: the whole file system read-only but ``workdir`` (the kernel's
+    TMPDIR is in it), each folder of ``hidden`` replaced by an empty read-only one, a /proc of
+    its own."""
     args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
-            "--proc", "/proc", "--unshare-pid", "--die-with-parent", "--tmpfs", "/tmp",
+            "--proc", "/proc", "--unshare-pid", "--die-with-parent",
             # The grader is outside the kernel's pid namespace: ipykernel would take its
             # parent for gone and quit. --die-with-parent ends the kernel with the grader.
             "--unsetenv", "JPY_PARENT_PID"]
@@ -279,7 +279,7 @@ def _kernel_manager_class(prefix: list[str]) -> type:
 
     class SandboxedKernelManager(AsyncKernelManager):
         """Starts the kernel's command under ``prefix`` (the sandbox), with its connection
-        file (which may be under the private /tmp) shown to it read-only."""
+        file shown to it read-only (whatever folder it is in)."""
 
         def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
             connection = str(Path(self.connection_file).resolve())
@@ -297,7 +297,8 @@ def _kernel_env(workdir: Path) -> dict[str, str]:
     env.update(HOME=str(workdir), IPYTHONDIR=str(workdir / ".ipython"),
                MPLCONFIGDIR=str(workdir / ".matplotlib"), MPLBACKEND="Agg",
                XDG_CACHE_HOME=str(workdir / ".cache"), XDG_CONFIG_HOME=str(workdir / ".config"),
-               PYTHONDONTWRITEBYTECODE="1")
+               TMPDIR=str(workdir / ".tmp"), PYTHONDONTWRITEBYTECODE="1")
+    (workdir / ".tmp").mkdir(exist_ok=True)
     return env
 
 
@@ -601,7 +602,7 @@ class Mark:
 
 def _student_check_calls(source: str) -> list[tuple[str, str]] | None:
     """``[(name, answer expression)]`` when ``source`` is a student-edition check cell (only
-    comments, ``from evalkit import AnswerDigest`` and ``check(name, answer,
+    comments, ``from evalkit.checks import AnswerDigest`` and ``check(name, answer,
     AnswerDigest(...) or AnswerDigest.hidden(), hint=...)`` calls); otherwise None."""
     try:
         tree = ast.parse(source)
@@ -609,7 +610,7 @@ def _student_check_calls(source: str) -> list[tuple[str, str]] | None:
         return None
     calls = []
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "evalkit":
+        if isinstance(node, ast.ImportFrom) and node.module in ("evalkit", "evalkit.checks"):
             continue
         if not (isinstance(node, ast.Expr) and _is_check_call(node.value)
                 and len(node.value.args) == 3 and isinstance(node.value.args[0], ast.Constant)):

@@ -116,7 +116,8 @@ def test_check_never_raises_and_prints_one_line(value, expected):
 
 from hypothesis import settings  # noqa: E402
 
-from evalkit import AnswerDigest, check  # noqa: E402
+from evalkit import check  # noqa: E402
+from evalkit.checks import AnswerDigest  # noqa: E402
 
 _finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 _tols = st.sampled_from([1e-9, 1e-4, 5e-4, 1e-3, 0.01, 0.5])

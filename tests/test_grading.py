@@ -21,7 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import AnswerDigest, grading
+from evalkit import grading
+from evalkit.checks import AnswerDigest
 
 from .conftest import REPO
 

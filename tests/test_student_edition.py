@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evalkit import AnswerDigest
+from evalkit.checks import AnswerDigest
 
 from .conftest import REPO
 
@@ -65,7 +65,7 @@ def test_a_solution_becomes_a_stub_of_the_answers_the_check_reads():
     assert notebook["cells"][1]["source"].startswith("p, r = 40")  # the input is not changed
     # The check cells carry a digest, never the expected value or the code computing it.
     check = edition["cells"][2]["source"]
-    assert 'ek.check("answer_1", answer_1, ek.AnswerDigest("ekd1:' in check.replace("'", '"')
+    assert 'ek.check("answer_1", answer_1, ek.checks.AnswerDigest("ekd1:' in check.replace("'", '"')
     assert "2 * p * r" not in check and "4)" not in edition["cells"][4]["source"]
 
 

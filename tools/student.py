@@ -6,15 +6,16 @@ Each cell tagged ``solution`` becomes a stub that binds the names the later cell
 exercise's ``answer_N``) to ``...``, so every check cell still runs and prints "not answered
 yet" (see ``evalkit.check``). Outputs and execution counts are cleared.
 
-No answer reaches the student edition. A check cell is written once, in the teacher's edition,
-with the code that computes its expected value (``expected = ...; ek.check("answer_1",
-answer_1, expected, tol=..., hint=...)``). In the student edition that cell becomes one line per
-check, ``ek.check("answer_1", answer_1, ek.AnswerDigest("ekd1:..."), hint=...)``: the expected
-value only as a salted hash (``evalkit.AnswerDigest``), so a student still sees ✓ or ✗. A check
-cell tagged ``hidden`` gets no self-check at all (``AnswerDigest.hidden()``): only the grader
-marks it. The digests live in ``notebooks/answer-digests.json``, made by running each teacher's
-notebook once with ``ek.check`` recording what it compares against (``evalkit.grading``); this
-tool refreshes the entry of every notebook whose code changed since, before it writes.
+No answer reaches the student edition. A check cell is written once, in the teacher's
+edition, with the code that computes its expected value (``expected = ...; ek.check(
+"answer_1", answer_1, expected, tol=..., hint=...)``). In the student edition that cell
+becomes one line per check, ``ek.check("answer_1", answer_1,
+ek.checks.AnswerDigest("ekd1:..."), hint=...)``: the expected value only as a salted hash
+(``evalkit.checks.AnswerDigest``), so a student still sees ✓ or ✗. A check cell tagged
+``hidden`` gets no self-check at all (``AnswerDigest.hidden()``): only the grader marks it.
+The digests live in ``notebooks/answer-digests.json``, made by running each teacher's
+notebook once with ``ek.check`` recording what it compares against (``evalkit.grading``);
+this tool refreshes the entry of every notebook whose code changed since, before it writes.
 
 A student's work is never overwritten. The tool remembers, in ``<out>/.written.json``, a
 digest of every notebook it wrote; a student notebook whose content no longer matches that
@@ -115,9 +116,9 @@ def _check_cell(calls: list[tuple[str, str, str]], digests: dict, hidden: bool) 
         if entry is None and not hidden:
             raise ValueError(f"no answer digest for the check {name!r}: run `make student` "
                              f"(it computes them from the teacher's notebook)")
-        module = function.rsplit(".", 1)[0] + "." if "." in function else ""
+        module = function.rsplit(".", 1)[0] + ".checks." if "." in function else ""
         if not module:
-            lines.append("from evalkit import AnswerDigest\n")
+            lines.append("from evalkit.checks import AnswerDigest\n")
         expected = (f"{module}AnswerDigest.hidden()" if hidden
                     else f"{module}AnswerDigest({entry['digest']!r})")
         hint = None if entry is None else entry.get("hint")
@@ -236,7 +237,7 @@ def answer_digests(path: Path, *, timeout: float = 600.0) -> dict:
     """Run the teacher's notebook ``path`` once (``evalkit.grading.reference``, no cache) and
     hash what each check compares against: ``{"code": ..., "checks": {name: {"digest": ...,
     "hint": ...}}}``."""
-    from evalkit import AnswerDigest
+    from evalkit.checks import AnswerDigest
     from evalkit.grading import reference
 
     notebook = json.loads(path.read_text(encoding="utf-8"))
