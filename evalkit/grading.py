@@ -295,7 +295,7 @@ def _kernel_env(workdir: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("JPY_", "EVALKIT_GRADER"))}
     env.update(HOME=str(workdir), IPYTHONDIR=str(workdir / ".ipython"),
-               MPLCONFIGDIR=str(workdir / ".matplotlib"), MPLBACKEND="Agg",
+               MPLCONFIGDIR=str(workdir / ".matplotlib"),
                XDG_CACHE_HOME=str(workdir / ".cache"), XDG_CONFIG_HOME=str(workdir / ".config"),
                TMPDIR=str(workdir / ".tmp"), PYTHONDONTWRITEBYTECODE="1")
     (workdir / ".tmp").mkdir(exist_ok=True)
