@@ -269,8 +269,19 @@ def c_atof(text: str) -> float:
     return sign * float(match.group("dec"))
 
 
+def _only(tokens: np.ndarray, allowed: bytes) -> bool:
+    """Whether every token is made of the characters ``allowed`` (one pass in C)."""
+    joined = "".join(tokens.tolist()).encode("latin-1")
+    return not joined.translate(None, allowed)
+
+
 def _atol_array(tokens: np.ndarray) -> np.ndarray:
     """``atol`` of each token; plain whole numbers in one vectorised pass."""
+    if tokens.size and _only(tokens, b"0123456789+-"):
+        try:  # int() reads exactly what atol reads in such a token, when it reads it all
+            return tokens.astype(np.int64)
+        except (ValueError, OverflowError):
+            pass
     series = pd.Series(tokens, dtype=object)
     plain = series.str.fullmatch(_PLAIN_LONG).to_numpy(dtype=bool)
     values = np.zeros(len(tokens), dtype=np.int64)
@@ -285,6 +296,11 @@ def _atol_array(tokens: np.ndarray) -> np.ndarray:
 def _atof_array(tokens: np.ndarray) -> np.ndarray:
     """``atof`` of each token; plain decimal numbers in one vectorised pass (Python's and
     glibc's conversions are both correctly rounded, so they agree)."""
+    if tokens.size and _only(tokens, b"0123456789+-.eE"):
+        try:  # float() reads exactly what atof reads in such a token, when it reads it all
+            return tokens.astype(np.float64)
+        except ValueError:
+            pass
     series = pd.Series(tokens, dtype=object)
     plain = series.str.fullmatch(_PLAIN_FLOAT).to_numpy(dtype=bool)
     values = np.zeros(len(tokens), dtype=np.float64)
@@ -328,23 +344,42 @@ def _read_bytes(path: str, what: str, version: str, stdin: Any = None) -> bytes:
     return data
 
 
-def _lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+#: C's isspace over the 256 byte values.
+_C_SPACE = np.zeros(256, dtype=bool)
+_C_SPACE[[9, 10, 11, 12, 13, 32]] = True
+#: Bytes that Python's str.split() takes for white space (decoded as Latin-1) and C does not.
+_PYTHON_ONLY_SPACE = (b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\x85", b"\xa0")
+
+
+def _lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The fields of every line: (fields, the line of each field, fields per line, each
-    line's first byte); every line ends with a newline (one is added at the end if missing).
+    line's first byte, the first byte of each line's first field, 0 for a line without one);
+    every line ends with a newline (one is added at the end if missing).
     The text is decoded as Latin-1, one character per byte, so ids keep their bytes, their
-    byte order and their equality."""
+    byte order and their equality. Fields are split at C's white space (``isspace``):
+    ``str.split`` does that in C unless a byte it also splits at is in the file."""
     if not data.endswith(b"\n"):
         data += b"\n"
     raw = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(raw == 10)
     starts = np.r_[0, ends[:-1] + 1]
     first = raw[starts]
-    tokens = np.array(_TOKEN.findall(data.decode("latin-1")), dtype=object)
-    newline = tokens == "\n"
-    line_of = np.cumsum(newline) - newline
-    fields, field_line = tokens[~newline], line_of[~newline]
+    space = _C_SPACE[raw]
+    begins = ~space
+    begins[1:] &= space[:-1]
+    field_at = np.flatnonzero(begins)  # the byte where each field starts
+    del space, begins
+    field_line = np.searchsorted(ends, field_at)
     counts = np.bincount(field_line, minlength=ends.size)
-    return fields, field_line, counts, first
+    head = np.zeros(ends.size, dtype=np.uint8)
+    has = counts > 0
+    head[has] = raw[field_at[(np.cumsum(counts) - counts)[has]]]
+    text = data.decode("latin-1")
+    if any(byte in data for byte in _PYTHON_ONLY_SPACE):
+        fields = np.array([t for t in _TOKEN.findall(text) if t != "\n"], dtype=object)
+    else:
+        fields = np.array(text.split(), dtype=object)
+    return fields, field_line, counts, first, head
 
 
 def _first_field_index(counts: np.ndarray) -> np.ndarray:
@@ -354,7 +389,7 @@ def _first_field_index(counts: np.ndarray) -> np.ndarray:
 def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
     """The qrels as trec_eval ``version`` reads them: ``query_id``, ``doc_id``, ``relevance``
     (``atol``), in file order."""
-    fields, field_line, counts, first = _lines(_read_bytes(path, "qrels", version))
+    fields, field_line, counts, first, _ = _lines(_read_bytes(path, "qrels", version))
     n = counts.size
     parsed = np.ones(n, dtype=bool)
     if version == "10.0":
@@ -383,12 +418,11 @@ def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
 def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.DataFrame, str]:
     """The run as trec_eval ``version`` reads it (``query_id``, ``doc_id``, ``score``; scores
     rounded to float32 for 9.0.8) and the run id of its last line."""
-    fields, field_line, counts, _ = _lines(_read_bytes(path, "results", version, stdin))
+    fields, field_line, counts, _, head = _lines(_read_bytes(path, "results", version, stdin))
     starts = _first_field_index(counts)
     used = counts > 0  # blank lines are skipped
-    if version == "10.0" and fields.size:
-        heads = fields[np.minimum(starts, fields.size - 1)]
-        used &= ~pd.Series(heads, dtype=object).str.startswith("#").to_numpy(dtype=bool)
+    if version == "10.0":
+        used &= head != ord("#")  # a first field starting with '#' is a comment
     bad = np.flatnonzero(used & (counts < 6))
     if bad.size:
         line = int(bad[0]) + 1
@@ -640,8 +674,9 @@ def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
 def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[Column], *,
             relevance_level: int, complete: bool, version: str = DEFAULT_VERSION) -> Outcome:
     """trec_eval's loop over queries (see the module's documentation), vectorised."""
-    q_ids = np.unique(qrels["query_id"].to_numpy(dtype=object))
-    r_ids = np.unique(run["query_id"].to_numpy(dtype=object))
+    # Hashed, then only the distinct ids sorted (byte order: ids are Latin-1 text).
+    q_ids = np.sort(pd.unique(qrels["query_id"].to_numpy(dtype=object)))
+    r_ids = np.sort(pd.unique(run["query_id"].to_numpy(dtype=object)))
     if version == "10.0":
         loop = q_ids
         in_run = np.isin(loop, r_ids)
@@ -825,9 +860,9 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "negative or non-finite parameters are refused; NaN scores are refused;",
         "trec_eval 10.0 with -c on a run without a single result line prints an",
         "uninitialised run id, evalkit refuses; trec_eval 10.0's rbp starts its gain range",
-        "from uninitialised memory (m_rbp.c), so after another measure its value can vary:",
-        "evalkit starts it at 0, which is what 10.0 prints when rbp comes first or in",
-        "all_trec; the options -D -J -N -M -R -T -Z -o are not supported.",
+        "from uninitialised memory (m_rbp.c), so beside other measures its value can vary:",
+        "evalkit starts it at 0, which is what 10.0 prints for rbp alone or in all_trec;",
+        "the options -D -J -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
     return "\n".join(lines)

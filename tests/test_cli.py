@@ -526,3 +526,47 @@ def test_ten_dcg_ideal_dcg_ndcg_with_gains_crash_together(files, capsys, measure
     assert (code, out) == (139, "") and "share one block of gains" in err
     code, out, _ = run_cli(["trec_eval", "-c", "-m", measures[0], *files], capsys, version=None)
     assert code == 0 and out.startswith(measures[0].replace(".", "_"))  # alone: no crash
+
+
+# --- the fast reading paths agree with the token-by-token ones -------------------------------
+
+_ALPHABET = b"ab1.-+eE#\t\n\x0b\x0c\r \x1c\x1f\x85\xa0\xe9"
+_BYTES = st.binary(max_size=60).map(
+    lambda b: bytes(_ALPHABET[x % len(_ALPHABET)] for x in b))
+
+
+def _lines_by_regex(data: bytes):
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    tokens = _trec_eval._TOKEN.findall(data.decode("latin-1"))
+    fields, lines, line = [], [], 0
+    for token in tokens:
+        if token == "\n":
+            line += 1
+        else:
+            fields.append(token)
+            lines.append(line)
+    return fields, lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BYTES)
+def test_fields_are_split_at_c_white_space_only(data):
+    fields, field_line, counts, first, head = _trec_eval._lines(data)
+    want_fields, want_lines = _lines_by_regex(data)
+    assert fields.tolist() == want_fields and field_line.tolist() == want_lines
+    assert counts.sum() == len(want_fields)
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
+    starts = starts[:counts.size]
+    assert first.tolist() == [data[s] if s < len(data) else 10 for s in starts]
+    for line, n in enumerate(counts):
+        expected = ord(want_fields[want_lines.index(line)][0]) if n else 0
+        assert head[line] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("0123456789+-.eE", min_size=1, max_size=8), min_size=1, max_size=6))
+def test_numbers_read_in_one_pass_as_atof_and_atol_read_them(tokens):
+    array = np.array(tokens, dtype=object)
+    assert _trec_eval._atof_array(array).tolist() == [_trec_eval.c_atof(t) for t in tokens]
+    assert _trec_eval._atol_array(array).tolist() == [_trec_eval.c_atol(t) for t in tokens]
