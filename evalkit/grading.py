@@ -359,8 +359,17 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float,
     index = -1
 
     def read_answers() -> None:
-        content = _silent(client, "", wanted, _READ_TIMEOUT)
-        for answer_name, answer in _expression_value(content, "answers").items():
+        try:
+            content = _silent(client, "", wanted, _READ_TIMEOUT)
+            answers = _expression_value(content, "answers")
+        except (RuntimeError, TimeoutError, ValueError, SyntaxError) as error:
+            # The notebook broke the read-out (or keeps the kernel busy): what was read
+            # before stands, and the run goes on.
+            if result.status == "ok":
+                result.status = "unreadable"
+                result.detail = f"after cell {index}: {error}"[:300]
+            return
+        for answer_name, answer in answers.items():
             # The last value read counts; an answer not (yet) defined keeps an earlier one.
             if "value" in answer or "value" not in result.answers.get(answer_name, {}):
                 result.answers[answer_name] = answer
@@ -392,7 +401,7 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float,
                         result.status = "raised"
                         result.detail = f"cell {index}: {error.ename}: {error.evalue}"[:300]
                 except CellTimeoutError:
-                    limit = ("the per-cell limit of " f"{cell_timeout:g} s"
+                    limit = (f"the per-cell limit of {cell_timeout:g} s"
                              if client.timeout >= int(cell_timeout)
                              else f"the notebook's limit of {timeout:g} s")
                     result.status, result.stopped_at = "timed out", index
@@ -894,6 +903,8 @@ _STATUS_TEXT = {
     "kernel died": "The notebook's kernel died; the answers given before that count",
     "not a notebook": "The file is not a notebook the grader can read",
     "grader error": "The grader could not run the notebook; tell your lecturer",
+    "unreadable": "The notebook stopped the grader from reading its answers at some point; "
+                  "the answers read before that count",
 }
 
 

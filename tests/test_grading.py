@@ -210,6 +210,8 @@ def graded(tmp_path_factory):
         8: "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
            "while True:\n    try:\n        time.sleep(0.1)\n    except BaseException:\n"
            "        pass"}))
+    _write(submissions / "breaks_readout" / name, _edition(RIGHT, insert={
+        6: "import sys\nsys.modules.pop('__evalkit_readout__', None)"}))
     before = {path: path.read_bytes() for path in submissions.rglob("*.ipynb")}
     progress = root / "progress.txt"
     with progress.open("w") as stream:
@@ -254,6 +256,9 @@ TAMPERING = {
     "reads_teacher": ("raised" if SANDBOX else "ok", ["wrong" if SANDBOX else "correct"] * 3),
     "dies_after": ("kernel died", ["correct"] * 3),
     "hangs_after": ("timed out", ["correct"] * 3),
+    # Removes the grader's read-out module after two answers: those count, the third is
+    # never read.
+    "breaks_readout": ("unreadable", ["correct", "correct", "error"]),
 }
 
 
@@ -411,7 +416,7 @@ def test_corrupt_and_unmatched_files_get_rows_and_the_batch_goes_on(graded):
     assert rows["corrupt"]["status"] == "not a notebook"
     assert "JSONDecodeError" in rows["corrupt"]["detail"]
     assert rows["stray"]["status"] == "no course notebook"
-    assert len(graded["marks"]) == len(graded["before"]) == 23
+    assert len(graded["marks"]) == len(graded["before"]) == 24
     assert set(rows) == {p.parent.name if p.parent != graded["submissions"]
                          else "unanswered" for p in graded["before"]}
 
@@ -424,9 +429,9 @@ def test_a_teacher_notebook_that_fails_is_reported_on_its_rows_only(graded):
 
 def test_progress_counts_every_submission_and_shows_no_tracebacks(graded):
     lines = graded["progress"].splitlines()
-    assert any(line.startswith("[") and " 0/23 reference values of 01-tiny" in line
+    assert any(line.startswith("[") and " 0/24 reference values of 01-tiny" in line
                for line in lines)
-    assert lines[-1].endswith("23/23 done")
+    assert lines[-1].endswith("24/24 done")
     assert "Traceback" not in graded["progress"] and "never retrieved" not in graded["progress"]
 
 
