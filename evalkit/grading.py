@@ -129,6 +129,21 @@ def _is_check_call(node: ast.AST) -> bool:
         isinstance(func, ast.Name) and func.id == "check")
 
 
+def check_calls(source: str) -> list[tuple[str, str, str]]:
+    """The ``check(name, value, ...)`` calls of a cell's source whose name is a string
+    literal, in order: ``(name, answer expression, function expression)`` each (none when
+    the source is not Python). The grader reads the teacher's checks with it, and
+    ``make student`` finds the check cells it rewrites."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [(node.args[0].value, ast.unparse(node.args[1]), ast.unparse(node.func))
+            for node in ast.walk(tree)
+            if _is_check_call(node) and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+
+
 def parse_checks(notebook: dict) -> list[Check]:
     """The ``ek.check(name, value, expected, ...)`` calls of a notebook's code cells, in order.
 
@@ -139,20 +154,10 @@ def parse_checks(notebook: dict) -> list[Check]:
         if cell.get("cell_type") != "code":
             continue
         source = _source(cell)
-        if "check(" not in source:
-            continue
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if (_is_check_call(node) and len(node.args) >= 2
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                checks.append(Check(name=node.args[0].value,
-                                    value_source=ast.unparse(node.args[1]),
-                                    cell_id=cell.get("id"), cell_source=source,
-                                    hidden="hidden" in cell.get("metadata", {}).get("tags", [])))
+        hidden = "hidden" in cell.get("metadata", {}).get("tags", [])
+        checks += [Check(name=name, value_source=value, cell_id=cell.get("id"),
+                         cell_source=source, hidden=hidden)
+                   for name, value, _ in check_calls(source)]
     names = [check.name for check in checks]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:

@@ -91,21 +91,11 @@ def _tags(cell: dict) -> list[str]:
 
 def check_calls(source: str) -> list[tuple[str, str, str]]:
     """The ``check(name, value, ...)`` calls of a cell whose name is a string literal:
-    ``(name, value expression, function expression)`` each, in order."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    calls = []
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and len(node.args) >= 2
-                and ((isinstance(node.func, ast.Attribute) and node.func.attr == "check")
-                     or (isinstance(node.func, ast.Name) and node.func.id == "check"))
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)):
-            calls.append((node.args[0].value, ast.unparse(node.args[1]),
-                          ast.unparse(node.func)))
-    return calls
+    ``(name, value expression, function expression)`` each, in order (the grader's reading,
+    :func:`evalkit.grading.check_calls`)."""
+    from evalkit.grading import check_calls as calls
+
+    return calls(source)
 
 
 def _check_cell(calls: list[tuple[str, str, str]], digests: dict, hidden: bool) -> str:
