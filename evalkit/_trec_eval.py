@@ -275,41 +275,38 @@ def _only(tokens: np.ndarray, allowed: bytes) -> bool:
     return not joined.translate(None, allowed)
 
 
-def _atol_array(tokens: np.ndarray) -> np.ndarray:
-    """``atol`` of each token; plain whole numbers in one vectorised pass."""
-    if tokens.size and _only(tokens, b"0123456789+-"):
-        try:  # int() reads exactly what atol reads in such a token, when it reads it all
-            return tokens.astype(np.int64)
+def _c_numbers(tokens: np.ndarray, *, dtype: type, characters: bytes, plain: str,
+               one: Any) -> np.ndarray:
+    """``one`` (C's ``atol`` or ``atof``) of each token, vectorised where Python reads what C
+    reads: in one pass when every token is made of ``characters`` and Python reads each
+    whole, else the tokens that match ``plain`` in one pass and the rest one by one."""
+    if tokens.size and _only(tokens, characters):
+        try:  # such a token read whole by int()/float() is read alike by atol/atof
+            return tokens.astype(dtype)
         except (ValueError, OverflowError):
             pass
     series = pd.Series(tokens, dtype=object)
-    plain = series.str.fullmatch(_PLAIN_LONG).to_numpy(dtype=bool)
-    values = np.zeros(len(tokens), dtype=np.int64)
-    if plain.any():
-        values[plain] = series[plain].astype(np.int64).to_numpy()
-    odd = np.flatnonzero(~plain)
-    if odd.size:  # rare: '1.5', 'x', '+', huge values
-        values[odd] = [c_atol(t) for t in tokens[odd]]
+    matched = series.str.fullmatch(plain).to_numpy(dtype=bool)
+    values = np.zeros(len(tokens), dtype=dtype)
+    if matched.any():
+        values[matched] = series[matched].astype(dtype).to_numpy()
+    odd = np.flatnonzero(~matched)
+    if odd.size:  # rare: '1.5', '1,5', '0x1p3', 'inf', '1e', '+', huge values, ...
+        values[odd] = [one(t) for t in tokens[odd]]
     return values
+
+
+def _atol_array(tokens: np.ndarray) -> np.ndarray:
+    """``atol`` of each token; plain whole numbers in one vectorised pass."""
+    return _c_numbers(tokens, dtype=np.int64, characters=b"0123456789+-", plain=_PLAIN_LONG,
+                      one=c_atol)
 
 
 def _atof_array(tokens: np.ndarray) -> np.ndarray:
     """``atof`` of each token; plain decimal numbers in one vectorised pass (Python's and
     glibc's conversions are both correctly rounded, so they agree)."""
-    if tokens.size and _only(tokens, b"0123456789+-.eE"):
-        try:  # float() reads exactly what atof reads in such a token, when it reads it all
-            return tokens.astype(np.float64)
-        except ValueError:
-            pass
-    series = pd.Series(tokens, dtype=object)
-    plain = series.str.fullmatch(_PLAIN_FLOAT).to_numpy(dtype=bool)
-    values = np.zeros(len(tokens), dtype=np.float64)
-    if plain.any():
-        values[plain] = series[plain].astype(np.float64).to_numpy()
-    odd = np.flatnonzero(~plain)
-    if odd.size:  # rare: '1,5', '0x1p3', 'inf', '1e', ...
-        values[odd] = [c_atof(t) for t in tokens[odd]]
-    return values
+    return _c_numbers(tokens, dtype=np.float64, characters=b"0123456789+-.eE",
+                      plain=_PLAIN_FLOAT, one=c_atof)
 
 
 # ---------------------------------------------------------------------------------------------
