@@ -88,6 +88,7 @@ from .ranking import (
 )
 from .stats import (
     available_sample,
+    bootstrap_632,
     bootstrap_ci,
     cohens_d,
     compare_runs,
@@ -191,6 +192,7 @@ __all__ = [
     "available_sample",
     "simulate_estimates",
     "estimation_summary",
+    "bootstrap_632",
     "evaluate",
     "read_qrels",
     "read_run",

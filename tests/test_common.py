@@ -321,6 +321,9 @@ SPECS = [
          scalars={"n_available": "int", "n_repeats": "int", "seed": "int"},
          negative={"n_available": 1, "n_repeats": 0, "seed": -1}),
     Spec(ek.estimation_summary, {"estimates": ESTIMATES}),
+    Spec(ek.bootstrap_632, {"estimator": KNeighborsClassifier(1), "X": IRIS_X, "y": IRIS_Y,
+                            "n_resamples": 5, "seed": 0},
+         scalars={"n_resamples": "int"}, negative={"n_resamples": 0}),
 ]
 SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
 

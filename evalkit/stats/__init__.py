@@ -25,6 +25,8 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   correction, like PyTerrier's ``Experiment``.
 - :func:`available_sample`, :func:`simulate_estimates` and :func:`estimation_summary`: the
   simulation of holdout, k-fold and leave-one-out estimates (notebook 21).
+- :func:`bootstrap_632`: the out-of-bag, .632 and .632+ bootstrap estimates of accuracy
+  (notebook 21 and its study, ``data/estimation/make_estimates.py``).
 
 One module per topic (``proportion``, ``bootstrap``, ``randomization``, ``effect_size``,
 ``variance``, ``comparison``, ``estimation``); every name is importable from
@@ -82,7 +84,9 @@ from .estimation import (
     ESTIMATION_METHODS,
     K_VALUES,  # noqa: F401 (public, not in __all__, as before the split)
     TEST_FRACTIONS,  # noqa: F401
+    Bootstrap632Result,
     available_sample,
+    bootstrap_632,
     estimation_summary,
     simulate_estimates,
 )
@@ -126,6 +130,8 @@ __all__ = [
     "available_sample",
     "simulate_estimates",
     "estimation_summary",
+    "bootstrap_632",
+    "Bootstrap632Result",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
 ]
