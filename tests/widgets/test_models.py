@@ -161,6 +161,7 @@ NUMERIC = [
     ("WeightedKappaModel", "distance", 2, 4),
     ("MeasureAgreementModel", "spread", 0.5, 1.5),
     ("MeasureAgreementModel", "noise", 0.2, 0.0),
+    ("MeasureAgreementModel", "correlation", 0.5, 1.5),
     ("MeasureAgreementModel", "n_topics", 20, 0),
     ("MeasureAgreementModel", "n_systems", 10, 2),
     ("MeasureAgreementModel", "n_repeats", 20, 5),
