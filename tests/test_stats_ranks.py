@@ -245,3 +245,27 @@ def test_friedman_with_nothing_to_rank():
         0.0, 1.0, 0.0, 1.0)
     assert result.ranks == pytest.approx([2.0, 2.0, 2.0])
     assert ek.nemenyi_test([[0.5, 0.5, 0.5], [0.2, 0.2, 0.2]]).groups == [(0, 1, 2)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 15), st.integers(2, 8), st.sampled_from([0.01, 0.05, 0.1]),
+       st.integers(0, 2**32 - 1))
+def test_nemenyi_pvalues_and_critical_difference_tell_the_same_story(n, k, alpha, seed):
+    rng = np.random.default_rng(seed)
+    table = rng.integers(0, 5, size=(n, k)).astype(float)
+    result = ek.nemenyi_test(table, alpha=alpha)
+    pvalues = result.pvalues.to_numpy()
+    assert np.array_equal(pvalues, pvalues.T)
+    assert np.all((pvalues >= 0) & (pvalues <= 1))
+    differences = result.rank_differences.to_numpy()
+    off_diagonal = ~np.eye(k, dtype=bool)
+    clear = np.abs(differences - result.critical_difference) > 1e-9
+    # p <= alpha exactly when the ranks differ by at least the CD
+    assert np.array_equal((pvalues <= alpha)[off_diagonal & clear],
+                          (differences >= result.critical_difference)[off_diagonal & clear])
+    # a larger difference never has a larger p-value
+    order = np.argsort(differences[off_diagonal])
+    assert np.all(np.diff(pvalues[off_diagonal][order]) <= 1e-12)
+    # every system in a group is within the CD of every other in it
+    for group in result.groups:
+        assert np.ptp(result.ranks[list(group)]) < result.critical_difference
