@@ -906,13 +906,17 @@ def test_compare_systems_runs_scipy_tests(n, rng):
     row = paired_t.iloc[0]
     assert paired_t.index.tolist() == ["paired t"]
     assert list(paired_t.columns) == ["mean_a", "mean_b", "difference", "statistic", "pvalue",
-                                      "cohens_d", "effect_size_label"]
+                                      "cohens_d", "d_av", "effect_size_label"]
     assert (row.statistic, row.pvalue) == pytest.approx((expected.statistic, expected.pvalue),
                                                         rel=1e-12)
     assert (row.mean_a, row.mean_b, row.difference) == pytest.approx(
         (a.mean(), b.mean(), a.mean() - b.mean()))
     assert row.cohens_d == ek.cohens_d(a, b, paired=True)
-    assert row.effect_size_label == ek.effect_size_label(row.cohens_d)
+    # d_av: the mean difference over the mean of the two SDs (Lakens 2013, eq. 10), by hand;
+    # the label names its size, since Cohen's bands are for a between-group d, not d_z.
+    sd_mean = (a.std(ddof=1) + b.std(ddof=1)) / 2
+    assert row.d_av == pytest.approx((a - b).mean() / sd_mean, rel=1e-12)
+    assert row.effect_size_label == ek.effect_size_label(row.d_av)
     wilcoxon = ek.compare_systems(a, b, test="wilcoxon").iloc[0]
     expected = scipy_stats.wilcoxon(a, b)
     assert (wilcoxon.statistic, wilcoxon.pvalue) == pytest.approx(
@@ -923,6 +927,8 @@ def test_compare_systems_runs_scipy_tests(n, rng):
     assert (welch.statistic.iloc[0], welch.pvalue.iloc[0]) == pytest.approx(
         (expected.statistic, expected.pvalue), rel=1e-12)
     assert welch.cohens_d.iloc[0] == ek.cohens_d(a, b[: n - 1])
+    assert "d_av" not in welch.columns
+    assert welch.effect_size_label.iloc[0] == ek.effect_size_label(welch.cohens_d.iloc[0])
     randomization = ek.compare_systems(a, b, test="randomization", n_resamples=2000, seed=4)
     expected = ek.paired_randomization_test(a, b, n_resamples=2000, seed=4)
     assert (randomization.statistic.iloc[0], randomization.pvalue.iloc[0]) == tuple(expected)
@@ -942,8 +948,9 @@ def test_identical_systems_show_no_difference(test):
 
 def test_constant_differences_give_infinite_t_and_d():
     row = ek.compare_systems([0.5, 0.75, 1.0], [0.25, 0.5, 0.75]).iloc[0]
-    assert (row.statistic, row.pvalue, row.cohens_d, row.effect_size_label) == (
-        np.inf, 0.0, np.inf, "huge")
+    # d_z is infinite (the differences do not vary); d_av = 0.25 / 0.25 = 1 is "large".
+    assert (row.statistic, row.pvalue, row.cohens_d, row.d_av, row.effect_size_label) == (
+        np.inf, 0.0, np.inf, 1.0, "large")
     welch = ek.compare_systems([1.0, 1.0, 1.0], [0.0, 0.0], paired=False).iloc[0]
     assert (welch.statistic, welch.pvalue) == (np.inf, 0.0)
 
@@ -1016,7 +1023,7 @@ def test_compare_runs_is_compare_systems_per_column_then_corrected(test, correct
     assert table.index.tolist() == ["rm3", "dense", "copy", "worse"]
     assert table.index.name == "system"
     assert list(table.columns) == ["mean", "difference", "statistic", "pvalue",
-                                   "pvalue_adjusted", "significant", "cohens_d",
+                                   "pvalue_adjusted", "significant", "cohens_d", "d_av",
                                    "effect_size_label"]
     generator = np.random.default_rng(9)
     for system, row in table.iterrows():
@@ -1024,7 +1031,7 @@ def test_compare_runs_is_compare_systems_per_column_then_corrected(test, correct
                                  seed=generator).iloc[0]
         assert row["mean"] == scores[system].mean()
         assert row.difference == pytest.approx(scores[system].mean() - scores["bm25"].mean())
-        for column in ("statistic", "pvalue", "cohens_d", "effect_size_label"):
+        for column in ("statistic", "pvalue", "cohens_d", "d_av", "effect_size_label"):
             assert row[column] == one[column]
     if correction is None:
         np.testing.assert_array_equal(table.pvalue_adjusted, table.pvalue)
