@@ -661,6 +661,114 @@ def test_cohens_d_is_antisymmetric_and_scale_free(a, b, paired):
     assert scaled == pytest.approx(d, rel=1e-6, abs=1e-9)
 
 
+def test_cohens_d_kinds_by_hand():
+    a, b = [1, 2, 3], [0, 0, 0, 4]  # variances 1 and 4, n = 3 and 4
+    d_s = 1 / np.sqrt((2 * 1 + 3 * 4) / 5)  # pooled SD weighted by n - 1 (Lakens eq. 1)
+    assert ek.cohens_d(a, b, kind="d_s") == pytest.approx(d_s)
+    assert ek.cohens_d(a, b, kind="g_s") == pytest.approx(d_s * (1 - 3 / (4 * 5 - 1)))
+    # paired: differences 0.2, 0.2, 0.2, 0; SDs sqrt(0.05 / 3) and sqrt(0.02 / 3)
+    a, b = [0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6]
+    d_av = 0.15 / ((np.sqrt(0.05 / 3) + np.sqrt(0.02 / 3)) / 2)  # Lakens eq. 10
+    assert ek.cohens_d(a, b, paired=True, kind="d_av") == pytest.approx(d_av)  # 1.4235
+    assert ek.cohens_d(a, b, paired=True, kind="g_av") == pytest.approx(
+        d_av * (1 - 3 / (4 * 3 - 1)))
+    assert ek.cohens_d(a, b, paired=True, kind="d_z") == pytest.approx(1.5)
+    assert ek.cohens_d(a, b, paired=True, kind="d_z") == ek.cohens_d(a, b, paired=True)
+
+
+def test_cohens_d_kinds_against_scipy_and_pingouins_formulas(rng):
+    for _ in range(500):
+        n_a, n_b = (int(n) for n in rng.integers(2, 40, size=2))
+        a = rng.normal(scale=rng.uniform(0.5, 2), size=n_a)
+        b = rng.normal(loc=rng.normal(), size=n_b)
+        # d_s = Student's t * sqrt(1/n_a + 1/n_b) (Lakens eq. 2)
+        t = scipy_stats.ttest_ind(a, b).statistic
+        d_s = ek.cohens_d(a, b, kind="d_s")
+        assert d_s == pytest.approx(t * np.sqrt(1 / n_a + 1 / n_b), rel=1e-10)
+        # pingouin.compute_effsize(a, b, eftype="hedges"), its formulas written out
+        pooled = np.sqrt(((n_a - 1) * a.var(ddof=1) + (n_b - 1) * b.var(ddof=1))
+                         / (n_a + n_b - 2))
+        g = (a.mean() - b.mean()) / pooled * (1 - 3 / (4 * (n_a + n_b) - 9))
+        assert ek.cohens_d(a, b, kind="g_s") == pytest.approx(g, rel=1e-10)
+        # default unchanged: the average of the two variances
+        assert ek.cohens_d(a, b) == pytest.approx(
+            (a.mean() - b.mean()) / np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2), rel=1e-12)
+        # paired
+        n = min(n_a, n_b)
+        x, y = a[:n], a[:n] * 0.7 + b[:n] * 0.3
+        d_av = (x.mean() - y.mean()) / ((x.std(ddof=1) + y.std(ddof=1)) / 2)
+        assert ek.cohens_d(x, y, paired=True, kind="d_av") == pytest.approx(d_av, rel=1e-10)
+        assert ek.cohens_d(x, y, paired=True, kind="g_av") == pytest.approx(
+            d_av * (1 - 3 / (4 * (n - 1) - 1)), rel=1e-10)
+        t_rel = scipy_stats.ttest_rel(x, y).statistic
+        assert ek.cohens_d(x, y, paired=True, kind="d_z") == pytest.approx(t_rel / np.sqrt(n),
+                                                                           rel=1e-10)
+
+
+def test_hedges_approximation_is_close_to_the_exact_gamma_form():
+    from scipy.special import gammaln
+
+    from evalkit.stats.effect_size import _hedges_correction
+
+    for df in range(4, 400):
+        exact = np.exp(gammaln(df / 2) - gammaln((df - 1) / 2)) / np.sqrt(df / 2)
+        assert _hedges_correction(df) == pytest.approx(exact, rel=3e-3)
+
+
+def test_hedges_g_removes_the_small_sample_bias_of_d():
+    # Two groups of 5, true effect 0.5: E[d_s] = 0.5 / J_exact(8) = 0.548; g_s is unbiased.
+    rng = np.random.default_rng(22)
+    d = np.array([ek.cohens_d(rng.normal(0.5, 1, 5), rng.normal(0, 1, 5), kind=kind)
+                  for kind in ("d_s",) for _ in range(4000)])
+    g = d * (1 - 3 / (4 * 8 - 1))
+    se = d.std() / np.sqrt(len(d))
+    assert abs(g.mean() - 0.5) < 3 * se
+    assert d.mean() - 0.5 > 3 * se
+
+
+@given(samples, samples, st.sampled_from(["d_s", "g_s", "d_z", "d_av", "g_av"]))
+def test_every_kind_is_antisymmetric_and_scale_free(a, b, kind):
+    paired = kind in ("d_z", "d_av", "g_av")
+    if paired:
+        b = (b * len(a))[: len(a)]
+    d = ek.cohens_d(a, b, paired=paired, kind=kind)
+    assert ek.cohens_d(b, a, paired=paired, kind=kind) == -d
+    assert not np.isnan(d)
+    assume(np.isfinite(d) and abs(d) < 1e6)
+    scaled = ek.cohens_d(np.array(a) * 3, np.array(b) * 3, paired=paired, kind=kind)
+    assert scaled == pytest.approx(d, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"kind": "d_z"}, "kind='d_z' needs paired scores"),
+    ({"kind": "d_av"}, "kind='d_av' needs paired scores"),
+    ({"kind": "g_av"}, "needs paired scores"),
+    ({"kind": "d_s", "paired": True}, "kind='d_s' is a between-group d"),
+    ({"kind": "g_s", "paired": True}, "between-group"),
+    ({"kind": "hedges"}, "kind must be one of"),
+])
+def test_cohens_d_kind_must_fit_the_design(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ek.cohens_d([0.1, 0.2, 0.4], [0.3, 0.1, 0.2], **kwargs)
+
+
+def test_effect_size_label_warns_for_d_z_only():
+    with pytest.warns(UserWarning, match="between-group d .d_s.; a paired d_z"):
+        assert ek.effect_size_label(0.6, kind="d_z") == "medium"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for kind in (None, "d_s", "g_s", "d_av", "g_av"):
+            assert ek.effect_size_label(0.6, kind=kind) == "medium"
+        # the comparison tables label without a warning (their docstrings say which d)
+        a, b = [0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6]
+        ek.compare_systems(a, b)
+        ek.compare_runs(pd.DataFrame({"a": a, "b": b}), baseline="a")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ek.effect_size_label(0.6, kind="d")
+    with pytest.raises(TypeError, match=r"write effect_size_label\(d, kind='d_s'\)"):
+        ek.effect_size_label(0.6, "d_s")
+
+
 LABEL_ORDER = ["negligible", "very small", "small", "medium", "large", "very large", "huge"]
 
 
@@ -1208,7 +1316,8 @@ def test_every_public_stats_function_with_options_takes_them_by_keyword_only():
         if inspect.Parameter.KEYWORD_ONLY in kinds and name != "bootstrap_ci":  # *arrays
             assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
         assert inspect.Parameter.POSITIONAL_OR_KEYWORD not in kinds or name in (
-            "effect_size_label", "estimation_summary", "proportion_se"
+            "effect_size_label", "estimation_summary", "proportion_se",
+            "friedman_test",  # data only: nothing to pass by keyword
         ) or inspect.Parameter.KEYWORD_ONLY in kinds
 
 
@@ -1231,6 +1340,7 @@ def test_the_stats_package_imports_no_presentation_and_no_cycle():
     # Each module imports only modules listed before it: no cycle.
     order = ["_common", "proportion", "bootstrap", "randomization", "effect_size", "variance",
              "comparison", "estimation", "__init__"]
+    order.insert(order.index("__init__"), "ranks")  # Friedman and Nemenyi
     assert set(imports) == set(order)
     for position, module in enumerate(order):
         assert imports[module] <= set(order[:position]), module

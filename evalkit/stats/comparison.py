@@ -101,7 +101,15 @@ def compare_systems(
       (zero differences dropped; statistic: the smaller signed-rank sum).
 
     The last two need paired scores. A small p-value says the difference is unlikely to be
-    chance; the effect size says whether it is large enough to matter. Compare many systems
+    chance; the effect size says whether it is large enough to matter.
+
+    Which d: paired, ``cohens_d`` is :math:`d_z` (mean difference over the SD of the
+    differences), which measures how *consistent* the difference is and grows with the
+    correlation of the two systems' per-query scores; ``effect_size_label`` applies
+    Cohen's between-group bands to it as they stand, which overstates paired effects
+    (:func:`effect_size_label` explains). To name the size on Cohen's scale, compute
+    ``cohens_d(scores_a, scores_b, paired=True, kind="d_av")`` and label that. Unpaired,
+    ``cohens_d`` is the average-variance d, on the between-group scale. Compare many systems
     with :func:`compare_runs`, which corrects for the number of tests.
 
     Parameters
@@ -280,7 +288,10 @@ def compare_runs(
         One row per system other than the baseline, in column order, indexed by name
         (``system``): ``mean``, ``difference`` (mean minus the baseline's), ``statistic``,
         ``pvalue``, ``pvalue_adjusted``, ``significant`` (bool), ``cohens_d`` (paired
-        :math:`d_z`) and ``effect_size_label``. ``.attrs`` records the baseline, its mean,
+        :math:`d_z`) and ``effect_size_label`` (Cohen's between-group bands applied to
+        :math:`d_z`, which overstate a paired effect when the runs' scores correlate: see
+        :func:`compare_systems`; label ``cohens_d(..., paired=True, kind="d_av")`` to
+        name the size on Cohen's scale). ``.attrs`` records the baseline, its mean,
         the test, the correction and alpha.
 
     References
