@@ -615,6 +615,109 @@ def test_randomization_bad_input(kwargs, error, message):
 
 
 # ---------------------------------------------------------------------------------------------
+# Cluster (grouped) bootstrap
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_cluster_bootstrap_with_one_row_per_cluster_is_the_row_bootstrap(method, rng):
+    n = 60
+    y = rng.normal(size=n)
+    y_true = rng.integers(0, 3, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, 3, n))
+    macro_f1 = functools.partial(ek.f1_score, average="macro")
+    pairs = [
+        ((np.mean, y), (np.mean, y)),  # vectorised, in blocks
+        ((lambda v: float(np.median(v)), y), (lambda v: float(np.median(v)), y)),  # loop
+        # multinomial per-cluster counts against the plain row bootstrap by index
+        ((macro_f1, y_true, y_pred),
+         (lambda t, p: ek.f1_score(t, p, average="macro"), y_true, y_pred)),
+    ]
+    for clustered_call, row_call in pairs:
+        clustered = ek.bootstrap_ci(*clustered_call, groups=np.arange(n), method=method,
+                                    n_resamples=400, seed=9)
+        rows = ek.bootstrap_ci(*row_call, method=method, n_resamples=400, seed=9)
+        np.testing.assert_allclose(clustered.distribution, rows.distribution, rtol=1e-12)
+        assert (clustered.low, clustered.high) == pytest.approx((rows.low, rows.high),
+                                                                rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_cluster_bootstrap_counts_path_equals_the_index_path(method, rng):
+    n = 250
+    groups = rng.integers(0, 30, n)  # unequal clusters
+    y_true = rng.integers(0, 3, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, 3, n))
+    for metric in (ek.accuracy, functools.partial(ek.f1_score, average="macro"),
+                   functools.partial(ek.precision, average="weighted", zero_division=0.0),
+                   ek.cohen_kappa, ek.error_rate):
+        fast = ek.bootstrap_ci(metric, y_true, y_pred, groups=groups, method=method,
+                               n_resamples=300, seed=4)
+        slow = ek.bootstrap_ci(lambda t, p, m=metric: m(t, p), y_true, y_pred, groups=groups,
+                               method=method, n_resamples=300, seed=4)
+        assert (fast.resampling, slow.resampling) == ("multinomial", "loop")
+        np.testing.assert_allclose(fast.distribution, slow.distribution, rtol=1e-12)
+        assert (fast.low, fast.high) == pytest.approx((slow.low, slow.high), rel=1e-12)
+
+
+def test_cluster_bootstrap_vectorised_and_loop_agree_on_unequal_clusters(rng):
+    groups = np.repeat(["d1", "d2", "d3", "d4", "d5", "d6"], [1, 5, 2, 7, 3, 4])
+    y = rng.normal(size=len(groups))
+    fast = ek.bootstrap_ci(np.mean, y, groups=groups, method="bca", seed=2)
+    slow = ek.bootstrap_ci(lambda v: float(v.mean()), y, groups=groups, method="bca", seed=2)
+    assert (fast.resampling, slow.resampling) == ("vectorized", "loop")
+    np.testing.assert_allclose(fast.distribution, slow.distribution, rtol=1e-12)
+    # every resample is a union of whole clusters: its mean is a ratio of cluster sums
+    sums = pd.Series(y).groupby(groups).sum()
+    sizes = pd.Series(y).groupby(groups).size()
+    drawn = np.random.default_rng(2).integers(0, 6, size=6)
+    assert fast.distribution[0] == pytest.approx(sums.iloc[drawn].sum()
+                                                 / sizes.iloc[drawn].sum())
+
+
+@pytest.mark.parametrize("equal_sizes", [True, False])
+def test_cluster_bootstrap_se_is_the_cluster_robust_se_of_a_mean(equal_sizes):
+    rng = np.random.default_rng(2007)
+    n_groups = 400
+    sizes = np.full(n_groups, 10) if equal_sizes else rng.integers(2, 19, n_groups)
+    groups = np.repeat(np.arange(n_groups), sizes)
+    # strong within-cluster correlation: cluster effects SD 1, item noise SD 0.5 (rho 0.8)
+    y = rng.normal(size=n_groups)[groups] + rng.normal(scale=0.5, size=len(groups))
+    n = len(y)
+    residual_sums = np.bincount(groups, weights=y - y.mean())
+    robust_se = np.sqrt(np.sum(residual_sums**2)) / n  # Cameron & Miller's CR0 SE
+    clustered = ek.bootstrap_ci(np.mean, y, groups=groups, n_resamples=2000, seed=1)
+    rows = ek.bootstrap_ci(np.mean, y, n_resamples=2000, seed=1)
+    # Monte-Carlo error of an SD from 2000 resamples is about 1.6 %
+    assert clustered.standard_error == pytest.approx(robust_se, rel=0.06)
+    assert rows.standard_error == pytest.approx(y.std() / np.sqrt(n), rel=0.06)
+    # the design effect: sqrt(1 + (m - 1) rho) = sqrt(1 + 9 * 0.8) = 2.9 for m = 10
+    assert clustered.standard_error > 2 * rows.standard_error
+    assert clustered.high - clustered.low > 2 * (rows.high - rows.low)
+
+
+def test_cluster_bootstrap_of_independent_rows_is_as_wide_as_the_row_bootstrap():
+    rng = np.random.default_rng(8)
+    groups = np.repeat(np.arange(300), 5)
+    y = rng.normal(size=len(groups))  # no cluster effect
+    clustered = ek.bootstrap_ci(np.mean, y, groups=groups, n_resamples=2000, seed=1)
+    rows = ek.bootstrap_ci(np.mean, y, n_resamples=2000, seed=1)
+    assert clustered.standard_error == pytest.approx(rows.standard_error, rel=0.12)
+
+
+@pytest.mark.parametrize(("groups", "error", "message"), [
+    ([0, 0, 1], ValueError, r"groups and a have different lengths \(3 != 4\)"),
+    ([0, 0, 1, np.nan], ValueError, "groups contains NaN at position 3"),
+    ([1, 1, 1, 1], ValueError, "groups holds 1 cluster"),
+    ([[0, 1], [1, 0]], ValueError, "groups must be 1-D"),
+    (["a", None, "b", "b"], ValueError, "groups contains None"),
+])
+def test_cluster_bootstrap_bad_groups(groups, error, message):
+    with pytest.raises(error, match=message):
+        ek.bootstrap_ci(np.mean, [0.1, 0.2, 0.3, 0.4], groups=groups)
+
+
+# ---------------------------------------------------------------------------------------------
 # Effect sizes
 # ---------------------------------------------------------------------------------------------
 
