@@ -23,6 +23,8 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
   the effect size and (for many systems against a baseline) Holm's or Bonferroni's
   correction, like PyTerrier's ``Experiment``.
+- :func:`friedman_test` and :func:`nemenyi_test`: many systems on many data sets, by
+  their ranks (Demšar 2006).
 - :func:`available_sample`, :func:`simulate_estimates` and :func:`estimation_summary`: the
   simulation of holdout, k-fold and leave-one-out estimates (notebook 21).
 - :func:`bootstrap_632`: the out-of-bag, .632 and .632+ bootstrap estimates of accuracy
@@ -99,6 +101,7 @@ from .proportion import (
     simulate_test_accuracies,
 )
 from .randomization import RandomizationResult, paired_randomization_test
+from .ranks import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .variance import VARIANCE_TESTS, VarianceTestResult, equal_variance_test
 
 __all__ = [
@@ -134,4 +137,8 @@ __all__ = [
     "Bootstrap632Result",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
+    "friedman_test",
+    "nemenyi_test",
+    "FriedmanResult",
+    "NemenyiResult",
 ]
