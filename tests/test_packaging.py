@@ -88,7 +88,8 @@ def test_make_test_oldest_pins_exactly_the_floors_of_pyproject():
     assert oldest.NOT_RUN <= set(declared)
     assert pins == {name: v for name, v in floors.items() if name not in oldest.NOT_RUN}
     assert {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets", "scikit-learn", "pytest",
-            "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "mlxtend", "scikit-posthocs", "nbclient"} == set(pins)
+            "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "mlxtend",
+            "scikit-posthocs", "nbclient"} == set(pins)
 
 
 @pytest.mark.parametrize("line", ["numpy", "numpy>1.2", "numpy>=1.2,<3", "numpy==1.2",
