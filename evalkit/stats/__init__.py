@@ -68,6 +68,7 @@ one kind of mistake gets one exception class and one message:
 from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
+from .classifiers import MCNEMAR_METHODS, McNemarResult, mcnemar_test
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
 from .effect_size import (
     EFFECT_SIZE_THRESHOLDS,
@@ -128,4 +129,7 @@ __all__ = [
     "estimation_summary",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
+    "mcnemar_test",
+    "McNemarResult",
+    "MCNEMAR_METHODS",
 ]
