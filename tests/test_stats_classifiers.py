@@ -4,6 +4,7 @@ statsmodels, mlxtend, scipy and plain loops."""
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -161,3 +162,267 @@ def test_mcnemar_is_exported():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mcnemar_test([0, 1, 1], [0, 1, 0], [1, 1, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# compare_classifiers
+# ---------------------------------------------------------------------------------------------
+
+MACRO_F1 = functools.partial(ek.f1_score, average="macro")
+
+
+def _loop_metric(metric):
+    """The same metric hidden from evalkit's recognition: forces the loop path."""
+    return lambda y_true, y_pred: metric(y_true, y_pred)
+
+
+def _mc_tolerance(p, n_resamples, sigmas=4.5):
+    return sigmas * math.sqrt(max(p * (1 - p), 1e-4) / n_resamples) + 1.5 / n_resamples
+
+
+def test_compare_classifiers_table_shape_and_values():
+    rng = np.random.default_rng(0)
+    y_true, a, b = _three(rng, 300, 3)
+    table = ek.compare_classifiers(y_true, a, b, metric=MACRO_F1, seed=0, n_resamples=500)
+    assert list(table.columns) == ["metric_a", "metric_b", "difference", "pvalue",
+                                   "n_resamples", "resampling"]
+    assert table.index.tolist() == ["randomization"] and table.index.name == "test"
+    row = table.iloc[0]
+    assert row.metric_a == pytest.approx(ek.f1_score(y_true, a, average="macro"), abs=0)
+    assert row.metric_b == pytest.approx(ek.f1_score(y_true, b, average="macro"), abs=0)
+    assert row.difference == row.metric_a - row.metric_b
+    assert row.resampling == "counts" and row.n_resamples == 500
+    assert len(table.attrs["distribution"]) == 500
+    assert table.attrs["metric"] == "f1_score(average='macro')"
+    boot = ek.compare_classifiers(y_true, a, b, metric="accuracy", test="bootstrap", seed=0,
+                                  n_resamples=500)
+    assert list(boot.columns) == ["metric_a", "metric_b", "difference", "pvalue", "ci_low",
+                                  "ci_high", "n_resamples", "resampling"]
+    assert boot.iloc[0].metric_a == ek.accuracy(y_true, a)
+    assert boot.iloc[0].ci_low < boot.iloc[0].difference < boot.iloc[0].ci_high
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+@pytest.mark.parametrize("metric", [MACRO_F1, _loop_metric(MACRO_F1)], ids=["counts", "loop"])
+def test_identical_predictions_give_zero_difference_and_p_one(test, metric):
+    rng = np.random.default_rng(1)
+    y_true, a, _ = _three(rng, 80, 3)
+    row = ek.compare_classifiers(y_true, a, a.copy(), metric=metric, test=test, seed=2,
+                                 n_resamples=200).iloc[0]
+    assert row.difference == 0 and row.pvalue == 1.0
+    if test == "bootstrap":
+        assert row.ci_low == row.ci_high == 0
+
+
+def _hand_loop(metric, y_true, a, b, test, n_resamples, seed):
+    """What one writes by hand: one metric call per system per resample."""
+    rng = np.random.default_rng(seed)
+    n = len(y_true)
+    values = []
+    for _ in range(n_resamples):
+        if test == "randomization":
+            swap = rng.random(n) < 0.5
+            where = swap[:, None] if a.ndim == 2 else swap
+            values.append(metric(y_true, np.where(where, b, a))
+                          - metric(y_true, np.where(where, a, b)))
+        else:
+            rows = rng.integers(0, n, n)
+            values.append(metric(y_true[rows], a[rows]) - metric(y_true[rows], b[rows]))
+    return np.array(values)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+def test_loop_path_is_a_plain_loop_with_the_same_draws(test):
+    rng = np.random.default_rng(4)
+    y_true, a, b = _three(rng, 120, 4)
+    metric = _loop_metric(MACRO_F1)
+    table = ek.compare_classifiers(y_true, a, b, metric=metric, test=test, seed=9,
+                                   n_resamples=300)
+    expected = _hand_loop(MACRO_F1, y_true, a, b, test, 300, 9)
+    np.testing.assert_array_equal(table.attrs["distribution"], expected)
+    observed = MACRO_F1(y_true, a) - MACRO_F1(y_true, b)
+    if test == "randomization":
+        count = np.sum(np.abs(expected) >= abs(observed) - 1e-12)
+    else:
+        count = np.sum(np.abs(expected - observed) >= abs(observed) - 1e-12)
+        low, high = np.quantile(expected, [0.025, 0.975])
+        assert (table.iloc[0].ci_low, table.iloc[0].ci_high) == pytest.approx((low, high),
+                                                                          rel=1e-12)
+    assert table.iloc[0].pvalue == (count + 1) / 301
+
+
+@pytest.mark.parametrize("metric", [
+    ek.accuracy, ek.error_rate, MACRO_F1,
+    functools.partial(ek.f_score, beta=2.0, average="weighted"),
+    functools.partial(ek.precision, average="micro"),
+    functools.partial(ek.recall, average="macro"),
+    functools.partial(ek.specificity, average="macro"),
+    ek.cohen_kappa,
+    functools.partial(ek.cohen_kappa, weights="quadratic"),
+], ids=lambda m: getattr(m, "__name__", None) or repr(m.keywords))
+def test_counts_path_equals_the_metric_on_the_same_resampled_items(metric):
+    """Shared draws: the same swaps / resampled items, expressed as per-group counts, give
+    exactly the loop's values."""
+    from evalkit.stats.classifiers import _stacked_path
+
+    rng = np.random.default_rng(11)
+    y_true, a, b = _three(rng, 90, 4, p_a=0.6, p_b=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value_a, value_b = metric(y_true, a), metric(y_true, b)
+        stacked, triples = _stacked_path(metric, y_true, a, b, value_a, value_b)
+        groups = triples.group_of_item
+        discordant = triples.discordant
+        swaps_per_item = rng.random((50, 90)) < 0.5
+        swaps = np.stack([np.bincount(groups[mask], minlength=len(triples.counts))[discordant]
+                          for mask in swaps_per_item])
+        stack_a, stack_b = triples.after_swaps(swaps)
+        ours = (stacked(triples.classes, stack_a, 90, y_true)
+                - stacked(triples.classes, stack_b, 90, y_true))
+        theirs = [metric(y_true, np.where(m, b, a)) - metric(y_true, np.where(m, a, b))
+                  for m in swaps_per_item]
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+        rows = rng.integers(0, 90, (50, 90))
+        drawn = np.stack([np.bincount(groups[r], minlength=len(triples.counts)) for r in rows])
+        stack_a, stack_b = triples.after_draws(drawn)
+        ours = (stacked(triples.classes, stack_a, 90, y_true)
+                - stacked(triples.classes, stack_b, 90, y_true))
+        theirs = [metric(y_true[r], a[r]) - metric(y_true[r], b[r]) for r in rows]
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def _exact_randomization_p(metric, y_true, a, b):
+    """scipy.stats.permutation_test, exact: all 2^n swaps of the pairs, |difference|."""
+    def statistic(x, y):
+        return abs(metric(y_true, x) - metric(y_true, y))
+
+    result = scipy_stats.permutation_test((a, b), statistic, permutation_type="samples",
+                                          vectorized=False, n_resamples=10**6,
+                                          alternative="greater")
+    return result.pvalue
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_randomization_p_matches_scipy_exact_enumeration(case):
+    rng = np.random.default_rng(100 + case)
+    n = 11
+    y_true, a, b = _three(rng, n, 3, p_a=0.8, p_b=0.4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact = _exact_randomization_p(MACRO_F1, y_true, a, b)
+        # scipy's exact p counts the observed arrangement among the 2^n; (b + 1) / (R + 1)
+        # tends to the same number.
+        counts = ek.compare_classifiers(y_true, a, b, metric=MACRO_F1, seed=case,
+                                        n_resamples=20000).iloc[0]
+        loop = ek.compare_classifiers(y_true, a, b, metric=_loop_metric(MACRO_F1), seed=case,
+                                      n_resamples=2000).iloc[0]
+    assert counts.resampling == "counts" and loop.resampling == "loop"
+    assert abs(counts.pvalue - exact) < _mc_tolerance(exact, 20000)
+    assert abs(loop.pvalue - exact) < _mc_tolerance(exact, 2000)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+def test_counts_and_loop_paths_agree_within_monte_carlo_error(test):
+    rng = np.random.default_rng(21)
+    y_true, a, b = _three(rng, 400, 5, p_a=0.72, p_b=0.66)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fast = ek.compare_classifiers(y_true, a, b, metric=MACRO_F1, test=test, seed=1,
+                                      n_resamples=20000)
+        slow = ek.compare_classifiers(y_true, a, b, metric=_loop_metric(MACRO_F1), test=test,
+                                      seed=2, n_resamples=2000)
+    p = fast.iloc[0].pvalue
+    assert abs(p - slow.iloc[0].pvalue) < _mc_tolerance(p, 2000) + _mc_tolerance(p, 20000)
+    spread = np.std(fast.attrs["distribution"])
+    assert abs(np.std(slow.attrs["distribution"]) - spread) < 0.1 * spread
+    if test == "bootstrap":
+        for end in ("ci_low", "ci_high"):
+            assert abs(fast.iloc[0][end] - slow.iloc[0][end]) < 0.25 * spread
+        assert np.mean(fast.attrs["distribution"]) == pytest.approx(
+            fast.iloc[0].difference, abs=0.05 * spread)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["randomization", "bootstrap"]),
+       st.booleans())
+def test_swapping_a_and_b_negates_the_difference_and_keeps_p(seed, test, loop):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    y_true, a, b = _three(rng, n, int(rng.integers(2, 5)), p_a=rng.random(), p_b=rng.random())
+    metric = _loop_metric(ek.accuracy) if loop else ek.accuracy
+    R = 300 if loop else 4000
+    ab = ek.compare_classifiers(y_true, a, b, metric=metric, test=test, seed=1, n_resamples=R)
+    ba = ek.compare_classifiers(y_true, b, a, metric=metric, test=test, seed=1, n_resamples=R)
+    assert ab.iloc[0].difference == -ba.iloc[0].difference
+    if loop:  # the same draws: the distribution is negated, p is the same
+        np.testing.assert_allclose(ab.attrs["distribution"], -ba.attrs["distribution"])
+        assert ab.iloc[0].pvalue == ba.iloc[0].pvalue
+    else:
+        p = ab.iloc[0].pvalue
+        assert abs(p - ba.iloc[0].pvalue) <= 2 * _mc_tolerance(p, R)
+
+
+def test_randomization_with_accuracy_agrees_with_mcnemar_for_many_items():
+    """Swapping predictions moves only discordant items: for accuracy, randomization is the
+    sign test McNemar's exact test computes (up to Monte-Carlo error and discreteness)."""
+    rng = np.random.default_rng(8)
+    y_true, a, b = _three(rng, 2000, 3, p_a=0.70, p_b=0.68)
+    row = ek.compare_classifiers(y_true, a, b, metric="accuracy", seed=0,
+                                 n_resamples=40000).iloc[0]
+    exact = mcnemar_test(y_true, a, b).pvalue
+    assert abs(row.pvalue - exact) < _mc_tolerance(exact, 40000)
+
+
+def test_probability_rows_and_names():
+    rng = np.random.default_rng(6)
+    n, k = 150, 3
+    y_true = rng.integers(0, k, n)
+    logits_a = rng.normal(size=(n, k)) + 2.0 * np.eye(k)[y_true]
+    logits_b = rng.normal(size=(n, k)) + 1.0 * np.eye(k)[y_true]
+    proba_a = np.exp(logits_a) / np.exp(logits_a).sum(axis=1, keepdims=True)
+    proba_b = np.exp(logits_b) / np.exp(logits_b).sum(axis=1, keepdims=True)
+    c_f1 = functools.partial(ek.c_f1, average="macro")
+    table = ek.compare_classifiers(y_true, proba_a, proba_b, metric=c_f1, seed=3,
+                                   n_resamples=200)
+    row = table.iloc[0]
+    assert row.resampling == "loop"
+    assert row.metric_a == c_f1(y_true, proba_a) and row.difference > 0
+    np.testing.assert_array_equal(table.attrs["distribution"],
+                                  _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
+                                             200, 3))
+    brier = ek.compare_classifiers(y_true, proba_a, proba_b, metric="brier_score",
+                                   test="bootstrap", seed=3, n_resamples=200).iloc[0]
+    assert brier.metric_a == ek.brier_score(y_true, proba_a)
+    assert brier.ci_high < 0  # A's Brier score is lower (better)
+    auc = ek.compare_classifiers(y_true, proba_a, proba_b, metric=functools.partial(
+        ek.roc_auc, multi_class="ovr"), seed=3, n_resamples=100).iloc[0]
+    assert auc.metric_a == ek.roc_auc(y_true, proba_a, multi_class="ovr")
+    strings = np.array(["neg", "pos"])[y_true % 2]
+    row = ek.compare_classifiers(strings, strings, np.roll(strings, 1), metric="accuracy",
+                                 seed=0, n_resamples=100).iloc[0]
+    assert row.metric_a == 1.0 and row.resampling == "counts"
+
+
+def test_compare_classifiers_bad_input():
+    y, a, b = [0, 1, 1, 0], [0, 1, 0, 0], [1, 1, 1, 0]
+    cases = [
+        (dict(y_pred_b=[1, 1, 1]), ValueError, "different lengths"),
+        (dict(y_true=[], y_pred_a=[], y_pred_b=[]), ValueError, "empty"),
+        (dict(y_pred_a=[0.1, np.nan, 0.3, 0.2]), ValueError, "y_pred_a contains NaN"),
+        (dict(y_pred_b=np.ones((4, 2)) / 2), ValueError, "same shape"),
+        (dict(metric="f2"), ValueError, "metric must be one of"),
+        (dict(metric=3), TypeError, "metric must be a callable"),
+        (dict(test="t"), ValueError, "test must be one of"),
+        (dict(n_resamples=0), ValueError, "n_resamples"),
+        (dict(confidence=1.0), ValueError, "confidence"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(metric=lambda t, p: np.array([1.0, 2.0])), TypeError, "single number"),
+    ]
+    for change, error, match in cases:
+        arguments = dict(y_true=y, y_pred_a=a, y_pred_b=b, metric="accuracy")
+        arguments.update(change)
+        with pytest.raises(error, match=match):
+            ek.compare_classifiers(arguments.pop("y_true"), arguments.pop("y_pred_a"),
+                                   arguments.pop("y_pred_b"), **arguments)
+    with pytest.raises(TypeError, match="metric="):
+        ek.compare_classifiers(y, a, b, "accuracy")

@@ -68,7 +68,14 @@ one kind of mistake gets one exception class and one message:
 from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
-from .classifiers import MCNEMAR_METHODS, McNemarResult, mcnemar_test
+from .classifiers import (
+    CLASSIFIER_METRICS,
+    CLASSIFIER_TESTS,
+    MCNEMAR_METHODS,
+    McNemarResult,
+    compare_classifiers,
+    mcnemar_test,
+)
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
 from .effect_size import (
     EFFECT_SIZE_THRESHOLDS,
@@ -132,4 +139,7 @@ __all__ = [
     "mcnemar_test",
     "McNemarResult",
     "MCNEMAR_METHODS",
+    "compare_classifiers",
+    "CLASSIFIER_TESTS",
+    "CLASSIFIER_METRICS",
 ]
