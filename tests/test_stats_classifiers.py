@@ -385,11 +385,11 @@ def test_probability_rows_and_names():
     table = ek.compare_classifiers(y_true, proba_a, proba_b, metric=c_f1, seed=3,
                                    n_resamples=200)
     row = table.iloc[0]
-    assert row.resampling == "loop"
+    assert row.resampling == "sums"
     assert row.metric_a == c_f1(y_true, proba_a) and row.difference > 0
-    np.testing.assert_array_equal(table.attrs["distribution"],
-                                  _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
-                                             200, 3))
+    np.testing.assert_allclose(table.attrs["distribution"],
+                               _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
+                                          200, 3), rtol=0, atol=1e-12)
     brier = ek.compare_classifiers(y_true, proba_a, proba_b, metric="brier_score",
                                    test="bootstrap", seed=3, n_resamples=200).iloc[0]
     assert brier.metric_a == ek.brier_score(y_true, proba_a)
@@ -597,3 +597,52 @@ def test_corrected_resampled_t_degenerate_and_bad_input():
             ek.corrected_resampled_t_test(bad, test_fraction=0.2)
     with pytest.raises(TypeError, match="test_fraction="):
         ek.corrected_resampled_t_test([0.1, 0.2], 0.2)
+
+
+def _probabilities(rng, y_true, k, strength):
+    logits = rng.normal(size=(len(y_true), k)) + strength * np.eye(k)[y_true]
+    return np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+@pytest.mark.parametrize("metric", [
+    functools.partial(ek.c_f1, average="macro"),
+    functools.partial(ek.c_f1, average="weighted"),
+    functools.partial(ek.c_precision, average="micro"),
+    functools.partial(ek.c_recall, average="macro", exclude=[0]),
+    functools.partial(ek.c_f1, average="dodrans", zero_division=0.0),
+    ek.brier_score,
+], ids=lambda m: getattr(m, "__name__", None) or f"{m.func.__name__}{m.keywords}")
+def test_sums_path_is_the_loop_with_the_same_draws(metric, test):
+    """cP, cR, cF1 and Brier are functions of sums over items: the resamples are products
+    of the swap / draw-count matrices with per-item rows, drawn as the loop draws them."""
+    rng = np.random.default_rng(17)
+    y_true = rng.integers(0, 3, 150)
+    proba_a, proba_b = _probabilities(rng, y_true, 3, 2.0), _probabilities(rng, y_true, 3, 1.2)
+    fast = ek.compare_classifiers(y_true, proba_a, proba_b, metric=metric, test=test, seed=4,
+                                  n_resamples=250)
+    slow = ek.compare_classifiers(y_true, proba_a, proba_b, metric=_loop_metric(metric),
+                                  test=test, seed=4, n_resamples=250)
+    assert (fast.iloc[0].resampling, slow.iloc[0].resampling) == ("sums", "loop")
+    np.testing.assert_allclose(fast.attrs["distribution"], slow.attrs["distribution"],
+                               rtol=0, atol=1e-12)
+    assert fast.iloc[0].pvalue == slow.iloc[0].pvalue
+    assert fast.iloc[0].difference == slow.iloc[0].difference
+
+
+def test_sums_path_with_binary_probabilities_and_string_labels():
+    rng = np.random.default_rng(2)
+    y_true = rng.integers(0, 2, 120)
+    p_a = np.clip(0.6 * y_true + 0.4 * rng.random(120), 0, 1)
+    p_b = np.clip(0.3 * y_true + 0.7 * rng.random(120), 0, 1)
+    labels = np.array(["ham", "spam"])[y_true]
+    for metric in ("c_f1", "brier_score"):
+        for truth, options in ((y_true, {}), (labels, {"pos_label": "spam"})):
+            chosen = functools.partial(getattr(ek, metric), **options)
+            fast = ek.compare_classifiers(truth, p_a, p_b, metric=chosen, test="bootstrap",
+                                          seed=1, n_resamples=100)
+            slow = ek.compare_classifiers(truth, p_a, p_b, metric=_loop_metric(chosen),
+                                          test="bootstrap", seed=1, n_resamples=100)
+            assert fast.iloc[0].resampling == "sums"
+            np.testing.assert_allclose(fast.attrs["distribution"],
+                                       slow.attrs["distribution"], rtol=0, atol=1e-12)

@@ -17,6 +17,7 @@ r"""Two classifiers on one test set, and two learning algorithms on resampled da
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable, Iterator
@@ -25,8 +26,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._averaging import AVERAGES, ClassCounts, average_scores, select_labels
 from .._confusion_stack import StackedMetric, stacked_metric
 from .._lazy import lazy_module
+from .._probabilities import _check_probabilities
 from .._results import make_result
 from .._validation import (
     as_array,
@@ -36,6 +39,7 @@ from .._validation import (
     check_option,
     check_scalar,
     check_seed,
+    check_zero_division,
     keyword_only,
 )
 from ._common import _check_at_least_two, _unit_scale
@@ -236,6 +240,12 @@ CLASSIFIER_METRICS = (
 
 # Cells of the resampled confusion-matrix stacks per block (float64: 8 MB per stack).
 _CELL_BLOCK = 1 << 20
+# Resampled items per block of swap or draw matrices (float64: 32 MB).
+_ITEM_BLOCK = 1 << 22
+# The metrics of probability rows that are functions of sums over items, and what they are.
+_ITEM_SUM_METRICS = {"c_precision": "precision", "c_recall": "recall", "c_f1": "f",
+                     "brier_score": "brier"}
+_C_NAMES = {"precision": "cPrecision", "recall": "cRecall", "f": "cF1"}
 # Resampled differences within this share of the observed one count as ties with it: equal
 # values computed along different paths differ by rounding only.
 _TIE_TOLERANCE = 1e-12
@@ -427,6 +437,114 @@ def _stacked_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
     return stacked, triples
 
 
+class _ItemSums:
+    """A metric of probability rows that depends on the items only through sums over them.
+
+    cPrecision, cRecall and cF1 need, per class, the probability mass its own items gave it
+    (cTP), the mass it received (cTP + cFP) and its support; the Brier score the sum of the
+    items' squared errors. Each item contributes a row of ``features``; a resample's sums
+    are a product of its swap (or draw-count) matrix with the feature rows, block by block.
+    """
+
+    def __init__(self, metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                 b: np.ndarray):
+        function = metric.func if isinstance(metric, functools.partial) else metric
+        keywords = dict(metric.keywords) if isinstance(metric, functools.partial) else {}
+        bound = inspect.signature(function).bind(y_true, a, **keywords)
+        bound.apply_defaults()
+        self.arguments = dict(bound.arguments)
+        self.want = _ITEM_SUM_METRICS[function.__name__]
+        labels, pos_label = self.arguments.get("labels"), self.arguments.get("pos_label", 1)
+        data_a = _check_probabilities(y_true, a, labels, pos_label)
+        data_b = _check_probabilities(y_true, b, labels, pos_label)
+        self.classes, self.n = data_a.classes, data_a.n_samples
+        self.features = [self._features(data) for data in (data_a, data_b)]
+
+    def _features(self, data: Any) -> np.ndarray:
+        if self.want == "brier":
+            truth = np.zeros_like(data.proba)
+            truth[np.arange(data.n_samples), data.codes] = 1.0
+            return ((data.proba - truth) ** 2).sum(axis=1, keepdims=True)
+        k = data.n_classes
+        own = np.zeros((data.n_samples, k))
+        rows = np.arange(data.n_samples)
+        own[rows, data.codes] = data.proba[rows, data.codes]
+        return np.hstack([own, data.proba, np.eye(k)[data.codes]])
+
+    def evaluate(self, sums: np.ndarray) -> np.ndarray:
+        """The metric of every row of ``sums`` (R, n_features)."""
+        if self.want == "brier":
+            return sums[:, 0] / self.n
+        k = len(self.classes)
+        arguments = self.arguments
+        average = check_option(arguments["average"], "average", AVERAGES)
+        counts = ClassCounts(self.classes, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k:],
+                             self.n)
+        chosen = select_labels(self.classes, average, None, arguments["exclude"],
+                               arguments["pos_label"], self.classes)
+        if chosen is not None:
+            counts = counts.subset(np.isin(counts.labels, chosen))
+        return average_scores(counts, average, want=self.want,
+                              zero_division=check_zero_division(arguments["zero_division"]),
+                              names=_C_NAMES)
+
+    def differences(self, test: str, n_resamples: int, rng: np.random.Generator
+                    ) -> np.ndarray:
+        """Resampled differences; the draws are those of the loop over resamples (the same
+        Generator gives the same swaps or resampled items)."""
+        features_a, features_b = self.features
+        n, width = self.n, features_a.shape[1]
+        both = np.hstack([features_a, features_b])
+        moved = features_b - features_a
+        totals = both.sum(axis=0)
+        block = max(1, _ITEM_BLOCK // n)
+        values = np.empty(n_resamples)
+        for start in range(0, n_resamples, block):
+            size = min(block, n_resamples - start)
+            if test == "randomization":
+                swaps = (rng.random((size, n)) < 0.5).astype(np.float64)
+                shift = swaps @ moved
+                sums_a, sums_b = totals[:width] + shift, totals[width:] - shift
+            else:
+                rows = rng.integers(0, n, (size, n))
+                drawn = np.bincount((rows + n * np.arange(size)[:, None]).ravel(),
+                                    minlength=size * n).reshape(size, n)
+                sums = drawn.astype(np.float64) @ both
+                sums_a, sums_b = sums[:, :width], sums[:, width:]
+            values[start:start + size] = self.evaluate(sums_a) - self.evaluate(sums_b)
+        return values
+
+
+def _item_sum_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                   b: np.ndarray, value_a: float, value_b: float) -> _ItemSums | None:
+    """The item-sum form of cPrecision, cRecall, cF1 or the Brier score (or a partial of one
+    fixing keywords) on probability predictions, when it reproduces the metric's values on
+    the data (None otherwise: use the loop)."""
+    function = metric
+    if isinstance(metric, functools.partial):
+        if metric.args:
+            return None
+        function = metric.func
+    import evalkit  # the package's public metrics (a lazy import: no cycle)
+
+    if getattr(function, "__name__", None) not in _ITEM_SUM_METRICS or function is not getattr(
+            evalkit, function.__name__):
+        return None
+    if a.dtype.kind not in "iuf":
+        return None
+    try:
+        sums = _ItemSums(metric, y_true, a, b)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = [sums.evaluate(features.sum(axis=0, keepdims=True))[0]
+                      for features in sums.features]
+    except (TypeError, ValueError, KeyError):
+        return None
+    if not np.allclose(values, [value_a, value_b], rtol=1e-9, atol=1e-12):
+        return None
+    return sums
+
+
 @keyword_only
 def compare_classifiers(
     y_true: Any,
@@ -485,9 +603,20 @@ def compare_classifiers(
       groups: all R resamples are drawn at once and scored as (R, k, k) stacks of confusion
       matrices. The values have the distribution of the item-by-item resamples; the random
       draws differ.
-    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, cF1, Brier, AUC on
-      probability rows) is called twice per resample on the resampled arrays: correct for
-      any metric, but a Python loop (for 10^5 items, a few milliseconds per call).
+    - ``"sums"``: ``metric`` is :func:`~evalkit.c_precision`, :func:`~evalkit.c_recall`,
+      :func:`~evalkit.c_f1` or :func:`~evalkit.brier_score` (or a ``functools.partial`` of
+      one fixing keywords) and the predictions are probabilities. These depend on the items
+      only through sums over them (per class: the probability mass its items gave it, the
+      mass it received, its support; for Brier the squared errors), so the R resamples'
+      sums are products of the (R, n) swap or draw-count matrices with the items' rows,
+      block by block. The random draws are those of the loop below: the same seed gives
+      the same resamples and the same values (to rounding). The classes are those of the
+      full data (a bootstrap resample that misses a class still has its column).
+    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, AUC, ECE) is called
+      twice per resample on the resampled arrays: correct for any metric, but a Python loop
+      (for 10^5 items, a few milliseconds per call). A randomization resample swaps item i
+      when ``rng.random(n)[i] < 0.5``; a bootstrap resample takes the rows
+      ``rng.integers(0, n, n)``.
 
     **What these tests assume.** The items are independent draws from the population of
     interest (not clustered: several items from one document or speaker call for resampling
@@ -534,7 +663,7 @@ def compare_classifiers(
         ``metric_a``, ``metric_b`` (the metric on the data), ``difference``
         (``metric_a - metric_b``), ``pvalue``, for the bootstrap ``ci_low`` and ``ci_high``
         (the interval of the difference), then ``n_resamples`` and ``resampling``
-        ("counts" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
+        ("counts", "sums" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
         ``distribution``, the R resampled differences (under the null for randomization).
         Identical predictions give a difference of 0 and p = 1.
 
@@ -597,11 +726,15 @@ def compare_classifiers(
     value_b = _metric_value(metric, truth, b, "y_pred_b")
     difference = value_a - value_b
     path = _stacked_path(metric, truth, a, b, value_a, value_b)
+    sums = None if path is not None else _item_sum_path(metric, truth, a, b, value_a, value_b)
     with _each_warning_once(f"{test} resamples: "):
         if path is not None:
             resampling = "counts"
             distribution = _stacked_differences(path[0], path[1], truth, test, n_resamples,
                                                 rng)
+        elif sums is not None:
+            resampling = "sums"
+            distribution = sums.differences(test, n_resamples, rng)
         else:
             resampling = "loop"
             distribution = _loop_differences(metric, truth, a, b, test, n_resamples, rng)
