@@ -46,6 +46,7 @@ from ._common import _check_at_least_two, _unit_scale
 from .bootstrap import _check_distribution, _each_warning_once, _one_number
 
 stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
+sparse = lazy_module("scipy.sparse")
 
 __all__ = [
     "mcnemar_test",
@@ -341,10 +342,11 @@ class _TripleCounts:
         np.add.at(stack[1], self.cell_b, self.counts)
         return stack.reshape(2, k, k)
 
-    def _one_hot(self, cells: np.ndarray) -> np.ndarray:
-        matrix = np.zeros((len(cells), self.k * self.k))
-        matrix[np.arange(len(cells)), cells] = 1.0
-        return matrix
+    def _one_hot(self, cells: np.ndarray) -> Any:
+        """Group j -> its cell, as a sparse (groups, k * k) matrix: with many classes a
+        dense one would hold groups x k^2 numbers."""
+        return sparse.csr_array((np.ones(len(cells)), (np.arange(len(cells)), cells)),
+                                shape=(len(cells), self.k * self.k))
 
     def swapped(self, n_resamples: int, rng: np.random.Generator
                 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -361,7 +363,7 @@ class _TripleCounts:
         observed = self.observed().reshape(2, k * k).astype(np.float64)
         # A swapped item moves from A's cell to B's cell in A's matrix, and back in B's.
         moves = self._one_hot(self.cell_b[groups]) - self._one_hot(self.cell_a[groups])
-        shift = swaps.astype(np.float64) @ moves
+        shift = (moves.T @ swaps.T.astype(np.float64)).T
         size = len(swaps)
         return (np.rint(observed[0] + shift).astype(np.int64).reshape(size, k, k),
                 np.rint(observed[1] - shift).astype(np.int64).reshape(size, k, k))
@@ -378,9 +380,9 @@ class _TripleCounts:
     def after_draws(self, drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's and B's matrices when ``drawn[r, j]`` items of group j are drawn."""
         k, size = self.k, len(drawn)
-        drawn = drawn.astype(np.float64)
-        return (np.rint(drawn @ self._one_hot(self.cell_a)).astype(np.int64).reshape(size, k, k),
-                np.rint(drawn @ self._one_hot(self.cell_b)).astype(np.int64).reshape(size, k, k))
+        drawn = drawn.T.astype(np.float64)
+        stacks = [(self._one_hot(cells).T @ drawn).T for cells in (self.cell_a, self.cell_b)]
+        return tuple(np.rint(stack).astype(np.int64).reshape(size, k, k) for stack in stacks)
 
 
 def _stacked_differences(stacked: StackedMetric, triples: _TripleCounts, y_true: np.ndarray,
