@@ -646,3 +646,37 @@ def test_sums_path_with_binary_probabilities_and_string_labels():
             assert fast.iloc[0].resampling == "sums"
             np.testing.assert_allclose(fast.attrs["distribution"],
                                        slow.attrs["distribution"], rtol=0, atol=1e-12)
+
+
+def test_five_by_two_matches_mlxtend_on_hundreds_of_random_arrays():
+    """mlxtend takes estimators, not differences: a scorer that hands out A's score d_ij and
+    B's score 0, in mlxtend's call order, makes it test exactly these differences."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y = np.zeros((8, 1)), np.array([0, 1] * 4)
+    rng = np.random.default_rng(30)
+    for case in range(300):
+        scale = 10.0 ** rng.integers(-4, 1)
+        d = rng.normal(rng.normal(0, 0.5), 1.0, size=(5, 2)) * scale
+        if case % 10 == 0:
+            d[:, 1] = d[:, 0] + rng.normal(0, 1e-3, size=5) * scale  # small variances
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        t, p = mlxtend_evaluate.paired_ttest_5x2cv(DummyClassifier(), DummyClassifier(), X, y,
+                                                   scoring=scorer, random_seed=case)
+        ours = ek.five_by_two_cv_test(d)
+        assert ours.statistic == pytest.approx(t, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer_f(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        f, p = mlxtend_evaluate.combined_ftest_5x2cv(DummyClassifier(), DummyClassifier(), X,
+                                                     y, scoring=scorer_f, random_seed=case)
+        ours = ek.five_by_two_cv_test(d, test="f")
+        assert ours.statistic == pytest.approx(f, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)
