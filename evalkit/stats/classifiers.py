@@ -83,7 +83,8 @@ def _check_predictions(y_true: Any, y_pred_a: Any, y_pred_b: Any
     true = check_labels(y_true, "y_true")
     a = check_labels(y_pred_a, "y_pred_a")
     b = check_labels(y_pred_b, "y_pred_b")
-    check_consistent_length(y_true=true, y_pred_a=a, y_pred_b=b)
+    check_consistent_length(y_true=true, y_pred_a=a)
+    check_consistent_length(y_true=true, y_pred_b=b)
     kinds = {name: ("strings" if array.dtype.kind == "U" else "numbers")
              for name, array in (("y_true", true), ("y_pred_a", a), ("y_pred_b", b))}
     if len(set(kinds.values())) > 1:
@@ -785,7 +786,11 @@ CorrectedTTestResult = make_result(
 
 
 def _check_differences(values: Any, name: str = "differences") -> np.ndarray:
-    array = as_array(values, name)
+    if isinstance(values, pd.DataFrame):
+        # Row-major, as a nested list or an ndarray: the sums add in the same order.
+        array = np.ascontiguousarray(values.to_numpy())
+    else:
+        array = as_array(values, name)
     if array.dtype.kind not in "biuf" or array.dtype.kind == "b":
         raise ValueError(f"{name} must hold numbers (score differences); got dtype "
                          f"{array.dtype}")
