@@ -9,6 +9,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -390,6 +391,10 @@ def test_probability_rows_and_names():
     np.testing.assert_allclose(table.attrs["distribution"],
                                _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
                                           200, 3), rtol=0, atol=1e-12)
+    as_frames = ek.compare_classifiers(pd.Series(y_true), pd.DataFrame(proba_a),
+                                       pd.DataFrame(proba_b), metric=c_f1, seed=3,
+                                       n_resamples=200)
+    pd.testing.assert_frame_equal(as_frames, table)
     brier = ek.compare_classifiers(y_true, proba_a, proba_b, metric="brier_score",
                                    test="bootstrap", seed=3, n_resamples=200).iloc[0]
     assert brier.metric_a == ek.brier_score(y_true, proba_a)

@@ -224,7 +224,6 @@ def _mcnemar_from_counts(b: int, c: int, method: str) -> tuple[float, float]:
     return statistic, float(stats.chi2.sf(statistic, 1))
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Any metric: approximate randomization and the paired bootstrap
 # ---------------------------------------------------------------------------------------------
@@ -273,7 +272,9 @@ def _resolve_metric(metric: Any) -> tuple[Callable[..., Any], str]:
 
 
 def _check_prediction_array(values: Any, name: str, n: int) -> np.ndarray:
-    array = as_array(values, name)
+    # A DataFrame of class probabilities is a table of rows, not a column of labels.
+    array = (np.ascontiguousarray(values.to_numpy()) if isinstance(values, pd.DataFrame)
+             else as_array(values, name))
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim not in (1, 2):
