@@ -88,6 +88,7 @@ from .ranking import (
 )
 from .stats import (
     available_sample,
+    bootstrap_632,
     bootstrap_ci,
     cohens_d,
     compare_classifiers,
@@ -99,8 +100,10 @@ from .stats import (
     estimation_summary,
     five_by_two_cv_differences,
     five_by_two_cv_test,
+    friedman_test,
     interval_coverage,
     mcnemar_test,
+    nemenyi_test,
     paired_randomization_test,
     proportion_ci,
     proportion_se,
@@ -201,6 +204,9 @@ __all__ = [
     "available_sample",
     "simulate_estimates",
     "estimation_summary",
+    "bootstrap_632",
+    "friedman_test",
+    "nemenyi_test",
     "evaluate",
     "read_qrels",
     "read_run",

@@ -293,6 +293,10 @@ SPECS = [
     Spec(ek.cohens_d, {"a": X, "b": Y, "paired": True}, arrays=("a", "b"), paired=("a", "b"),
          nonempty=("a",), scores=("a", "b")),
     Spec(ek.effect_size_label, {"d": -0.6}, scalars={"d": "real"}),
+    Spec(ek.cohens_d, {"a": X, "b": Y, "paired": True, "kind": "d_av"}, arrays=("a", "b"),
+         paired=("a", "b"), nonempty=("a",), scores=("a", "b"), options=("kind",)),
+    Spec(ek.effect_size_label, {"d": -0.6, "kind": "d_s"}, scalars={"d": "real"},
+         options=("kind",)),
     Spec(ek.t_test_power, {"effect_size": 0.8, "n": 5, "paired": False, "alpha": 0.05},
          scalars={"effect_size": "real", "n": "int", "alpha": "real"},
          negative={"n": 1, "alpha": -0.1}),
@@ -335,6 +339,9 @@ SPECS = [
     Spec(ek.corrected_resampled_t_test, {"differences": X, "test_fraction": 0.2},
          arrays=("differences",), nonempty=("differences",), scores=("differences",),
          scalars={"test_fraction": "real"}, negative={"test_fraction": 1.0}),
+    Spec(ek.friedman_test, {"scores": [X, Y, X[::-1], Y[::-1]]}, tables=("scores",)),
+    Spec(ek.nemenyi_test, {"scores": [X, Y, X[::-1], Y[::-1]], "alpha": 0.1},
+         tables=("scores",), scalars={"alpha": "real"}, negative={"alpha": 1.0}),
     Spec(ek.available_sample, {"n_total": 10, "n_available": 4, "seed": 0, "repeat": 0},
          scalars={"n_total": "int", "n_available": "int", "seed": "int", "repeat": "int"},
          negative={"n_available": 1, "seed": -1, "repeat": -1}),
@@ -344,6 +351,9 @@ SPECS = [
          scalars={"n_available": "int", "n_repeats": "int", "seed": "int"},
          negative={"n_available": 1, "n_repeats": 0, "seed": -1}),
     Spec(ek.estimation_summary, {"estimates": ESTIMATES}),
+    Spec(ek.bootstrap_632, {"estimator": KNeighborsClassifier(1), "X": IRIS_X, "y": IRIS_Y,
+                            "n_resamples": 5, "seed": 0},
+         scalars={"n_resamples": "int"}, negative={"n_resamples": 0}),
 ]
 SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
 

@@ -88,7 +88,8 @@ def test_make_test_oldest_pins_exactly_the_floors_of_pyproject():
     assert oldest.NOT_RUN <= set(declared)
     assert pins == {name: v for name, v in floors.items() if name not in oldest.NOT_RUN}
     assert {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets", "scikit-learn", "pytest",
-            "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "mlxtend", "scikit-posthocs", "nbclient"} == set(pins)
+            "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "mlxtend",
+            "scikit-posthocs", "nbclient"} == set(pins)
 
 
 @pytest.mark.parametrize("line", ["numpy", "numpy>1.2", "numpy>=1.2,<3", "numpy==1.2",
@@ -178,6 +179,7 @@ PROPOSED_ADDITIONS = {
     "available_sample",  # stats: the estimation study's samples (21)
     "simulate_estimates",  # stats: holdout/k-fold/LOO estimates on many samples (21)
     "estimation_summary",  # stats: their bias, SD and RMSE (21)
+    "bootstrap_632",  # stats: out-of-bag, .632 and .632+ bootstrap accuracy (21; its study)
     "kappa_terms",  # agreement: P(a), P(e) and the marginals behind kappa (14; KappaExplorer)
     "proportion_se",  # stats: sqrt(p(1-p)/n) (00; TestSetExplorer)
     "simulate_paired_t_tests",  # stats: observed d_z and p of many paired t tests (22; Power)

@@ -536,7 +536,64 @@ PLOT_DATA = {
     "plot_rank_crossings": ["left", "right"],
     "plot_reliability_diagram": ["y_true", "y_proba"],
     "plot_estimation_errors": ["errors"],
+    "plot_critical_difference": ["scores"],
 }
+
+
+def _lines(ax, gid):
+    return [line for line in ax.lines if line.get_gid() == gid]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_critical_difference_marks_the_ranks_and_joins_exactly_the_close_groups(seed):
+    import itertools
+
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    k, n = int(rng.integers(2, 9)), int(rng.integers(3, 30))
+    names = [f"s{i}" for i in range(k)]
+    scores = pd.DataFrame(rng.normal(size=(n, k)) + rng.normal(size=k), columns=names)
+    if seed % 3 == 0:
+        scores = scores.round(0)  # ties
+    alpha = [0.05, 0.1, 0.01][seed % 3]
+    ax = ek.plots.plot_critical_difference(scores, alpha=alpha)
+    result = ek.nemenyi_test(scores, alpha=alpha)
+    (markers,) = _lines(ax, "systems")
+    assert markers.get_xdata() == pytest.approx(result.ranks.to_numpy())
+    (scale,) = _lines(ax, "critical_difference")
+    assert np.ptp(scale.get_xdata()) == pytest.approx(result.critical_difference)
+    assert scale.get_xdata()[0] == 1
+    # every bar spans one group; the systems whose marks lie within a bar are exactly
+    # those pairwise less than the CD apart, and no bar lies inside another
+    bars = [tuple(line.get_xdata()) for line in _lines(ax, "group")]
+    ranks = result.ranks.to_numpy()
+    spans = [(min(ranks[[names.index(s) for s in group]]),
+              max(ranks[[names.index(s) for s in group]])) for group in result.groups]
+    assert np.array(bars).reshape(-1, 2) == pytest.approx(np.array(spans).reshape(-1, 2))
+    for low, high in bars:
+        assert high - low < result.critical_difference
+    for (low_a, high_a), (low_b, high_b) in itertools.combinations(bars, 2):
+        assert not (low_a >= low_b and high_a <= high_b)
+        assert not (low_b >= low_a and high_b <= high_a)
+    for i, j in itertools.combinations(range(k), 2):
+        joined = any(low <= min(ranks[i], ranks[j]) and max(ranks[i], ranks[j]) <= high
+                     for low, high in bars)
+        assert joined == (abs(ranks[i] - ranks[j]) < result.critical_difference)
+    # one label per system, with its average rank
+    labels = sorted(t.get_text() for t in ax.texts if t.get_text().startswith("s"))
+    assert labels == sorted(f"{s} ({r:.2f})" for s, r in zip(names, ranks, strict=True))
+
+
+def test_critical_difference_draws_on_a_given_axes_and_checks_its_input():
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots()
+    assert ek.plots.plot_critical_difference([[1, 2, 3], [3, 2, 1]], ax=ax) is ax
+    with pytest.raises(ValueError, match="alpha"):
+        ek.plots.plot_critical_difference([[1, 2], [2, 1]], alpha=1.0)
+    with pytest.raises(ValueError, match="at least 2"):
+        ek.plots.plot_critical_difference([[1, 2, 3]])
 
 
 def test_every_plot_takes_its_data_by_position_and_every_option_by_keyword():

@@ -615,6 +615,109 @@ def test_randomization_bad_input(kwargs, error, message):
 
 
 # ---------------------------------------------------------------------------------------------
+# Cluster (grouped) bootstrap
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_cluster_bootstrap_with_one_row_per_cluster_is_the_row_bootstrap(method, rng):
+    n = 60
+    y = rng.normal(size=n)
+    y_true = rng.integers(0, 3, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, 3, n))
+    macro_f1 = functools.partial(ek.f1_score, average="macro")
+    pairs = [
+        ((np.mean, y), (np.mean, y)),  # vectorised, in blocks
+        ((lambda v: float(np.median(v)), y), (lambda v: float(np.median(v)), y)),  # loop
+        # multinomial per-cluster counts against the plain row bootstrap by index
+        ((macro_f1, y_true, y_pred),
+         (lambda t, p: ek.f1_score(t, p, average="macro"), y_true, y_pred)),
+    ]
+    for clustered_call, row_call in pairs:
+        clustered = ek.bootstrap_ci(*clustered_call, groups=np.arange(n), method=method,
+                                    n_resamples=400, seed=9)
+        rows = ek.bootstrap_ci(*row_call, method=method, n_resamples=400, seed=9)
+        np.testing.assert_allclose(clustered.distribution, rows.distribution, rtol=1e-12)
+        assert (clustered.low, clustered.high) == pytest.approx((rows.low, rows.high),
+                                                                rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_cluster_bootstrap_counts_path_equals_the_index_path(method, rng):
+    n = 250
+    groups = rng.integers(0, 30, n)  # unequal clusters
+    y_true = rng.integers(0, 3, n)
+    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, 3, n))
+    for metric in (ek.accuracy, functools.partial(ek.f1_score, average="macro"),
+                   functools.partial(ek.precision, average="weighted", zero_division=0.0),
+                   ek.cohen_kappa, ek.error_rate):
+        fast = ek.bootstrap_ci(metric, y_true, y_pred, groups=groups, method=method,
+                               n_resamples=300, seed=4)
+        slow = ek.bootstrap_ci(lambda t, p, m=metric: m(t, p), y_true, y_pred, groups=groups,
+                               method=method, n_resamples=300, seed=4)
+        assert (fast.resampling, slow.resampling) == ("multinomial", "loop")
+        np.testing.assert_allclose(fast.distribution, slow.distribution, rtol=1e-12)
+        assert (fast.low, fast.high) == pytest.approx((slow.low, slow.high), rel=1e-12)
+
+
+def test_cluster_bootstrap_vectorised_and_loop_agree_on_unequal_clusters(rng):
+    groups = np.repeat(["d1", "d2", "d3", "d4", "d5", "d6"], [1, 5, 2, 7, 3, 4])
+    y = rng.normal(size=len(groups))
+    fast = ek.bootstrap_ci(np.mean, y, groups=groups, method="bca", seed=2)
+    slow = ek.bootstrap_ci(lambda v: float(v.mean()), y, groups=groups, method="bca", seed=2)
+    assert (fast.resampling, slow.resampling) == ("vectorized", "loop")
+    np.testing.assert_allclose(fast.distribution, slow.distribution, rtol=1e-12)
+    # every resample is a union of whole clusters: its mean is a ratio of cluster sums
+    sums = pd.Series(y).groupby(groups).sum()
+    sizes = pd.Series(y).groupby(groups).size()
+    drawn = np.random.default_rng(2).integers(0, 6, size=6)
+    assert fast.distribution[0] == pytest.approx(sums.iloc[drawn].sum()
+                                                 / sizes.iloc[drawn].sum())
+
+
+@pytest.mark.parametrize("equal_sizes", [True, False])
+def test_cluster_bootstrap_se_is_the_cluster_robust_se_of_a_mean(equal_sizes):
+    rng = np.random.default_rng(2007)
+    n_groups = 400
+    sizes = np.full(n_groups, 10) if equal_sizes else rng.integers(2, 19, n_groups)
+    groups = np.repeat(np.arange(n_groups), sizes)
+    # strong within-cluster correlation: cluster effects SD 1, item noise SD 0.5 (rho 0.8)
+    y = rng.normal(size=n_groups)[groups] + rng.normal(scale=0.5, size=len(groups))
+    n = len(y)
+    residual_sums = np.bincount(groups, weights=y - y.mean())
+    robust_se = np.sqrt(np.sum(residual_sums**2)) / n  # Cameron & Miller's CR0 SE
+    clustered = ek.bootstrap_ci(np.mean, y, groups=groups, n_resamples=2000, seed=1)
+    rows = ek.bootstrap_ci(np.mean, y, n_resamples=2000, seed=1)
+    # Monte-Carlo error of an SD from 2000 resamples is about 1.6 %
+    assert clustered.standard_error == pytest.approx(robust_se, rel=0.06)
+    assert rows.standard_error == pytest.approx(y.std() / np.sqrt(n), rel=0.06)
+    # the design effect: sqrt(1 + (m - 1) rho) = sqrt(1 + 9 * 0.8) = 2.9 for m = 10
+    assert clustered.standard_error > 2 * rows.standard_error
+    assert clustered.high - clustered.low > 2 * (rows.high - rows.low)
+
+
+def test_cluster_bootstrap_of_independent_rows_is_as_wide_as_the_row_bootstrap():
+    rng = np.random.default_rng(8)
+    groups = np.repeat(np.arange(300), 5)
+    y = rng.normal(size=len(groups))  # no cluster effect
+    clustered = ek.bootstrap_ci(np.mean, y, groups=groups, n_resamples=2000, seed=1)
+    rows = ek.bootstrap_ci(np.mean, y, n_resamples=2000, seed=1)
+    assert clustered.standard_error == pytest.approx(rows.standard_error, rel=0.12)
+
+
+@pytest.mark.parametrize(("groups", "error", "message"), [
+    ([0, 0, 1], ValueError, r"groups and a have different lengths \(3 != 4\)"),
+    ([0, 0, 1, np.nan], ValueError, "groups contains NaN at position 3"),
+    ([1, 1, 1, 1], ValueError, "groups holds 1 cluster"),
+    ([[0, 1], [1, 0]], ValueError, "groups must be 1-D"),
+    (["a", None, "b", "b"], ValueError, "groups contains None"),
+])
+def test_cluster_bootstrap_bad_groups(groups, error, message):
+    with pytest.raises(error, match=message):
+        ek.bootstrap_ci(np.mean, [0.1, 0.2, 0.3, 0.4], groups=groups)
+
+
+# ---------------------------------------------------------------------------------------------
 # Effect sizes
 # ---------------------------------------------------------------------------------------------
 
@@ -661,6 +764,114 @@ def test_cohens_d_is_antisymmetric_and_scale_free(a, b, paired):
     assert scaled == pytest.approx(d, rel=1e-6, abs=1e-9)
 
 
+def test_cohens_d_kinds_by_hand():
+    a, b = [1, 2, 3], [0, 0, 0, 4]  # variances 1 and 4, n = 3 and 4
+    d_s = 1 / np.sqrt((2 * 1 + 3 * 4) / 5)  # pooled SD weighted by n - 1 (Lakens eq. 1)
+    assert ek.cohens_d(a, b, kind="d_s") == pytest.approx(d_s)
+    assert ek.cohens_d(a, b, kind="g_s") == pytest.approx(d_s * (1 - 3 / (4 * 5 - 1)))
+    # paired: differences 0.2, 0.2, 0.2, 0; SDs sqrt(0.05 / 3) and sqrt(0.02 / 3)
+    a, b = [0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6]
+    d_av = 0.15 / ((np.sqrt(0.05 / 3) + np.sqrt(0.02 / 3)) / 2)  # Lakens eq. 10
+    assert ek.cohens_d(a, b, paired=True, kind="d_av") == pytest.approx(d_av)  # 1.4235
+    assert ek.cohens_d(a, b, paired=True, kind="g_av") == pytest.approx(
+        d_av * (1 - 3 / (4 * 3 - 1)))
+    assert ek.cohens_d(a, b, paired=True, kind="d_z") == pytest.approx(1.5)
+    assert ek.cohens_d(a, b, paired=True, kind="d_z") == ek.cohens_d(a, b, paired=True)
+
+
+def test_cohens_d_kinds_against_scipy_and_pingouins_formulas(rng):
+    for _ in range(500):
+        n_a, n_b = (int(n) for n in rng.integers(2, 40, size=2))
+        a = rng.normal(scale=rng.uniform(0.5, 2), size=n_a)
+        b = rng.normal(loc=rng.normal(), size=n_b)
+        # d_s = Student's t * sqrt(1/n_a + 1/n_b) (Lakens eq. 2)
+        t = scipy_stats.ttest_ind(a, b).statistic
+        d_s = ek.cohens_d(a, b, kind="d_s")
+        assert d_s == pytest.approx(t * np.sqrt(1 / n_a + 1 / n_b), rel=1e-10)
+        # pingouin.compute_effsize(a, b, eftype="hedges"), its formulas written out
+        pooled = np.sqrt(((n_a - 1) * a.var(ddof=1) + (n_b - 1) * b.var(ddof=1))
+                         / (n_a + n_b - 2))
+        g = (a.mean() - b.mean()) / pooled * (1 - 3 / (4 * (n_a + n_b) - 9))
+        assert ek.cohens_d(a, b, kind="g_s") == pytest.approx(g, rel=1e-10)
+        # default unchanged: the average of the two variances
+        assert ek.cohens_d(a, b) == pytest.approx(
+            (a.mean() - b.mean()) / np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2), rel=1e-12)
+        # paired
+        n = min(n_a, n_b)
+        x, y = a[:n], a[:n] * 0.7 + b[:n] * 0.3
+        d_av = (x.mean() - y.mean()) / ((x.std(ddof=1) + y.std(ddof=1)) / 2)
+        assert ek.cohens_d(x, y, paired=True, kind="d_av") == pytest.approx(d_av, rel=1e-10)
+        assert ek.cohens_d(x, y, paired=True, kind="g_av") == pytest.approx(
+            d_av * (1 - 3 / (4 * (n - 1) - 1)), rel=1e-10)
+        t_rel = scipy_stats.ttest_rel(x, y).statistic
+        assert ek.cohens_d(x, y, paired=True, kind="d_z") == pytest.approx(t_rel / np.sqrt(n),
+                                                                           rel=1e-10)
+
+
+def test_hedges_approximation_is_close_to_the_exact_gamma_form():
+    from scipy.special import gammaln
+
+    from evalkit.stats.effect_size import _hedges_correction
+
+    for df in range(4, 400):
+        exact = np.exp(gammaln(df / 2) - gammaln((df - 1) / 2)) / np.sqrt(df / 2)
+        assert _hedges_correction(df) == pytest.approx(exact, rel=3e-3)
+
+
+def test_hedges_g_removes_the_small_sample_bias_of_d():
+    # Two groups of 5, true effect 0.5: E[d_s] = 0.5 / J_exact(8) = 0.548; g_s is unbiased.
+    rng = np.random.default_rng(22)
+    d = np.array([ek.cohens_d(rng.normal(0.5, 1, 5), rng.normal(0, 1, 5), kind=kind)
+                  for kind in ("d_s",) for _ in range(4000)])
+    g = d * (1 - 3 / (4 * 8 - 1))
+    se = d.std() / np.sqrt(len(d))
+    assert abs(g.mean() - 0.5) < 3 * se
+    assert d.mean() - 0.5 > 3 * se
+
+
+@given(samples, samples, st.sampled_from(["d_s", "g_s", "d_z", "d_av", "g_av"]))
+def test_every_kind_is_antisymmetric_and_scale_free(a, b, kind):
+    paired = kind in ("d_z", "d_av", "g_av")
+    if paired:
+        b = (b * len(a))[: len(a)]
+    d = ek.cohens_d(a, b, paired=paired, kind=kind)
+    assert ek.cohens_d(b, a, paired=paired, kind=kind) == -d
+    assert not np.isnan(d)
+    assume(np.isfinite(d) and abs(d) < 1e6)
+    scaled = ek.cohens_d(np.array(a) * 3, np.array(b) * 3, paired=paired, kind=kind)
+    assert scaled == pytest.approx(d, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"kind": "d_z"}, "kind='d_z' needs paired scores"),
+    ({"kind": "d_av"}, "kind='d_av' needs paired scores"),
+    ({"kind": "g_av"}, "needs paired scores"),
+    ({"kind": "d_s", "paired": True}, "kind='d_s' is a between-group d"),
+    ({"kind": "g_s", "paired": True}, "between-group"),
+    ({"kind": "hedges"}, "kind must be one of"),
+])
+def test_cohens_d_kind_must_fit_the_design(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ek.cohens_d([0.1, 0.2, 0.4], [0.3, 0.1, 0.2], **kwargs)
+
+
+def test_effect_size_label_warns_for_d_z_only():
+    with pytest.warns(UserWarning, match="between-group d .d_s.; a paired d_z"):
+        assert ek.effect_size_label(0.6, kind="d_z") == "medium"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for kind in (None, "d_s", "g_s", "d_av", "g_av"):
+            assert ek.effect_size_label(0.6, kind=kind) == "medium"
+        # the comparison tables label without a warning (their docstrings say which d)
+        a, b = [0.8, 0.7, 0.9, 0.6], [0.6, 0.5, 0.7, 0.6]
+        ek.compare_systems(a, b)
+        ek.compare_runs(pd.DataFrame({"a": a, "b": b}), baseline="a")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ek.effect_size_label(0.6, kind="d")
+    with pytest.raises(TypeError, match=r"write effect_size_label\(d, kind='d_s'\)"):
+        ek.effect_size_label(0.6, "d_s")
+
+
 LABEL_ORDER = ["negligible", "very small", "small", "medium", "large", "very large", "huge"]
 
 
@@ -695,13 +906,17 @@ def test_compare_systems_runs_scipy_tests(n, rng):
     row = paired_t.iloc[0]
     assert paired_t.index.tolist() == ["paired t"]
     assert list(paired_t.columns) == ["mean_a", "mean_b", "difference", "statistic", "pvalue",
-                                      "cohens_d", "effect_size_label"]
+                                      "cohens_d", "d_av", "effect_size_label"]
     assert (row.statistic, row.pvalue) == pytest.approx((expected.statistic, expected.pvalue),
                                                         rel=1e-12)
     assert (row.mean_a, row.mean_b, row.difference) == pytest.approx(
         (a.mean(), b.mean(), a.mean() - b.mean()))
     assert row.cohens_d == ek.cohens_d(a, b, paired=True)
-    assert row.effect_size_label == ek.effect_size_label(row.cohens_d)
+    # d_av: the mean difference over the mean of the two SDs (Lakens 2013, eq. 10), by hand;
+    # the label names its size, since Cohen's bands are for a between-group d, not d_z.
+    sd_mean = (a.std(ddof=1) + b.std(ddof=1)) / 2
+    assert row.d_av == pytest.approx((a - b).mean() / sd_mean, rel=1e-12)
+    assert row.effect_size_label == ek.effect_size_label(row.d_av)
     wilcoxon = ek.compare_systems(a, b, test="wilcoxon").iloc[0]
     expected = scipy_stats.wilcoxon(a, b)
     assert (wilcoxon.statistic, wilcoxon.pvalue) == pytest.approx(
@@ -712,6 +927,8 @@ def test_compare_systems_runs_scipy_tests(n, rng):
     assert (welch.statistic.iloc[0], welch.pvalue.iloc[0]) == pytest.approx(
         (expected.statistic, expected.pvalue), rel=1e-12)
     assert welch.cohens_d.iloc[0] == ek.cohens_d(a, b[: n - 1])
+    assert "d_av" not in welch.columns
+    assert welch.effect_size_label.iloc[0] == ek.effect_size_label(welch.cohens_d.iloc[0])
     randomization = ek.compare_systems(a, b, test="randomization", n_resamples=2000, seed=4)
     expected = ek.paired_randomization_test(a, b, n_resamples=2000, seed=4)
     assert (randomization.statistic.iloc[0], randomization.pvalue.iloc[0]) == tuple(expected)
@@ -731,8 +948,9 @@ def test_identical_systems_show_no_difference(test):
 
 def test_constant_differences_give_infinite_t_and_d():
     row = ek.compare_systems([0.5, 0.75, 1.0], [0.25, 0.5, 0.75]).iloc[0]
-    assert (row.statistic, row.pvalue, row.cohens_d, row.effect_size_label) == (
-        np.inf, 0.0, np.inf, "huge")
+    # d_z is infinite (the differences do not vary); d_av = 0.25 / 0.25 = 1 is "large".
+    assert (row.statistic, row.pvalue, row.cohens_d, row.d_av, row.effect_size_label) == (
+        np.inf, 0.0, np.inf, 1.0, "large")
     welch = ek.compare_systems([1.0, 1.0, 1.0], [0.0, 0.0], paired=False).iloc[0]
     assert (welch.statistic, welch.pvalue) == (np.inf, 0.0)
 
@@ -805,7 +1023,7 @@ def test_compare_runs_is_compare_systems_per_column_then_corrected(test, correct
     assert table.index.tolist() == ["rm3", "dense", "copy", "worse"]
     assert table.index.name == "system"
     assert list(table.columns) == ["mean", "difference", "statistic", "pvalue",
-                                   "pvalue_adjusted", "significant", "cohens_d",
+                                   "pvalue_adjusted", "significant", "cohens_d", "d_av",
                                    "effect_size_label"]
     generator = np.random.default_rng(9)
     for system, row in table.iterrows():
@@ -813,7 +1031,7 @@ def test_compare_runs_is_compare_systems_per_column_then_corrected(test, correct
                                  seed=generator).iloc[0]
         assert row["mean"] == scores[system].mean()
         assert row.difference == pytest.approx(scores[system].mean() - scores["bm25"].mean())
-        for column in ("statistic", "pvalue", "cohens_d", "effect_size_label"):
+        for column in ("statistic", "pvalue", "cohens_d", "d_av", "effect_size_label"):
             assert row[column] == one[column]
     if correction is None:
         np.testing.assert_array_equal(table.pvalue_adjusted, table.pvalue)
@@ -1208,7 +1426,8 @@ def test_every_public_stats_function_with_options_takes_them_by_keyword_only():
         if inspect.Parameter.KEYWORD_ONLY in kinds and name != "bootstrap_ci":  # *arrays
             assert hasattr(function, "__wrapped__"), f"{name} lacks @keyword_only"
         assert inspect.Parameter.POSITIONAL_OR_KEYWORD not in kinds or name in (
-            "effect_size_label", "estimation_summary", "proportion_se"
+            "effect_size_label", "estimation_summary", "proportion_se",
+            "friedman_test",  # data only: nothing to pass by keyword
         ) or inspect.Parameter.KEYWORD_ONLY in kinds
 
 
@@ -1232,6 +1451,7 @@ def test_the_stats_package_imports_no_presentation_and_no_cycle():
     order = ["_common", "proportion", "bootstrap", "randomization", "effect_size", "variance",
              "comparison", "estimation", "__init__"]
     order.insert(order.index("__init__"), "classifiers")  # two classifiers (issue 30)
+    order.insert(order.index("__init__"), "ranks")  # Friedman and Nemenyi
     assert set(imports) == set(order)
     for position, module in enumerate(order):
         assert imports[module] <= set(order[:position]), module

@@ -18,8 +18,10 @@ It writes three CSV files beside itself:
 - ``estimates.csv``: every estimation method of the notebook on 200 samples of 100 items
   of each data set. Columns ``dataset, repeat, method, estimate``. The holdout, k-fold and
   leave-one-out rows come from ``simulate_estimates`` (digits: the same rows as in
-  ``explorer.csv``); the others are computed here on the same samples: resubstitution,
-  repeated holdout, stratified 10-fold, and the bootstrap (out-of-bag, .632 and .632+).
+  ``explorer.csv``); the others are computed here on the same samples: repeated holdout,
+  stratified 10-fold, and, from :func:`~evalkit.stats.bootstrap_632` (50 resamples seeded
+  with the sample's split seed), resubstitution and the bootstrap (out-of-bag, .632 and
+  .632+).
 - ``leak.csv``: on the same 200 digit samples, 10-fold stratified cross-validation of
   "keep the 10 pixels with the highest ANOVA F, then 1-NN" done two ways: the pixels chosen
   once on the whole available sample (the leak) and chosen inside each training fold (a
@@ -46,7 +48,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from threadpoolctl import threadpool_limits
 
-from evalkit.stats import available_sample, simulate_estimates
+from evalkit.stats import available_sample, bootstrap_632, simulate_estimates
 
 HERE = Path(__file__).resolve().parent
 SEED = 0
@@ -67,45 +69,6 @@ def accuracy_of_fit(estimator, X, y, train, test) -> float:
     return float(np.mean(fitted.predict(X[test]) == y[test]))
 
 
-def bootstrap_estimates(estimator, X, y, n_boot, rng) -> dict[str, float]:
-    """Out-of-bag, .632 and .632+ accuracy of ``estimator`` on the sample (X, y).
-
-    Out-of-bag is Efron & Tibshirani's leave-one-out bootstrap: for each item, the share of
-    the bootstrap models *not* trained on it that classify it correctly; then the mean over
-    the items. .632 = 0.368 resubstitution + 0.632 out-of-bag; .632+ moves the weight towards
-    out-of-bag as the relative overfitting rate R grows (in error rates:
-    (1 - w) err + w Err1', w = .632 / (1 - .368 R), Err1' = min(Err1, gamma)).
-    """
-    n = len(y)
-    everything = np.arange(n)
-    fitted = clone(estimator).fit(X, y)
-    resubstitution_pred = fitted.predict(X)
-    resubstitution = float(np.mean(resubstitution_pred == y))
-    correct = np.zeros(n)
-    out_of_bag = np.zeros(n)
-    for _ in range(n_boot):
-        drawn = rng.integers(0, n, size=n)
-        left_out = np.bincount(drawn, minlength=n) == 0
-        predicted = clone(estimator).fit(X[drawn], y[drawn]).predict(X[everything[left_out]])
-        correct[left_out] += predicted == y[left_out]
-        out_of_bag[left_out] += 1
-    seen = out_of_bag > 0
-    oob = float(np.mean(correct[seen] / out_of_bag[seen]))
-    point632 = 0.368 * resubstitution + 0.632 * oob
-    # .632+ in error rates (Efron & Tibshirani 1997): gamma is the no-information error rate.
-    labels = np.unique(y)
-    p = np.array([np.mean(y == label) for label in labels])
-    q = np.array([np.mean(resubstitution_pred == label) for label in labels])
-    gamma = float(np.sum(p * (1.0 - q)))
-    err, err1 = 1.0 - resubstitution, 1.0 - oob
-    err1_capped = min(err1, gamma)
-    rate = (err1_capped - err) / (gamma - err) if (err1 > err and gamma > err) else 0.0
-    weight = 0.632 / (1.0 - 0.368 * rate)
-    point632plus = 1.0 - ((1.0 - weight) * err + weight * err1_capped)
-    return {"resubstitution": resubstitution, "bootstrap out-of-bag": oob,
-            ".632 bootstrap": point632, ".632+ bootstrap": point632plus}
-
-
 def extra_estimates(X, y, n_repeats) -> pd.DataFrame:
     rows = []
     for repeat in range(n_repeats):
@@ -121,9 +84,13 @@ def extra_estimates(X, y, n_repeats) -> pd.DataFrame:
             "stratified 10-fold": np.mean(
                 [accuracy_of_fit(LEARNER, X_sample, y_sample, train, test)
                  for train, test in stratified.split(X_sample, y_sample)]),
-            **bootstrap_estimates(LEARNER, X_sample, y_sample, N_BOOTSTRAP,
-                                  np.random.default_rng(split_seed)),
         }
+        bootstrap = bootstrap_632(LEARNER, X_sample, y_sample, n_resamples=N_BOOTSTRAP,
+                                  seed=split_seed)
+        found |= {"resubstitution": bootstrap.resubstitution,
+                  "bootstrap out-of-bag": bootstrap.out_of_bag,
+                  ".632 bootstrap": bootstrap.point632,
+                  ".632+ bootstrap": bootstrap.point632_plus}
         rows.extend((repeat, method, float(value)) for method, value in found.items())
     return pd.DataFrame(rows, columns=["repeat", "method", "estimate"])
 

@@ -14,6 +14,7 @@ from .classification import (
 )
 from .correlation import plot_rank_crossings
 from .costs import plot_cost_curve, plot_normalized_cost_curve
+from .critical_difference import plot_critical_difference
 from .curves import plot_pr_curve, plot_roc_curve
 from .estimation import plot_estimation_errors
 from .ranking import plot_dcg_gains, plot_precision_recall
@@ -36,4 +37,5 @@ __all__ = [
     "plot_rank_crossings",
     "plot_reliability_diagram",
     "plot_estimation_errors",
+    "plot_critical_difference",
 ]

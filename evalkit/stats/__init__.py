@@ -23,8 +23,12 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
   the effect size and (for many systems against a baseline) Holm's or Bonferroni's
   correction, like PyTerrier's ``Experiment``.
+- :func:`friedman_test` and :func:`nemenyi_test`: many systems on many data sets, by
+  their ranks (Demšar 2006).
 - :func:`available_sample`, :func:`simulate_estimates` and :func:`estimation_summary`: the
   simulation of holdout, k-fold and leave-one-out estimates (notebook 21).
+- :func:`bootstrap_632`: the out-of-bag, .632 and .632+ bootstrap estimates of accuracy
+  (notebook 21 and its study, ``data/estimation/make_estimates.py``).
 
 One module per topic (``proportion``, ``bootstrap``, ``randomization``, ``effect_size``,
 ``variance``, ``comparison``, ``estimation``); every name is importable from
@@ -96,7 +100,9 @@ from .estimation import (
     ESTIMATION_METHODS,
     K_VALUES,  # noqa: F401 (public, not in __all__, as before the split)
     TEST_FRACTIONS,  # noqa: F401
+    Bootstrap632Result,
     available_sample,
+    bootstrap_632,
     estimation_summary,
     simulate_estimates,
 )
@@ -109,6 +115,7 @@ from .proportion import (
     simulate_test_accuracies,
 )
 from .randomization import RandomizationResult, paired_randomization_test
+from .ranks import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
 from .variance import VARIANCE_TESTS, VarianceTestResult, equal_variance_test
 
 __all__ = [
@@ -140,6 +147,8 @@ __all__ = [
     "available_sample",
     "simulate_estimates",
     "estimation_summary",
+    "bootstrap_632",
+    "Bootstrap632Result",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
     "mcnemar_test",
@@ -154,4 +163,8 @@ __all__ = [
     "FIVE_BY_TWO_TESTS",
     "corrected_resampled_t_test",
     "CorrectedTTestResult",
+    "friedman_test",
+    "nemenyi_test",
+    "FriedmanResult",
+    "NemenyiResult",
 ]

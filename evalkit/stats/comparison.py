@@ -101,8 +101,17 @@ def compare_systems(
       (zero differences dropped; statistic: the smaller signed-rank sum).
 
     The last two need paired scores. A small p-value says the difference is unlikely to be
-    chance; the effect size says whether it is large enough to matter. Compare many systems
-    with :func:`compare_runs`, which corrects for the number of tests.
+    chance; the effect size says whether it is large enough to matter.
+
+    Which d: paired, ``cohens_d`` is :math:`d_z` (mean difference over the SD of the
+    differences), which measures how *consistent* the difference is and grows with the
+    correlation of the two systems' per-query scores, so Cohen's bands, which were set for
+    a difference between two groups, do not apply to it (:func:`effect_size_label`
+    explains). The table therefore also gives :math:`d_{av}` (the mean difference over the
+    mean of the two SDs, Lakens 2013, eq. 10), which is on the between-group scale, and
+    ``effect_size_label`` names the size of :math:`d_{av}`. Unpaired, ``cohens_d`` is the
+    average-variance d, already on the between-group scale, and is the one labelled.
+    Compare many systems with :func:`compare_runs`, which corrects for the number of tests.
 
     Parameters
     ----------
@@ -122,9 +131,11 @@ def compare_systems(
     DataFrame
         One row, indexed by the test's name ("paired t", "Welch t", "randomization",
         "Wilcoxon"), with columns ``mean_a``, ``mean_b``, ``difference``, ``statistic``,
-        ``pvalue``, ``cohens_d``, ``effect_size_label``. When the paired scores are
-        identical, the statistic and d are 0 and the p-value is 1 (scipy's t test gives NaN);
-        constant non-zero differences give t = d = ±inf and p = 0.
+        ``pvalue``, ``cohens_d`` (:math:`d_z` when paired), ``d_av`` (paired only) and
+        ``effect_size_label`` (of ``d_av`` when paired, of ``cohens_d`` unpaired). When
+        the paired scores are identical, the statistic and d are 0 and the p-value is 1
+        (scipy's t test gives NaN); constant non-zero differences give t = d = ±inf and
+        p = 0.
 
     References
     ----------
@@ -135,6 +146,8 @@ def compare_systems(
     1(6), 80–83.
     Smucker, M. D., Allan, J. and Carterette, B. (2007). A comparison of statistical
     significance tests for information retrieval evaluation. CIKM 2007, 623–632.
+    Lakens, D. (2013). Calculating and reporting effect sizes to facilitate cumulative
+    science: a practical primer for t-tests and ANOVAs. Frontiers in Psychology 4, 863.
 
     Examples
     --------
@@ -142,13 +155,17 @@ def compare_systems(
     >>> ap_old = [0.35, 0.50, 0.33, 0.61, 0.52, 0.20, 0.85, 0.40]
     >>> table = compare_systems(ap_new, ap_old)
     >>> print(table.round(4).T.to_string(header=False))
-    mean_a                 0.5362
-    mean_b                   0.47
-    difference             0.0663
-    statistic              3.5979
-    pvalue                 0.0088
-    cohens_d                1.272
-    effect_size_label  very large
+    mean_a             0.5362
+    mean_b               0.47
+    difference         0.0663
+    statistic          3.5979
+    pvalue             0.0088
+    cohens_d            1.272
+    d_av                0.312
+    effect_size_label   small
+
+    The difference is very consistent across queries (:math:`d_z` = 1.27) but small beside
+    the spread of the scores (:math:`d_{av}` = 0.31), which is what the label names.
     """
     paired = check_bool(paired, "paired")
     test = check_option(test, "test", SIGNIFICANCE_TESTS)
@@ -168,8 +185,10 @@ def compare_systems(
                                          n_resamples=n_resamples, rng=rng)
     d = cohens_d(a, b, paired=paired)
     row = {"mean_a": a.mean(), "mean_b": b.mean(), "difference": a.mean() - b.mean(),
-           "statistic": statistic, "pvalue": pvalue, "cohens_d": d,
-           "effect_size_label": effect_size_label(d)}
+           "statistic": statistic, "pvalue": pvalue, "cohens_d": d}
+    if paired:
+        row["d_av"] = cohens_d(a, b, paired=True, kind="d_av")
+    row["effect_size_label"] = effect_size_label(row["d_av"] if paired else d)
     return pd.DataFrame([row], index=pd.Index([_TEST_NAMES[test, paired]], name="test"))
 
 
@@ -280,7 +299,9 @@ def compare_runs(
         One row per system other than the baseline, in column order, indexed by name
         (``system``): ``mean``, ``difference`` (mean minus the baseline's), ``statistic``,
         ``pvalue``, ``pvalue_adjusted``, ``significant`` (bool), ``cohens_d`` (paired
-        :math:`d_z`) and ``effect_size_label``. ``.attrs`` records the baseline, its mean,
+        :math:`d_z`), ``d_av`` (the mean difference over the mean of the two SDs) and
+        ``effect_size_label`` (Cohen's between-group bands applied to ``d_av``: they do not
+        fit :math:`d_z`, see :func:`compare_systems`). ``.attrs`` records the baseline, its mean,
         the test, the correction and alpha.
 
     References
@@ -321,10 +342,11 @@ def compare_runs(
         values = scores[system].to_numpy(dtype=np.float64)
         statistic, pvalue = _difference_test(values, base, paired=True, test=test,
                                              n_resamples=n_resamples, rng=rng)
-        d = cohens_d(values, base, paired=True)
+        d_av = cohens_d(values, base, paired=True, kind="d_av")
         rows.append({"mean": values.mean(), "difference": values.mean() - base.mean(),
-                     "statistic": statistic, "pvalue": pvalue, "cohens_d": d,
-                     "effect_size_label": effect_size_label(d)})
+                     "statistic": statistic, "pvalue": pvalue,
+                     "cohens_d": cohens_d(values, base, paired=True), "d_av": d_av,
+                     "effect_size_label": effect_size_label(d_av)})
     table = pd.DataFrame(rows, index=pd.Index(systems, name="system"))
     adjusted, significant = _adjust(table["pvalue"].to_numpy(), correction, alpha)
     table.insert(4, "pvalue_adjusted", adjusted)

@@ -10,10 +10,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import make_result
 from .._validation import (
     check_bool,
     check_labels,
     check_scalar,
+    check_seed,
     keyword_only,
 )
 
@@ -21,6 +23,8 @@ __all__ = [
     "available_sample",
     "simulate_estimates",
     "estimation_summary",
+    "bootstrap_632",
+    "Bootstrap632Result",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
     "K_VALUES",
@@ -189,15 +193,7 @@ def simulate_estimates(
     >>> table.groupby("method").size().to_dict()
     {'holdout': 2, 'k-fold': 2, 'leave-one-out': 2, 'truth': 2}
     """
-    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict")):
-        raise TypeError("estimator must be a scikit-learn classifier (with fit and predict); "
-                        f"got {type(estimator).__name__}")
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (samples x features); got shape {X.shape}")
-    y = check_labels(y, "y")
-    if len(X) != len(y):
-        raise ValueError(f"X and y have different lengths ({len(X)} != {len(y)})")
+    X, y = _check_estimator_data(estimator, X, y)
     n_available = check_scalar(n_available, "n_available", kind="int", low=2,
                                high=len(y) - 1)
     n_repeats = check_scalar(n_repeats, "n_repeats", kind="int", low=1)
@@ -230,6 +226,155 @@ def simulate_estimates(
                      for train, test in splitter.split(positions)]
             rows.append((n_available, repeat, method, parameter, float(np.mean(folds))))
     return pd.DataFrame(rows, columns=list(ESTIMATION_COLUMNS))
+
+
+Bootstrap632Result = make_result(
+    "Bootstrap632Result", ("point632", "point632_plus"),
+    ("resubstitution", "out_of_bag", "no_information_error", "overfitting_rate", "weight",
+     "n_resamples"),
+    module=__name__,
+    doc="The bootstrap accuracy estimates of :func:`bootstrap_632`; unpacks like "
+        "``(point632, point632_plus)``. Also has the ``resubstitution`` and ``out_of_bag`` "
+        "accuracies they combine, the ``no_information_error`` rate gamma, the relative "
+        "``overfitting_rate`` R, the .632+ ``weight`` w and ``n_resamples``.",
+)
+
+
+def _check_estimator_data(estimator: Any, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict")):
+        raise TypeError("estimator must be a scikit-learn classifier (with fit and predict); "
+                        f"got {type(estimator).__name__}")
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (samples x features); got shape {X.shape}")
+    y = check_labels(y, "y")
+    if len(X) != len(y):
+        raise ValueError(f"X and y have different lengths ({len(X)} != {len(y)})")
+    return X, y
+
+
+@keyword_only
+def bootstrap_632(estimator: Any, X: Any, y: Any, *, n_resamples: int = 50,
+                  seed: Any = None) -> Any:
+    r"""The out-of-bag, .632 and .632+ bootstrap estimates of a classifier's accuracy.
+
+    Draw ``n_resamples`` bootstrap samples of the :math:`n` items (with replacement), fit a
+    clone of ``estimator`` on each, and let each model classify the items it did not draw.
+    With :math:`C_i` the bootstrap samples that miss item :math:`i`, the *out-of-bag*
+    (leave-one-out bootstrap) accuracy is the mean over the items with :math:`C_i` not
+    empty of
+
+    .. math::
+
+        \widehat{\mathrm{acc}}^{(1)}_i = \frac{1}{|C_i|} \sum_{b \in C_i}
+        \mathbf{1}\left[\hat f_b(x_i) = y_i\right].
+
+    In error rates, with :math:`\overline{\mathrm{err}}` the error of the model fitted on
+    all :math:`n` items on those items (resubstitution) and
+    :math:`\mathrm{Err}^{(1)} = 1 - \widehat{\mathrm{acc}}^{(1)}`,
+
+    .. math::
+
+        \mathrm{Err}^{(.632)} = 0.368\,\overline{\mathrm{err}} + 0.632\,\mathrm{Err}^{(1)},
+        \qquad
+        \mathrm{Err}^{(.632+)} = (1 - w)\,\overline{\mathrm{err}} + w\,\mathrm{Err}^{(1)\prime},
+
+    where :math:`\gamma = \sum_\ell p_\ell (1 - q_\ell)` is the no-information error rate
+    (:math:`p_\ell`, :math:`q_\ell`: the share of class :math:`\ell` among the labels and
+    among the resubstitution predictions), :math:`\mathrm{Err}^{(1)\prime} =
+    \min(\mathrm{Err}^{(1)}, \gamma)`, the relative overfitting rate is :math:`R =
+    (\mathrm{Err}^{(1)\prime} - \overline{\mathrm{err}}) / (\gamma -
+    \overline{\mathrm{err}})` when :math:`\mathrm{Err}^{(1)} > \overline{\mathrm{err}}` and
+    :math:`\gamma > \overline{\mathrm{err}}` (else 0), and :math:`w = 0.632 / (1 - 0.368 R)`
+    runs from 0.632 (no overfitting) to 1. The accuracies returned are one minus these
+    errors (Efron & Tibshirani 1997, sections 3 and 4).
+
+    The resamples are drawn at once, ``seed`` then gives ``rng.integers(0, n, size=(B, n))``;
+    one fit per resample is unavoidable. scikit-learn is imported here (it is not a
+    dependency of evalkit itself).
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Cloned for every fit; it must be able to fit a bootstrap sample (which may lack a
+        class).
+    X : array-like of shape (n_samples, n_features)
+        The available sample.
+    y : array-like of shape (n_samples,)
+        Its labels.
+    n_resamples : int, default 50
+        The number of bootstrap samples :math:`B` (Efron & Tibshirani use 50).
+    seed : None, int or numpy.random.Generator, default None
+        The random numbers of the resamples.
+
+    Returns
+    -------
+    Bootstrap632Result
+        ``point632`` and ``point632_plus`` (accuracies; the result unpacks to these two),
+        and the attributes ``resubstitution``, ``out_of_bag``, ``no_information_error``
+        (:math:`\gamma`), ``overfitting_rate`` (:math:`R`), ``weight`` (:math:`w`) and
+        ``n_resamples``.
+
+    Raises
+    ------
+    ValueError
+        If no item was left out of any bootstrap sample (``n_resamples`` too small), or an
+        argument is out of range.
+
+    References
+    ----------
+    Efron, B. and Tibshirani, R. (1997). Improvements on cross-validation: the .632+
+    bootstrap method. Journal of the American Statistical Association 92(438), 548–560.
+    Kohavi, R. (1995). A study of cross-validation and bootstrap for accuracy estimation and
+    model selection. IJCAI 1995, 1137–1143.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> result = bootstrap_632(KNeighborsClassifier(1), X, y, n_resamples=20, seed=0)
+    >>> result.resubstitution
+    1.0
+    >>> bool(result.out_of_bag < result.point632_plus <= result.point632 < 1.0)
+    True
+    >>> bool(np.isclose(result.point632, 0.368 * 1.0 + 0.632 * result.out_of_bag))
+    True
+    """
+    X, y = _check_estimator_data(estimator, X, y)
+    n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=1)
+    rng = check_seed(seed)
+    from sklearn.base import clone
+
+    n = len(y)
+    resubstitution_pred = clone(estimator).fit(X, y).predict(X)
+    resubstitution = float(np.mean(resubstitution_pred == y))
+    drawn = rng.integers(0, n, size=(n_resamples, n))
+    rows = np.repeat(np.arange(n_resamples), n)
+    left_out = np.bincount(rows * n + drawn.ravel(), minlength=n_resamples * n).reshape(
+        n_resamples, n) == 0
+    correct = np.zeros((n_resamples, n), dtype=bool)
+    for b in np.flatnonzero(left_out.any(axis=1)):  # one fit per resample
+        model = clone(estimator).fit(X[drawn[b]], y[drawn[b]])
+        correct[b, left_out[b]] = model.predict(X[left_out[b]]) == y[left_out[b]]
+    times_out = left_out.sum(axis=0)
+    seen = times_out > 0
+    if not seen.any():
+        raise ValueError(f"n_resamples={n_resamples} left no item out of bag; draw more")
+    out_of_bag = float(np.mean(correct.sum(axis=0)[seen] / times_out[seen]))
+    labels = np.unique(y)
+    p = (y[:, None] == labels[None, :]).mean(axis=0)
+    q = (resubstitution_pred[:, None] == labels[None, :]).mean(axis=0)
+    gamma = float(np.sum(p * (1.0 - q)))
+    err, err1 = 1.0 - resubstitution, 1.0 - out_of_bag
+    err1_capped = min(err1, gamma)
+    rate = (err1_capped - err) / (gamma - err) if (err1 > err and gamma > err) else 0.0
+    weight = 0.632 / (1.0 - 0.368 * rate)
+    return Bootstrap632Result(
+        point632=0.368 * resubstitution + 0.632 * out_of_bag,
+        point632_plus=1.0 - ((1.0 - weight) * err + weight * err1_capped),
+        resubstitution=resubstitution, out_of_bag=out_of_bag, no_information_error=gamma,
+        overfitting_rate=float(rate), weight=float(weight), n_resamples=n_resamples)
 
 
 def _check_estimates(estimates: Any) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from .confidence import ConfidenceExplorer, ConfidenceModel
 from .contingency import ContingencyExplorer, ContingencyModel
 from .cost import CostExplorer, CostModel
 from .cost_matrix import CostMatrixExplorer, CostMatrixModel
+from .critical_difference import CriticalDifferenceExplorer, CriticalDifferenceModel
 from .dcg import DCGExplorer, DCGModel
 from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
@@ -65,6 +66,7 @@ __all__ = [
     "SpreadExplorer",
     "ResamplesExplorer",
     "SeedsExplorer",
+    "CriticalDifferenceExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -91,4 +93,5 @@ __all__ = [
     "SpreadModel",
     "ResamplesModel",
     "SeedsModel",
+    "CriticalDifferenceModel",
 ]

@@ -24,10 +24,12 @@ class MeasureAgreementModel(SettingsModel):
 
     The state behind :class:`evalkit.widgets.MeasureAgreementExplorer`: a simulation, not
     data. ``n_systems`` systems have true qualities evenly spaced over a range of width
-    ``spread``. On each of ``n_topics`` topics each of two measures (say MAP and P@10) sees a
-    system's quality plus its own independent per-topic noise, normal with standard deviation
-    ``noise``; a system's score under a measure is its mean over the topics. Both measures
-    agree on the truth, so any disagreement between their system rankings is noise. The model
+    ``spread``. On each of ``n_topics`` topics each of two measures (say MAP and nDCG@10) sees
+    a system's quality plus per-topic noise, normal with standard deviation ``noise``; a
+    system's score under a measure is its mean over the topics. The two measures score the
+    *same* topics, so their noise on one (system, topic) is correlated, with correlation
+    ``correlation`` (0: as if each measure had drawn its own topics). Both measures agree on
+    the truth, so any disagreement between their system rankings is noise. The model
     repeats this ``n_repeats`` times (seeded) and reports Kendall's τ-b between the two
     rankings (:func:`evalkit.kendall_tau`): its mean, 5th and 95th percentiles, and the share
     of repeats at or above Voorhees's 0.9.
@@ -36,11 +38,14 @@ class MeasureAgreementModel(SettingsModel):
 
         s_{m,j} = q_j + \frac{1}{T}\sum_{t=1}^{T} \varepsilon_{m,j,t}, \qquad
         q_j = q_1 + \frac{j - 1}{n - 1}\,\text{spread}, \qquad
-        \varepsilon \sim N(0, \text{noise}^2)
+        \varepsilon_{m,j,t} \sim N(0, \text{noise}^2), \qquad
+        \operatorname{corr}(\varepsilon_{1,j,t}, \varepsilon_{2,j,t}) = \rho
 
-    τ rises towards 1 as the systems spread out and falls as the per-topic noise grows or the
-    topics get fewer: a τ below 0.9 can come from close systems alone (Sanderson & Soboroff
-    2007).
+    τ rises towards 1 as the systems spread out or the correlation grows, and falls as the
+    per-topic noise grows or the topics get fewer: a τ below 0.9 can come from close systems
+    alone (Sanderson & Soboroff 2007). The second measure's noise is
+    :math:`\rho\,\varepsilon_1 + \sqrt{1 - \rho^2}\,\eta` with :math:`\eta` a fresh draw, so
+    ``correlation=0`` gives the same numbers as independent noise.
 
     Parameters
     ----------
@@ -48,6 +53,9 @@ class MeasureAgreementModel(SettingsModel):
         Width of the range of true qualities (0 to 1).
     noise : float, default 0.1
         Standard deviation of a measure's per-topic noise (> 0, at most 1).
+    correlation : float, default 0.0
+        Correlation :math:`\rho` of the two measures' noise on the same system and topic
+        (-1 to 1).
     n_topics : int, default 40
     n_systems : int, default 19
     n_repeats : int, default 100
@@ -68,20 +76,24 @@ class MeasureAgreementModel(SettingsModel):
     True
     >>> model.set(spread=1.0).summary()["tau_mean"] > s["tau_mean"]
     True
+    >>> model.set(spread=0.2, correlation=0.8).summary()["tau_mean"] > s["tau_mean"]
+    True
     """
 
-    def __init__(self, *, spread: float = 0.2, noise: float = 0.1, n_topics: int = 40,
-                 n_systems: int = 19, n_repeats: int = 100, seed: int = 0) -> None:
-        self.spread, self.noise, self.n_topics = 0.2, 0.1, 40
+    def __init__(self, *, spread: float = 0.2, noise: float = 0.1, correlation: float = 0.0,
+                 n_topics: int = 40, n_systems: int = 19, n_repeats: int = 100,
+                 seed: int = 0) -> None:
+        self.spread, self.noise, self.correlation, self.n_topics = 0.2, 0.1, 0.0, 40
         self.n_systems, self.n_repeats, self.seed = 19, 100, 0
-        self.set(spread=spread, noise=noise, n_topics=n_topics, n_systems=n_systems,
-                 n_repeats=n_repeats, seed=seed)
+        self.set(spread=spread, noise=noise, correlation=correlation, n_topics=n_topics,
+                 n_systems=n_systems, n_repeats=n_repeats, seed=seed)
 
     def _checks(self) -> dict[str, Any]:
         return {
             "spread": lambda v: check_scalar(v, "spread", low=0.0, high=1.0),
             "noise": lambda v: check_scalar(v, "noise", low=0.0, high=1.0,
                                             low_inclusive=False),
+            "correlation": lambda v: check_scalar(v, "correlation", low=-1.0, high=1.0),
             "n_topics": lambda v: check_scalar(v, "n_topics", kind="int", low=1, high=1000),
             "n_systems": lambda v: check_scalar(v, "n_systems", kind="int", low=3, high=100),
             "n_repeats": lambda v: check_scalar(v, "n_repeats", kind="int", low=10,
@@ -91,8 +103,8 @@ class MeasureAgreementModel(SettingsModel):
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(spread={self.spread}, noise={self.noise}, "
-                f"n_topics={self.n_topics}, n_systems={self.n_systems}, "
-                f"n_repeats={self.n_repeats}, seed={self.seed})")
+                f"correlation={self.correlation}, n_topics={self.n_topics}, "
+                f"n_systems={self.n_systems}, n_repeats={self.n_repeats}, seed={self.seed})")
 
     def true_quality(self, spread: float | None = None) -> np.ndarray:
         """The systems' true qualities, evenly spaced over ``spread``, from 0.3 up."""
@@ -104,6 +116,9 @@ class MeasureAgreementModel(SettingsModel):
         n_repeats = self.n_repeats if n_repeats is None else n_repeats
         rng = np.random.default_rng(self.seed)
         noise = rng.normal(0.0, self.noise, (n_repeats, 2, self.n_systems, self.n_topics))
+        if self.correlation != 0.0:  # the same topics: the second measure shares some noise
+            rho = self.correlation
+            noise[:, 1] = rho * noise[:, 0] + np.sqrt(1.0 - rho**2) * noise[:, 1]
         return self.true_quality(spread) + noise.mean(axis=3)
 
     def taus(self, spread: float | None = None, n_repeats: int | None = None) -> np.ndarray:
@@ -121,7 +136,7 @@ class MeasureAgreementModel(SettingsModel):
     def summary(self) -> dict[str, Any]:
         """Every number the explorer shows, by name.
 
-        Keys: ``spread``, ``noise``, ``n_topics``, ``n_systems``, ``n_repeats``,
+        Keys: ``spread``, ``noise``, ``correlation``, ``n_topics``, ``n_systems``, ``n_repeats``,
         ``neighbour_gap`` (true quality gap between neighbouring systems),
         ``score_noise`` (standard deviation of a system's simulated score over the repeats,
         averaged over systems and measures), ``tau_mean``, ``tau_low`` and ``tau_high``
@@ -131,7 +146,8 @@ class MeasureAgreementModel(SettingsModel):
         taus = np.array([kendall_tau(first, second) for first, second in scores])
         quality = self.true_quality()
         return {
-            "spread": self.spread, "noise": self.noise, "n_topics": self.n_topics,
+            "spread": self.spread, "noise": self.noise, "correlation": self.correlation,
+            "n_topics": self.n_topics,
             "n_systems": self.n_systems, "n_repeats": self.n_repeats,
             "neighbour_gap": float(quality[1] - quality[0]),
             "score_noise": float(scores.std(axis=0).mean()),
@@ -147,7 +163,8 @@ class MeasureAgreementExplorer(_Explorer):
     """Spread the systems out, or add noise, and watch τ between two measures' rankings.
 
     Controls, in this order: ``spread`` (range of the systems' true qualities), ``noise``
-    (per-topic noise of each measure) and ``n_topics``. The summary shows the gap between
+    (per-topic noise of each measure), ``correlation`` (of the two measures' noise on the
+    same topic) and ``n_topics``. The summary shows the gap between
     neighbouring systems, the noise in a system's score, and τ between the two measures'
     rankings over the repeats (mean, 5th–95th percentile, share >= 0.9); the figure draws τ
     against the spread with the current setting marked. The state is a
@@ -177,6 +194,10 @@ class MeasureAgreementExplorer(_Explorer):
                                           **common),
             "noise": widgets.FloatSlider(value=m.noise, min=0.01, max=1.0, step=0.01,
                                          description="per-topic noise of a measure", **common),
+            "correlation": widgets.FloatSlider(value=m.correlation, min=-1.0, max=1.0,
+                                               step=0.05,
+                                               description="noise correlation of the measures",
+                                               **common),
             "n_topics": widgets.IntSlider(value=m.n_topics, min=5, max=max(200, m.n_topics),
                                           step=5, description="topics", **common),
         }
@@ -212,7 +233,8 @@ class MeasureAgreementExplorer(_Explorer):
         ax.axhline(EQUIVALENT, color="#e63946", linestyle="--", linewidth=1,
                    label="τ = 0.9 (Voorhees)")
         ax.set(xlabel="spread of true system scores", ylabel="Kendall's τ-b between measures",
-               title=f"{m.n_systems} systems, noise {m.noise:.2f}, {m.n_topics} topics",
+               title=f"{m.n_systems} systems, noise {m.noise:.2f} (correlation "
+                     f"{m.correlation:.2f}), {m.n_topics} topics",
                ylim=(-0.2, 1.02))
         ax.legend(fontsize=8, loc="lower right")
         ax.grid(alpha=0.3)

@@ -16,6 +16,7 @@ from evalkit.widgets import (
     ContingencyModel,
     CostMatrixModel,
     CostModel,
+    CriticalDifferenceModel,
     DCGModel,
     DiscountModel,
     EstimationModel,
@@ -88,6 +89,8 @@ MODELS = {
     "SpreadModel": lambda: SpreadModel(n_items=50, n_resamples=20),
     "ResamplesModel": lambda: ResamplesModel(n_resamples=30, n_repeats=20),
     "SeedsModel": lambda: SeedsModel(),
+    "CriticalDifferenceModel": lambda: CriticalDifferenceModel(pd.DataFrame(
+        {"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.6], "c": [0.3, 0.2, 0.5, 0.4]})),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -161,6 +164,7 @@ NUMERIC = [
     ("WeightedKappaModel", "distance", 2, 4),
     ("MeasureAgreementModel", "spread", 0.5, 1.5),
     ("MeasureAgreementModel", "noise", 0.2, 0.0),
+    ("MeasureAgreementModel", "correlation", 0.5, 1.5),
     ("MeasureAgreementModel", "n_topics", 20, 0),
     ("MeasureAgreementModel", "n_systems", 10, 2),
     ("MeasureAgreementModel", "n_repeats", 20, 5),
@@ -182,6 +186,9 @@ NUMERIC = [
     ("SeedsModel", "effect_size", 0.5, 5.5),
     ("SeedsModel", "alpha", 0.01, 0.0),
     ("SeedsModel", "seed", 1, -1),
+    ("CriticalDifferenceModel", "n_topics", 3, 5),
+    ("CriticalDifferenceModel", "alpha", 0.1, 1.0),
+    ("CriticalDifferenceModel", "seed", 1, 1.5),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -212,6 +219,7 @@ GOOD = {
     "SpreadModel": {"n_items": 100, "n_resamples": 30},
     "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
     "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
+    "CriticalDifferenceModel": {"n_topics": 3, "systems": ("a", "c")},
 }
 
 
@@ -372,6 +380,7 @@ MODEL_DATA = {
     "MeasureAgreementModel": [], "ConfidenceModel": ["y_true", "y_proba"],
     "BrierModel": ["y_true", "y_score"], "SpreadModel": ["y_true", "y_proba"],
     "ResamplesModel": [], "SeedsModel": [],
+    "CriticalDifferenceModel": ["scores"],
 }
 
 
