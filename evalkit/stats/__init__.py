@@ -72,6 +72,20 @@ one kind of mistake gets one exception class and one message:
 from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
+from .classifiers import (
+    CLASSIFIER_METRICS,
+    CLASSIFIER_TESTS,
+    FIVE_BY_TWO_TESTS,
+    MCNEMAR_METHODS,
+    CorrectedTTestResult,
+    FiveByTwoResult,
+    McNemarResult,
+    compare_classifiers,
+    corrected_resampled_t_test,
+    five_by_two_cv_differences,
+    five_by_two_cv_test,
+    mcnemar_test,
+)
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
 from .effect_size import (
     EFFECT_SIZE_THRESHOLDS,
@@ -137,6 +151,18 @@ __all__ = [
     "Bootstrap632Result",
     "ESTIMATION_COLUMNS",
     "ESTIMATION_METHODS",
+    "mcnemar_test",
+    "McNemarResult",
+    "MCNEMAR_METHODS",
+    "compare_classifiers",
+    "CLASSIFIER_TESTS",
+    "CLASSIFIER_METRICS",
+    "five_by_two_cv_test",
+    "five_by_two_cv_differences",
+    "FiveByTwoResult",
+    "FIVE_BY_TWO_TESTS",
+    "corrected_resampled_t_test",
+    "CorrectedTTestResult",
     "friedman_test",
     "nemenyi_test",
     "FriedmanResult",
