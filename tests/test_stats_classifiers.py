@@ -356,7 +356,7 @@ def test_swapping_a_and_b_negates_the_difference_and_keeps_p(seed, test, loop):
     ba = ek.compare_classifiers(y_true, b, a, metric=metric, test=test, seed=1, n_resamples=R)
     assert ab.iloc[0].difference == -ba.iloc[0].difference
     if loop:  # the same draws: the distribution is negated, p is the same
-        np.testing.assert_allclose(ab.attrs["distribution"], -ba.attrs["distribution"])
+        np.testing.assert_allclose(ab.attrs["distribution"], -np.asarray(ba.attrs["distribution"]))
         assert ab.iloc[0].pvalue == ba.iloc[0].pvalue
     else:
         p = ab.iloc[0].pvalue
@@ -685,3 +685,15 @@ def test_five_by_two_matches_mlxtend_on_hundreds_of_random_arrays():
         ours = ek.five_by_two_cv_test(d, test="f")
         assert ours.statistic == pytest.approx(f, rel=1e-10)
         assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)
+
+
+def test_tables_of_two_comparisons_concatenate():
+    # pandas compares attrs with == when it concatenates: an array there raised ValueError.
+    rng = np.random.default_rng(5)
+    y_true, a, b = _three(rng, 40, 3, p_a=0.7, p_b=0.6)
+    tables = [ek.compare_classifiers(y_true, a, b, metric="accuracy", test=test, seed=2,
+                                     n_resamples=200) for test in ("randomization", "bootstrap")]
+    both = pd.concat(tables)
+    assert both.index.tolist() == ["randomization", "bootstrap"]
+    assert both.difference.tolist() == [tables[0].difference.iloc[0]] * 2
+    assert np.asarray(tables[0].attrs["distribution"]).shape == (200,)

@@ -25,13 +25,20 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   correction, like PyTerrier's ``Experiment``.
 - :func:`friedman_test` and :func:`nemenyi_test`: many systems on many data sets, by
   their ranks (Demšar 2006).
+- :func:`mcnemar_test` and :func:`compare_classifiers`: two classifiers on one test set,
+  by the items only one gets right, or by any metric (macro-F1, cF1, AUC, ...) with an
+  approximate randomization test or a paired bootstrap, all resamples at once.
+- :func:`five_by_two_cv_test` and :func:`corrected_resampled_t_test`: two learning
+  algorithms over resampled training sets, where retraining adds its own variance
+  (Dietterich 1998; Nadeau & Bengio 2003).
 - :func:`available_sample`, :func:`simulate_estimates` and :func:`estimation_summary`: the
   simulation of holdout, k-fold and leave-one-out estimates (notebook 21).
 - :func:`bootstrap_632`: the out-of-bag, .632 and .632+ bootstrap estimates of accuracy
   (notebook 21 and its study, ``data/estimation/make_estimates.py``).
 
 One module per topic (``proportion``, ``bootstrap``, ``randomization``, ``effect_size``,
-``variance``, ``comparison``, ``estimation``); every name is importable from
+``variance``, ``comparison``, ``estimation``, ``mcnemar``, ``classifiers``, ``crossval``,
+``ranks``); every name is importable from
 ``evalkit.stats`` and the public functions from ``evalkit``.
 
 **Arguments** are checked once, at the public function, with evalkit's shared checks, so
@@ -72,21 +79,16 @@ one kind of mistake gets one exception class and one message:
 from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
-from .classifiers import (
-    CLASSIFIER_METRICS,
-    CLASSIFIER_TESTS,
+from .classifiers import CLASSIFIER_METRICS, CLASSIFIER_TESTS, compare_classifiers
+from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
+from .crossval import (
     FIVE_BY_TWO_TESTS,
-    MCNEMAR_METHODS,
     CorrectedTTestResult,
     FiveByTwoResult,
-    McNemarResult,
-    compare_classifiers,
     corrected_resampled_t_test,
     five_by_two_cv_differences,
     five_by_two_cv_test,
-    mcnemar_test,
 )
-from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
 from .effect_size import (
     EFFECT_SIZE_THRESHOLDS,
     PairedTTestSimulation,
@@ -106,6 +108,7 @@ from .estimation import (
     estimation_summary,
     simulate_estimates,
 )
+from .mcnemar import MCNEMAR_METHODS, McNemarResult, mcnemar_test
 from .proportion import (
     CI_METHODS,
     ProportionInterval,

@@ -1,10 +1,15 @@
 """What several modules of :mod:`evalkit.stats` check alike: two paired score arrays, at
 least two values, a flag that may also be None, and rescaling differences before a ratio of
-mean to spread.
+mean to spread; and what resampling a metric needs alike (:mod:`.bootstrap`,
+:mod:`.classifiers`): one number per call, no NaN among the resampled values, each warning
+passed on once.
 """
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -46,3 +51,39 @@ def _check_flag_or_none(value: Any, name: str) -> bool | None:
     except TypeError:
         raise TypeError(f"{name} must be None, True or False; got {value!r} "
                         f"(a {type(value).__name__})") from None
+
+
+def _one_number(value: Any, where: str) -> float:
+    """The metric's value as a float; anything but one real number is a TypeError."""
+    array = np.asarray(value)
+    if array.ndim != 0 or array.dtype.kind not in "biuf":
+        shown = f"an array of shape {array.shape}" if array.ndim else repr(value)
+        raise TypeError(f"metric must return a single number; got {shown} on {where} "
+                        "(for per-class scores, bootstrap one class at a time, e.g. with "
+                        "labels=[c] and average='macro')")
+    return float(array)
+
+
+def _check_distribution(values: np.ndarray, what: str) -> np.ndarray:
+    bad = np.isnan(values)
+    if bad.any():
+        raise ValueError(
+            f"metric returned NaN on {int(bad.sum())} of {len(values)} {what} (a ratio with "
+            "a zero denominator under zero_division=np.nan?); give zero_division a number "
+            "or use more data")
+    return values
+
+
+@contextlib.contextmanager
+def _each_warning_once(prefix: str) -> Iterator[None]:
+    """Re-emit each distinct warning of a block once (a metric called a thousand times
+    would otherwise repeat itself), prefixed to say where it came from."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    seen = set()
+    for warning in caught:
+        key = (warning.category, str(warning.message))
+        if key not in seen:
+            seen.add(key)
+            warnings.warn(f"{prefix}{warning.message}", warning.category, stacklevel=4)

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ from .._validation import (
     check_scalar,
     check_seed,
 )
-from ._common import _check_flag_or_none
+from ._common import _check_distribution, _check_flag_or_none, _each_warning_once, _one_number
 
 special = lazy_module("scipy.special")  # scipy is imported on first use (evalkit._lazy)
 
@@ -94,42 +93,6 @@ def _check_rows(arrays: tuple[Any, ...], names: list[str]) -> list[np.ndarray]:
     if len(checked[0]) < 2:
         raise ValueError(f"{names[0]} has 1 row; the bootstrap needs at least 2 rows")
     return checked
-
-
-def _one_number(value: Any, where: str) -> float:
-    """The metric's value as a float; anything but one real number is a TypeError."""
-    array = np.asarray(value)
-    if array.ndim != 0 or array.dtype.kind not in "biuf":
-        shown = f"an array of shape {array.shape}" if array.ndim else repr(value)
-        raise TypeError(f"metric must return a single number; got {shown} on {where} "
-                        "(for per-class scores, bootstrap one class at a time, e.g. with "
-                        "labels=[c] and average='macro')")
-    return float(array)
-
-
-def _check_distribution(values: np.ndarray, what: str) -> np.ndarray:
-    bad = np.isnan(values)
-    if bad.any():
-        raise ValueError(
-            f"metric returned NaN on {int(bad.sum())} of {len(values)} {what} (a ratio with "
-            "a zero denominator under zero_division=np.nan?); give zero_division a number "
-            "or use more data")
-    return values
-
-
-@contextlib.contextmanager
-def _each_warning_once(prefix: str) -> Iterator[None]:
-    """Re-emit each distinct warning of a block once (a metric called a thousand times
-    would otherwise repeat itself), prefixed to say where it came from."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    seen = set()
-    for warning in caught:
-        key = (warning.category, str(warning.message))
-        if key not in seen:
-            seen.add(key)
-            warnings.warn(f"{prefix}{warning.message}", warning.category, stacklevel=4)
 
 
 def _multinomial_resamples(

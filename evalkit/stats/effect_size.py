@@ -62,6 +62,12 @@ EFFECT_SIZE_KINDS = (None, "d_s", "g_s", "d_z", "d_av", "g_av")
 _PAIRED_KINDS = ("d_z", "d_av", "g_av")
 
 
+def _hedges_g(d: float, df: float) -> float:
+    """d times Hedges' J; an infinite d (no spread) stays infinite, where ``inf * 0`` at
+    df = 1 would be NaN."""
+    return d if math.isinf(d) else d * _hedges_correction(df)
+
+
 def _hedges_correction(df: float) -> float:
     r"""Hedges' small-sample correction :math:`J \approx 1 - 3 / (4\,df - 1)`.
 
@@ -191,13 +197,13 @@ def cohens_d(a: Any, b: Any, *, paired: bool = False, kind: str | None = None) -
     difference = first.mean() - second.mean()
     if kind in ("d_av", "g_av"):
         d = _ratio_or_infinity(difference, (first.std(ddof=1) + second.std(ddof=1)) / 2.0)
-        return d * _hedges_correction(len(first) - 1) if kind == "g_av" else d
+        return _hedges_g(d, len(first) - 1) if kind == "g_av" else d
     n_a, n_b = len(first), len(second)
     if kind in ("d_s", "g_s"):
         pooled = ((n_a - 1) * first.var(ddof=1) + (n_b - 1) * second.var(ddof=1)) / (
             n_a + n_b - 2)
         d = _ratio_or_infinity(difference, math.sqrt(pooled))
-        return d * _hedges_correction(n_a + n_b - 2) if kind == "g_s" else d
+        return _hedges_g(d, n_a + n_b - 2) if kind == "g_s" else d
     spread = math.sqrt((first.var(ddof=1) + second.var(ddof=1)) / 2.0)
     return _ratio_or_infinity(difference, spread)
 
