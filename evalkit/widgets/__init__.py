@@ -22,6 +22,7 @@ from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
+from .mcnemar import McNemarExplorer, McNemarModel
 from .measure_agreement import MeasureAgreementExplorer, MeasureAgreementModel
 from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
 from .peeking import PeekingExplorer, PeekingModel
@@ -65,6 +66,7 @@ __all__ = [
     "SpreadExplorer",
     "ResamplesExplorer",
     "SeedsExplorer",
+    "McNemarExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -76,6 +78,7 @@ __all__ = [
     "RankingModel",
     "TemperatureModel",
     "PowerModel",
+    "McNemarModel",
     "EstimationModel",
     "InterpolationModel",
     "RareClassModel",
