@@ -1,4 +1,4 @@
-"""evalkit's bootstrap and randomization test against scipy and a scikit-learn loop.
+"""evalkit's bootstrap, randomization test and classifier comparison against scipy and loops.
 
 Each row times one way of doing the same job on the same data in one process: best of a few
 runs (a single run for the slow loops), input validation included. The ratio is the other

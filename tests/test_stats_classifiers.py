@@ -9,6 +9,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -385,11 +386,15 @@ def test_probability_rows_and_names():
     table = ek.compare_classifiers(y_true, proba_a, proba_b, metric=c_f1, seed=3,
                                    n_resamples=200)
     row = table.iloc[0]
-    assert row.resampling == "loop"
+    assert row.resampling == "sums"
     assert row.metric_a == c_f1(y_true, proba_a) and row.difference > 0
-    np.testing.assert_array_equal(table.attrs["distribution"],
-                                  _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
-                                             200, 3))
+    np.testing.assert_allclose(table.attrs["distribution"],
+                               _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
+                                          200, 3), rtol=0, atol=1e-12)
+    as_frames = ek.compare_classifiers(pd.Series(y_true), pd.DataFrame(proba_a),
+                                       pd.DataFrame(proba_b), metric=c_f1, seed=3,
+                                       n_resamples=200)
+    pd.testing.assert_frame_equal(as_frames, table)
     brier = ek.compare_classifiers(y_true, proba_a, proba_b, metric="brier_score",
                                    test="bootstrap", seed=3, n_resamples=200).iloc[0]
     assert brier.metric_a == ek.brier_score(y_true, proba_a)
@@ -597,3 +602,86 @@ def test_corrected_resampled_t_degenerate_and_bad_input():
             ek.corrected_resampled_t_test(bad, test_fraction=0.2)
     with pytest.raises(TypeError, match="test_fraction="):
         ek.corrected_resampled_t_test([0.1, 0.2], 0.2)
+
+
+def _probabilities(rng, y_true, k, strength):
+    logits = rng.normal(size=(len(y_true), k)) + strength * np.eye(k)[y_true]
+    return np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+@pytest.mark.parametrize("metric", [
+    functools.partial(ek.c_f1, average="macro"),
+    functools.partial(ek.c_f1, average="weighted"),
+    functools.partial(ek.c_precision, average="micro"),
+    functools.partial(ek.c_recall, average="macro", exclude=[0]),
+    functools.partial(ek.c_f1, average="dodrans", zero_division=0.0),
+    ek.brier_score,
+], ids=lambda m: getattr(m, "__name__", None) or f"{m.func.__name__}{m.keywords}")
+def test_sums_path_is_the_loop_with_the_same_draws(metric, test):
+    """cP, cR, cF1 and Brier are functions of sums over items: the resamples are products
+    of the swap / draw-count matrices with per-item rows, drawn as the loop draws them."""
+    rng = np.random.default_rng(17)
+    y_true = rng.integers(0, 3, 150)
+    proba_a, proba_b = _probabilities(rng, y_true, 3, 2.0), _probabilities(rng, y_true, 3, 1.2)
+    fast = ek.compare_classifiers(y_true, proba_a, proba_b, metric=metric, test=test, seed=4,
+                                  n_resamples=250)
+    slow = ek.compare_classifiers(y_true, proba_a, proba_b, metric=_loop_metric(metric),
+                                  test=test, seed=4, n_resamples=250)
+    assert (fast.iloc[0].resampling, slow.iloc[0].resampling) == ("sums", "loop")
+    np.testing.assert_allclose(fast.attrs["distribution"], slow.attrs["distribution"],
+                               rtol=0, atol=1e-12)
+    assert fast.iloc[0].pvalue == slow.iloc[0].pvalue
+    assert fast.iloc[0].difference == slow.iloc[0].difference
+
+
+def test_sums_path_with_binary_probabilities_and_string_labels():
+    rng = np.random.default_rng(2)
+    y_true = rng.integers(0, 2, 120)
+    p_a = np.clip(0.6 * y_true + 0.4 * rng.random(120), 0, 1)
+    p_b = np.clip(0.3 * y_true + 0.7 * rng.random(120), 0, 1)
+    labels = np.array(["ham", "spam"])[y_true]
+    for metric in ("c_f1", "brier_score"):
+        for truth, options in ((y_true, {}), (labels, {"pos_label": "spam"})):
+            chosen = functools.partial(getattr(ek, metric), **options)
+            fast = ek.compare_classifiers(truth, p_a, p_b, metric=chosen, test="bootstrap",
+                                          seed=1, n_resamples=100)
+            slow = ek.compare_classifiers(truth, p_a, p_b, metric=_loop_metric(chosen),
+                                          test="bootstrap", seed=1, n_resamples=100)
+            assert fast.iloc[0].resampling == "sums"
+            np.testing.assert_allclose(fast.attrs["distribution"],
+                                       slow.attrs["distribution"], rtol=0, atol=1e-12)
+
+
+def test_five_by_two_matches_mlxtend_on_hundreds_of_random_arrays():
+    """mlxtend takes estimators, not differences: a scorer that hands out A's score d_ij and
+    B's score 0, in mlxtend's call order, makes it test exactly these differences."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y = np.zeros((8, 1)), np.array([0, 1] * 4)
+    rng = np.random.default_rng(30)
+    for case in range(300):
+        scale = 10.0 ** rng.integers(-4, 1)
+        d = rng.normal(rng.normal(0, 0.5), 1.0, size=(5, 2)) * scale
+        if case % 10 == 0:
+            d[:, 1] = d[:, 0] + rng.normal(0, 1e-3, size=5) * scale  # small variances
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        t, p = mlxtend_evaluate.paired_ttest_5x2cv(DummyClassifier(), DummyClassifier(), X, y,
+                                                   scoring=scorer, random_seed=case)
+        ours = ek.five_by_two_cv_test(d)
+        assert ours.statistic == pytest.approx(t, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer_f(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        f, p = mlxtend_evaluate.combined_ftest_5x2cv(DummyClassifier(), DummyClassifier(), X,
+                                                     y, scoring=scorer_f, random_seed=case)
+        ours = ek.five_by_two_cv_test(d, test="f")
+        assert ours.statistic == pytest.approx(f, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)

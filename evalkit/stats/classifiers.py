@@ -17,6 +17,7 @@ r"""Two classifiers on one test set, and two learning algorithms on resampled da
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable, Iterator
@@ -25,8 +26,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._averaging import AVERAGES, ClassCounts, average_scores, select_labels
 from .._confusion_stack import StackedMetric, stacked_metric
 from .._lazy import lazy_module
+from .._probabilities import _check_probabilities
 from .._results import make_result
 from .._validation import (
     as_array,
@@ -36,12 +39,14 @@ from .._validation import (
     check_option,
     check_scalar,
     check_seed,
+    check_zero_division,
     keyword_only,
 )
 from ._common import _check_at_least_two, _unit_scale
 from .bootstrap import _check_distribution, _each_warning_once, _one_number
 
 stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
+sparse = lazy_module("scipy.sparse")
 
 __all__ = [
     "mcnemar_test",
@@ -78,7 +83,8 @@ def _check_predictions(y_true: Any, y_pred_a: Any, y_pred_b: Any
     true = check_labels(y_true, "y_true")
     a = check_labels(y_pred_a, "y_pred_a")
     b = check_labels(y_pred_b, "y_pred_b")
-    check_consistent_length(y_true=true, y_pred_a=a, y_pred_b=b)
+    check_consistent_length(y_true=true, y_pred_a=a)
+    check_consistent_length(y_true=true, y_pred_b=b)
     kinds = {name: ("strings" if array.dtype.kind == "U" else "numbers")
              for name, array in (("y_true", true), ("y_pred_a", a), ("y_pred_b", b))}
     if len(set(kinds.values())) > 1:
@@ -218,7 +224,6 @@ def _mcnemar_from_counts(b: int, c: int, method: str) -> tuple[float, float]:
     return statistic, float(stats.chi2.sf(statistic, 1))
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Any metric: approximate randomization and the paired bootstrap
 # ---------------------------------------------------------------------------------------------
@@ -236,6 +241,12 @@ CLASSIFIER_METRICS = (
 
 # Cells of the resampled confusion-matrix stacks per block (float64: 8 MB per stack).
 _CELL_BLOCK = 1 << 20
+# Resampled items per block of swap or draw matrices (float64: 32 MB).
+_ITEM_BLOCK = 1 << 22
+# The metrics of probability rows that are functions of sums over items, and what they are.
+_ITEM_SUM_METRICS = {"c_precision": "precision", "c_recall": "recall", "c_f1": "f",
+                     "brier_score": "brier"}
+_C_NAMES = {"precision": "cPrecision", "recall": "cRecall", "f": "cF1"}
 # Resampled differences within this share of the observed one count as ties with it: equal
 # values computed along different paths differ by rounding only.
 _TIE_TOLERANCE = 1e-12
@@ -261,7 +272,9 @@ def _resolve_metric(metric: Any) -> tuple[Callable[..., Any], str]:
 
 
 def _check_prediction_array(values: Any, name: str, n: int) -> np.ndarray:
-    array = as_array(values, name)
+    # A DataFrame of class probabilities is a table of rows, not a column of labels.
+    array = (np.ascontiguousarray(values.to_numpy()) if isinstance(values, pd.DataFrame)
+             else as_array(values, name))
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim not in (1, 2):
@@ -331,28 +344,51 @@ class _TripleCounts:
         np.add.at(stack[1], self.cell_b, self.counts)
         return stack.reshape(2, k, k)
 
-    def _one_hot(self, cells: np.ndarray) -> np.ndarray:
-        matrix = np.zeros((len(cells), self.k * self.k))
-        matrix[np.arange(len(cells)), cells] = 1.0
-        return matrix
+    def _one_hot(self, cells: np.ndarray) -> Any:
+        """Group j -> its cell, as a sparse (groups, k * k) matrix: with many classes a
+        dense one would hold groups x k^2 numbers."""
+        return sparse.csr_array((np.ones(len(cells)), (np.arange(len(cells)), cells)),
+                                shape=(len(cells), self.k * self.k))
 
     def swapped(self, n_resamples: int, rng: np.random.Generator
                 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Blocks of A's and B's confusion matrices after random swaps, (R_block, k, k)."""
+        r"""Blocks of A's and B's confusion matrices after random swaps, (R_block, k, k).
+
+        Groups (t, x, y) and (t, y, x) move items between the same two cells in opposite
+        directions, so only their net move counts: with :math:`s_1 \sim B(m_1, 1/2)` and
+        :math:`s_2 \sim B(m_2, 1/2)`, :math:`s_1 - s_2 = s_1 + (m_2 - s_2) - m_2` and
+        :math:`s_1 + (m_2 - s_2) \sim B(m_1 + m_2, 1/2)`: one binomial draw per pair of
+        cells instead of two.
+        """
+        groups = self.discordant
+        cell_a, cell_b = self.cell_a[groups], self.cell_b[groups]
+        low, high = np.minimum(cell_a, cell_b), np.maximum(cell_a, cell_b)
+        pairs, pair_of_group = np.unique(low * (self.k * self.k) + high, return_inverse=True)
+        backward = cell_a > cell_b
+        counts = self.counts[groups]
+        total = np.bincount(pair_of_group, weights=counts, minlength=len(pairs))
+        against = np.bincount(pair_of_group, weights=counts * backward, minlength=len(pairs))
+        total, against = total.astype(np.int64), against.astype(np.int64)
+        low_cells, high_cells = pairs // (self.k * self.k), pairs % (self.k * self.k)
         block = max(1, _CELL_BLOCK // (self.k * self.k))
         for start in range(0, n_resamples, block):
             size = min(block, n_resamples - start)
-            counts = self.counts[self.discordant]
-            yield self.after_swaps(rng.binomial(counts, 0.5, size=(size, len(counts))))
+            net = rng.binomial(total, 0.5, size=(size, len(pairs))) - against
+            yield self._moved(net, low_cells, high_cells)
 
     def after_swaps(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's and B's matrices when ``swaps[r, j]`` items of discordant group j swap."""
-        k, groups = self.k, self.discordant
+        groups = self.discordant
+        return self._moved(swaps, self.cell_a[groups], self.cell_b[groups])
+
+    def _moved(self, moved: np.ndarray, from_cells: np.ndarray, to_cells: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """A's and B's matrices when ``moved[r, j]`` of A's items go from cell
+        ``from_cells[j]`` to ``to_cells[j]`` (and B's items the other way)."""
+        k, size = self.k, len(moved)
         observed = self.observed().reshape(2, k * k).astype(np.float64)
-        # A swapped item moves from A's cell to B's cell in A's matrix, and back in B's.
-        moves = self._one_hot(self.cell_b[groups]) - self._one_hot(self.cell_a[groups])
-        shift = swaps.astype(np.float64) @ moves
-        size = len(swaps)
+        moves = self._one_hot(to_cells) - self._one_hot(from_cells)
+        shift = (moves.T @ moved.T.astype(np.float64)).T
         return (np.rint(observed[0] + shift).astype(np.int64).reshape(size, k, k),
                 np.rint(observed[1] - shift).astype(np.int64).reshape(size, k, k))
 
@@ -368,9 +404,9 @@ class _TripleCounts:
     def after_draws(self, drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's and B's matrices when ``drawn[r, j]`` items of group j are drawn."""
         k, size = self.k, len(drawn)
-        drawn = drawn.astype(np.float64)
-        return (np.rint(drawn @ self._one_hot(self.cell_a)).astype(np.int64).reshape(size, k, k),
-                np.rint(drawn @ self._one_hot(self.cell_b)).astype(np.int64).reshape(size, k, k))
+        drawn = drawn.T.astype(np.float64)
+        stacks = [(self._one_hot(cells).T @ drawn).T for cells in (self.cell_a, self.cell_b)]
+        return tuple(np.rint(stack).astype(np.int64).reshape(size, k, k) for stack in stacks)
 
 
 def _stacked_differences(stacked: StackedMetric, triples: _TripleCounts, y_true: np.ndarray,
@@ -425,6 +461,114 @@ def _stacked_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
     if not np.allclose(values, [value_a, value_b], rtol=1e-12, atol=1e-12):
         return None
     return stacked, triples
+
+
+class _ItemSums:
+    """A metric of probability rows that depends on the items only through sums over them.
+
+    cPrecision, cRecall and cF1 need, per class, the probability mass its own items gave it
+    (cTP), the mass it received (cTP + cFP) and its support; the Brier score the sum of the
+    items' squared errors. Each item contributes a row of ``features``; a resample's sums
+    are a product of its swap (or draw-count) matrix with the feature rows, block by block.
+    """
+
+    def __init__(self, metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                 b: np.ndarray):
+        function = metric.func if isinstance(metric, functools.partial) else metric
+        keywords = dict(metric.keywords) if isinstance(metric, functools.partial) else {}
+        bound = inspect.signature(function).bind(y_true, a, **keywords)
+        bound.apply_defaults()
+        self.arguments = dict(bound.arguments)
+        self.want = _ITEM_SUM_METRICS[function.__name__]
+        labels, pos_label = self.arguments.get("labels"), self.arguments.get("pos_label", 1)
+        data_a = _check_probabilities(y_true, a, labels, pos_label)
+        data_b = _check_probabilities(y_true, b, labels, pos_label)
+        self.classes, self.n = data_a.classes, data_a.n_samples
+        self.features = [self._features(data) for data in (data_a, data_b)]
+
+    def _features(self, data: Any) -> np.ndarray:
+        if self.want == "brier":
+            truth = np.zeros_like(data.proba)
+            truth[np.arange(data.n_samples), data.codes] = 1.0
+            return ((data.proba - truth) ** 2).sum(axis=1, keepdims=True)
+        k = data.n_classes
+        own = np.zeros((data.n_samples, k))
+        rows = np.arange(data.n_samples)
+        own[rows, data.codes] = data.proba[rows, data.codes]
+        return np.hstack([own, data.proba, np.eye(k)[data.codes]])
+
+    def evaluate(self, sums: np.ndarray) -> np.ndarray:
+        """The metric of every row of ``sums`` (R, n_features)."""
+        if self.want == "brier":
+            return sums[:, 0] / self.n
+        k = len(self.classes)
+        arguments = self.arguments
+        average = check_option(arguments["average"], "average", AVERAGES)
+        counts = ClassCounts(self.classes, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k:],
+                             self.n)
+        chosen = select_labels(self.classes, average, None, arguments["exclude"],
+                               arguments["pos_label"], self.classes)
+        if chosen is not None:
+            counts = counts.subset(np.isin(counts.labels, chosen))
+        return average_scores(counts, average, want=self.want,
+                              zero_division=check_zero_division(arguments["zero_division"]),
+                              names=_C_NAMES)
+
+    def differences(self, test: str, n_resamples: int, rng: np.random.Generator
+                    ) -> np.ndarray:
+        """Resampled differences; the draws are those of the loop over resamples (the same
+        Generator gives the same swaps or resampled items)."""
+        features_a, features_b = self.features
+        n, width = self.n, features_a.shape[1]
+        both = np.hstack([features_a, features_b])
+        moved = features_b - features_a
+        totals = both.sum(axis=0)
+        block = max(1, _ITEM_BLOCK // n)
+        values = np.empty(n_resamples)
+        for start in range(0, n_resamples, block):
+            size = min(block, n_resamples - start)
+            if test == "randomization":
+                swaps = (rng.random((size, n)) < 0.5).astype(np.float64)
+                shift = swaps @ moved
+                sums_a, sums_b = totals[:width] + shift, totals[width:] - shift
+            else:
+                rows = rng.integers(0, n, (size, n))
+                drawn = np.bincount((rows + n * np.arange(size)[:, None]).ravel(),
+                                    minlength=size * n).reshape(size, n)
+                sums = drawn.astype(np.float64) @ both
+                sums_a, sums_b = sums[:, :width], sums[:, width:]
+            values[start:start + size] = self.evaluate(sums_a) - self.evaluate(sums_b)
+        return values
+
+
+def _item_sum_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                   b: np.ndarray, value_a: float, value_b: float) -> _ItemSums | None:
+    """The item-sum form of cPrecision, cRecall, cF1 or the Brier score (or a partial of one
+    fixing keywords) on probability predictions, when it reproduces the metric's values on
+    the data (None otherwise: use the loop)."""
+    function = metric
+    if isinstance(metric, functools.partial):
+        if metric.args:
+            return None
+        function = metric.func
+    import evalkit  # the package's public metrics (a lazy import: no cycle)
+
+    if getattr(function, "__name__", None) not in _ITEM_SUM_METRICS or function is not getattr(
+            evalkit, function.__name__):
+        return None
+    if a.dtype.kind not in "iuf":
+        return None
+    try:
+        sums = _ItemSums(metric, y_true, a, b)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = [sums.evaluate(features.sum(axis=0, keepdims=True))[0]
+                      for features in sums.features]
+    except (TypeError, ValueError, KeyError):
+        return None
+    if not np.allclose(values, [value_a, value_b], rtol=1e-9, atol=1e-12):
+        return None
+    return sums
 
 
 @keyword_only
@@ -485,9 +629,20 @@ def compare_classifiers(
       groups: all R resamples are drawn at once and scored as (R, k, k) stacks of confusion
       matrices. The values have the distribution of the item-by-item resamples; the random
       draws differ.
-    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, cF1, Brier, AUC on
-      probability rows) is called twice per resample on the resampled arrays: correct for
-      any metric, but a Python loop (for 10^5 items, a few milliseconds per call).
+    - ``"sums"``: ``metric`` is :func:`~evalkit.c_precision`, :func:`~evalkit.c_recall`,
+      :func:`~evalkit.c_f1` or :func:`~evalkit.brier_score` (or a ``functools.partial`` of
+      one fixing keywords) and the predictions are probabilities. These depend on the items
+      only through sums over them (per class: the probability mass its items gave it, the
+      mass it received, its support; for Brier the squared errors), so the R resamples'
+      sums are products of the (R, n) swap or draw-count matrices with the items' rows,
+      block by block. The random draws are those of the loop below: the same seed gives
+      the same resamples and the same values (to rounding). The classes are those of the
+      full data (a bootstrap resample that misses a class still has its column).
+    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, AUC, ECE) is called
+      twice per resample on the resampled arrays: correct for any metric, but a Python loop
+      (for 10^5 items, a few milliseconds per call). A randomization resample swaps item i
+      when ``rng.random(n)[i] < 0.5``; a bootstrap resample takes the rows
+      ``rng.integers(0, n, n)``.
 
     **What these tests assume.** The items are independent draws from the population of
     interest (not clustered: several items from one document or speaker call for resampling
@@ -534,7 +689,7 @@ def compare_classifiers(
         ``metric_a``, ``metric_b`` (the metric on the data), ``difference``
         (``metric_a - metric_b``), ``pvalue``, for the bootstrap ``ci_low`` and ``ci_high``
         (the interval of the difference), then ``n_resamples`` and ``resampling``
-        ("counts" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
+        ("counts", "sums" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
         ``distribution``, the R resampled differences (under the null for randomization).
         Identical predictions give a difference of 0 and p = 1.
 
@@ -574,7 +729,7 @@ def compare_classifiers(
     >>> columns = ["metric_a", "metric_b", "difference", "pvalue"]
     >>> print(table[columns].round(4).to_string(index_names=False))
                    metric_a  metric_b  difference  pvalue
-    randomization    0.8667    0.8292      0.0376  0.0941
+    randomization    0.8667    0.8292      0.0376  0.0937
     >>> table = compare_classifiers(y_true, y_pred_a, y_pred_b, metric=macro_f1,
     ...                             test="bootstrap", seed=1)
     >>> print(table[["ci_low", "ci_high", "resampling"]].round(4).to_string(index=False))
@@ -597,11 +752,15 @@ def compare_classifiers(
     value_b = _metric_value(metric, truth, b, "y_pred_b")
     difference = value_a - value_b
     path = _stacked_path(metric, truth, a, b, value_a, value_b)
+    sums = None if path is not None else _item_sum_path(metric, truth, a, b, value_a, value_b)
     with _each_warning_once(f"{test} resamples: "):
         if path is not None:
             resampling = "counts"
             distribution = _stacked_differences(path[0], path[1], truth, test, n_resamples,
                                                 rng)
+        elif sums is not None:
+            resampling = "sums"
+            distribution = sums.differences(test, n_resamples, rng)
         else:
             resampling = "loop"
             distribution = _loop_differences(metric, truth, a, b, test, n_resamples, rng)
@@ -650,7 +809,11 @@ CorrectedTTestResult = make_result(
 
 
 def _check_differences(values: Any, name: str = "differences") -> np.ndarray:
-    array = as_array(values, name)
+    if isinstance(values, pd.DataFrame):
+        # Row-major, as a nested list or an ndarray: the sums add in the same order.
+        array = np.ascontiguousarray(values.to_numpy())
+    else:
+        array = as_array(values, name)
     if array.dtype.kind not in "biuf" or array.dtype.kind == "b":
         raise ValueError(f"{name} must hold numbers (score differences); got dtype "
                          f"{array.dtype}")
