@@ -129,12 +129,14 @@ class McNemarModel(SettingsModel):
     def pvalue(self, a_only: int, b_only: int, method: str) -> float:
         """The p-value of :func:`evalkit.mcnemar_test` for a test set with these discordant
         counts (the concordant items do not change it)."""
-        key = (int(a_only), int(b_only), method)
+        # every method's p-value is symmetric in the two counts: one call serves both orders
+        low, high = sorted((int(a_only), int(b_only)))
+        key = (low, high, method)
         if key not in self._pvalue_cache:
-            # b items only A gets right, c only B, and one item both get right
-            y_true = np.zeros(a_only + b_only + 1, dtype=int)
-            y_pred_a = np.r_[np.zeros(a_only), np.ones(b_only), 0].astype(int)
-            y_pred_b = np.r_[np.ones(a_only), np.zeros(b_only), 0].astype(int)
+            # low items only A gets right, high only B, and one item both get right
+            y_true = np.zeros(low + high + 1, dtype=int)
+            y_pred_a = np.r_[np.zeros(low), np.ones(high), 0].astype(int)
+            y_pred_b = np.r_[np.ones(low), np.zeros(high), 0].astype(int)
             self._pvalue_cache[key] = float(
                 mcnemar_test(y_true, y_pred_a, y_pred_b, method=method).pvalue)
         return self._pvalue_cache[key]
