@@ -23,6 +23,7 @@ from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
+from .mcnemar import McNemarExplorer, McNemarModel
 from .measure_agreement import MeasureAgreementExplorer, MeasureAgreementModel
 from .multiclass import MulticlassAveragingExplorer, MulticlassAveragingModel
 from .peeking import PeekingExplorer, PeekingModel
@@ -67,6 +68,7 @@ __all__ = [
     "ResamplesExplorer",
     "SeedsExplorer",
     "CriticalDifferenceExplorer",
+    "McNemarExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -78,6 +80,7 @@ __all__ = [
     "RankingModel",
     "TemperatureModel",
     "PowerModel",
+    "McNemarModel",
     "EstimationModel",
     "InterpolationModel",
     "RareClassModel",
