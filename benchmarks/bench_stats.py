@@ -1,4 +1,4 @@
-"""evalkit's bootstrap and randomization test against scipy and a scikit-learn loop.
+"""evalkit's bootstrap, randomization test and classifier comparison against scipy and loops.
 
 Each row times one way of doing the same job on the same data in one process: best of a few
 runs (a single run for the slow loops), input validation included. The ratio is the other
@@ -15,6 +15,12 @@ tool's time / evalkit's time (above 1: evalkit is faster).
 - Paired randomization test, 10^4 queries x 10^4 sign flips: evalkit against
   scipy.stats.permutation_test(permutation_type="samples"), with the peak memory each
   needs (tracemalloc) — a dense sign matrix alone would take 800 MB.
+- Two classifiers compared by macro-F1 on 10^5 items (10 classes), 10,000 resamples:
+  compare_classifiers (approximate randomization and the paired bootstrap, resampled as
+  per-group swap and draw counts, scored as stacks of confusion matrices) against
+  scipy.stats.permutation_test(permutation_type="samples") calling a macro-F1 per resample,
+  and evalkit's own loop path. The loops run a few hundred resamples and their time is
+  scaled to 10,000 (they are linear in R). The goals: seconds, and >= 20x over scipy.
 
 Run with `make bench` or `python benchmarks/bench_stats.py`; EVALKIT_BENCH_QUICK=1 for a
 smaller run.
@@ -35,7 +41,7 @@ from scipy import stats
 from sklearn.metrics import f1_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, count, print_table, record_sizes  # noqa: E402
+from _timing import best_time, count, print_table, record_goal, record_sizes  # noqa: E402
 
 import evalkit as ek  # noqa: E402
 
@@ -45,6 +51,9 @@ N_CLASSES = 10
 N_RESAMPLES = 200 if QUICK else 1000
 N_QUERIES = 2000 if QUICK else 10**4
 N_FLIPS = 2000 if QUICK else 10**4
+N_ITEMS = 10**4 if QUICK else 10**5
+N_COMPARE = 2000 if QUICK else 10**4
+N_LOOP = 50 if QUICK else 200  # resamples the loops run (their time is scaled to N_COMPARE)
 
 
 def make_labels(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -182,6 +191,66 @@ def randomization_rows() -> list[list[str]]:
     return rows
 
 
+def compare_rows() -> list[list[str]]:
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, N_CLASSES, N_ITEMS)
+    y_pred_a = np.where(rng.random(N_ITEMS) < 0.70, y_true, rng.integers(0, N_CLASSES, N_ITEMS))
+    y_pred_b = np.where(rng.random(N_ITEMS) < 0.69, y_true, rng.integers(0, N_CLASSES, N_ITEMS))
+    macro_f1 = functools.partial(ek.f1_score, average="macro")
+    label = f"macro-F1, n={N_ITEMS:.0e}, k={N_CLASSES}, R={N_COMPARE:.0e}"
+    rows = []
+    timed = {}
+    for test in ("randomization", "bootstrap"):
+        table = ek.compare_classifiers(y_true, y_pred_a, y_pred_b, metric=macro_f1, test=test,
+                                       n_resamples=N_COMPARE, seed=0)
+        assert table.iloc[0].resampling == "counts"
+        elapsed = best_time(ek.compare_classifiers, y_true, y_pred_a, y_pred_b,
+                            metric=macro_f1, test=test, n_resamples=N_COMPARE, seed=0,
+                            repeats=3)
+        timed[test] = (elapsed, table)
+        shown = f"p = {table.iloc[0].pvalue:.4f}"
+        if test == "bootstrap":
+            shown += f", CI [{table.iloc[0].ci_low:.4f}, {table.iloc[0].ci_high:.4f}]"
+        rows.append([f"{test}, {label}", "evalkit (counts)", f"{elapsed:.2f}", "1.0x", shown])
+
+    def statistic(x: np.ndarray, y: np.ndarray) -> float:
+        return macro_f1(y_true, x) - macro_f1(y_true, y)
+
+    def sklearn_statistic(x: np.ndarray, y: np.ndarray) -> float:
+        return sklearn_macro_f1(y_true, x) - sklearn_macro_f1(y_true, y)
+
+    t_randomization = timed["randomization"][0]
+    scale = N_COMPARE / N_LOOP
+    ratio_to_scipy = float("nan")
+    for name, function in (("scipy permutation_test + evalkit f1", statistic),
+                           ("scipy permutation_test + sklearn f1", sklearn_statistic)):
+        start = time.perf_counter()
+        theirs = stats.permutation_test((y_pred_a, y_pred_b), function,
+                                        permutation_type="samples", vectorized=False,
+                                        n_resamples=N_LOOP, rng=np.random.default_rng(0))
+        elapsed = (time.perf_counter() - start) * scale
+        if ratio_to_scipy != ratio_to_scipy:
+            ratio_to_scipy = elapsed / t_randomization
+        rows.append([f"randomization, {label}", f"{name} (R={N_LOOP}, scaled)",
+                     f"{elapsed:.1f}", f"{elapsed / t_randomization:.0f}x",
+                     f"p = {theirs.pvalue:.4f} (R={N_LOOP})"])
+    start = time.perf_counter()
+    loop = ek.compare_classifiers(y_true, y_pred_a, y_pred_b,
+                                  metric=lambda t, p: macro_f1(t, p), n_resamples=N_LOOP, seed=0)
+    elapsed = (time.perf_counter() - start) * scale
+    rows.append([f"randomization, {label}", f"evalkit, loop path (lambda, R={N_LOOP}, scaled)",
+                 f"{elapsed:.1f}", f"{elapsed / t_randomization:.0f}x",
+                 f"p = {loop.iloc[0].pvalue:.4f} (R={N_LOOP})"])
+    data = f"{count(N_ITEMS)} items, {N_CLASSES} classes, {count(N_COMPARE)} resamples"
+    record_goal("compare_classifiers (randomization, macro-F1): seconds", data,
+                t_randomization, 10.0, unit=" s", at_most=True)
+    record_goal("compare_classifiers (bootstrap, macro-F1): seconds", data,
+                timed["bootstrap"][0], 10.0, unit=" s", at_most=True)
+    record_goal("compare_classifiers: ratio to a scipy permutation_test loop", data,
+                ratio_to_scipy, 20.0)
+    return rows
+
+
 def main() -> None:
     record_sizes({
         "bootstrap of macro-F1": f"{count(N_SAMPLES)} samples, {N_CLASSES} classes, "
@@ -189,6 +258,8 @@ def main() -> None:
         "BCa": f"2,000 samples, {N_CLASSES} classes, {count(N_RESAMPLES)} resamples",
         "bootstrap of a mean": f"{count(N_SAMPLES // 10)} values, {count(N_RESAMPLES)} resamples",
         "randomization test": f"{count(N_QUERIES)} queries x {count(N_FLIPS)} sign flips",
+        "two classifiers": f"{count(N_ITEMS)} items, {N_CLASSES} classes, "
+                           f"{count(N_COMPARE)} resamples ({N_LOOP} for the loops, scaled)",
     })
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # resamples missing a class warn in scikit-learn
@@ -199,6 +270,13 @@ def main() -> None:
     print_table(["task", "tool", "time (s)", "ratio", "peak (MB)", "result"],
                 randomization_rows(),
                 title="Paired randomization test (seconds, peak memory by tracemalloc)")
+    print()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        classifiers = compare_rows()
+    print_table(["task", "tool", "time (s)", "ratio", "result"], classifiers,
+                title="Two classifiers on one test set: compare_classifiers (seconds; ratio = "
+                      "other / evalkit)")
 
 
 if __name__ == "__main__":

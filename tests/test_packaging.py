@@ -183,6 +183,7 @@ PROPOSED_ADDITIONS = {
     "simulate_paired_t_tests",  # stats: observed d_z and p of many paired t tests (22; Power)
     "binormal_auc",  # curves: the binormal scorer's population AUC (12; ROCExplorer)
     "eleven_point_average",  # ranking: 11-point interpolated AP (04; InterpolationExplorer)
+    "five_by_two_cv_differences",  # stats: 5x2cv differences of two sklearn estimators (30)
 }
 
 

@@ -9,6 +9,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -385,11 +386,15 @@ def test_probability_rows_and_names():
     table = ek.compare_classifiers(y_true, proba_a, proba_b, metric=c_f1, seed=3,
                                    n_resamples=200)
     row = table.iloc[0]
-    assert row.resampling == "loop"
+    assert row.resampling == "sums"
     assert row.metric_a == c_f1(y_true, proba_a) and row.difference > 0
-    np.testing.assert_array_equal(table.attrs["distribution"],
-                                  _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
-                                             200, 3))
+    np.testing.assert_allclose(table.attrs["distribution"],
+                               _hand_loop(c_f1, y_true, proba_a, proba_b, "randomization",
+                                          200, 3), rtol=0, atol=1e-12)
+    as_frames = ek.compare_classifiers(pd.Series(y_true), pd.DataFrame(proba_a),
+                                       pd.DataFrame(proba_b), metric=c_f1, seed=3,
+                                       n_resamples=200)
+    pd.testing.assert_frame_equal(as_frames, table)
     brier = ek.compare_classifiers(y_true, proba_a, proba_b, metric="brier_score",
                                    test="bootstrap", seed=3, n_resamples=200).iloc[0]
     assert brier.metric_a == ek.brier_score(y_true, proba_a)
@@ -426,3 +431,257 @@ def test_compare_classifiers_bad_input():
                                    arguments.pop("y_pred_b"), **arguments)
     with pytest.raises(TypeError, match="metric="):
         ek.compare_classifiers(y, a, b, "accuracy")
+
+
+# ---------------------------------------------------------------------------------------------
+# 5x2cv and the corrected resampled t test
+# ---------------------------------------------------------------------------------------------
+
+
+def test_five_by_two_by_hand():
+    d = np.array([[0.1, 0.3], [0.2, 0.2], [0.0, 0.4], [0.3, 0.1], [0.2, 0.0]])
+    # s_i^2 = 2 * ((d_i1 - d_i2) / 2)^2 = (d_i1 - d_i2)^2 / 2: 0.02, 0, 0.08, 0.02, 0.02
+    variances = np.array([0.02, 0.0, 0.08, 0.02, 0.02])
+    t = ek.five_by_two_cv_test(d)
+    np.testing.assert_allclose(t.variances, variances, atol=1e-15)
+    assert t.statistic == pytest.approx(0.1 / math.sqrt(0.14 / 5))
+    assert t.pvalue == pytest.approx(2 * scipy_stats.t.sf(0.1 / math.sqrt(0.028), 5))
+    assert t.df == 5 and t.test == "t"
+    f = ek.five_by_two_cv_test(d, test="f")
+    squares = 0.01 + 0.09 + 0.04 + 0.04 + 0 + 0.16 + 0.09 + 0.01 + 0.04 + 0
+    assert f.statistic == pytest.approx(squares / (2 * 0.14))
+    assert f.pvalue == pytest.approx(scipy_stats.f.sf(squares / 0.28, 10, 5))
+    assert f.df == (10, 5)
+
+
+def _mlxtend_differences(estimator_a, estimator_b, X, y, seed):
+    """mlxtend's own loop (paired_ttest_5x2cv), written out to keep its differences."""
+    from sklearn.metrics import get_scorer
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.RandomState(seed)
+    scorer = get_scorer("accuracy")
+    differences = np.empty((5, 2))
+    for i in range(5):
+        randint = rng.randint(low=0, high=32767)
+        X_1, X_2, y_1, y_2 = train_test_split(X, y, test_size=0.5, random_state=randint)
+        for j, (X_fit, y_fit, X_test, y_test) in enumerate(((X_1, y_1, X_2, y_2),
+                                                            (X_2, y_2, X_1, y_1))):
+            score_a = scorer(estimator_a.fit(X_fit, y_fit), X_test, y_test)
+            score_b = scorer(estimator_b.fit(X_fit, y_fit), X_test, y_test)
+            differences[i, j] = score_a - score_b
+    return differences
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 123])
+def test_five_by_two_matches_mlxtend(seed):
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = make_classification(n_samples=300, n_features=8, random_state=seed)
+    estimator_a = LogisticRegression(max_iter=500)
+    estimator_b = DecisionTreeClassifier(random_state=0, max_depth=3)
+    differences = _mlxtend_differences(estimator_a, estimator_b, X, y, seed)
+    ours_t = ek.five_by_two_cv_test(differences)
+    t, p = mlxtend_evaluate.paired_ttest_5x2cv(estimator_a, estimator_b, X, y,
+                                               random_seed=seed)
+    assert ours_t.statistic == pytest.approx(t, rel=1e-12)
+    assert ours_t.pvalue == pytest.approx(p, rel=1e-12)
+    ours_f = ek.five_by_two_cv_test(differences, test="f")
+    f, p = mlxtend_evaluate.combined_ftest_5x2cv(estimator_a, estimator_b, X, y,
+                                                 random_seed=seed)
+    assert ours_f.statistic == pytest.approx(f, rel=1e-12)
+    assert ours_f.pvalue == pytest.approx(p, rel=1e-12)
+    # The helper with mlxtend's splits gives mlxtend's differences.
+    helper = ek.five_by_two_cv_differences(estimator_a, estimator_b, X, y, seed=seed,
+                                           stratify=False)
+    np.testing.assert_allclose(helper, differences, rtol=0, atol=1e-15)
+
+
+def test_five_by_two_differences_are_stratified_two_fold_cv():
+    from sklearn.base import clone
+    from sklearn.datasets import make_classification
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = make_classification(n_samples=200, n_features=5, weights=[0.7], random_state=3)
+    estimator_a, estimator_b = LogisticRegression(), DummyClassifier(strategy="stratified",
+                                                                     random_state=0)
+    differences = ek.five_by_two_cv_differences(estimator_a, estimator_b, X, y, seed=5,
+                                                scoring="f1_macro")
+    seeds = np.random.RandomState(5)
+    expected = np.empty((5, 2))
+    for i in range(5):
+        folds = StratifiedKFold(2, shuffle=True, random_state=seeds.randint(0, 32767))
+        for j, (train, test) in enumerate(folds.split(X, y)):
+            assert abs(y[test].mean() - y.mean()) < 0.02  # stratified halves
+            scores = [f1_score(y[test], clone(e).fit(X[train], y[train]).predict(X[test]),
+                               average="macro") for e in (estimator_a, estimator_b)]
+            expected[i, j] = scores[0] - scores[1]
+    np.testing.assert_allclose(differences, expected, rtol=0, atol=1e-15)
+    assert not hasattr(estimator_a, "coef_")  # clones were fitted, not the estimators
+
+
+def test_five_by_two_cv_differences_without_sklearn(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_sklearn(name, *args, **kwargs):
+        if name == "sklearn" or name.startswith("sklearn."):
+            raise ImportError("No module named 'sklearn'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_sklearn)
+    with pytest.raises(ImportError, match="notebooks"):
+        ek.five_by_two_cv_differences(None, None, [[0]], [0])
+
+
+def test_five_by_two_degenerate_and_bad_input():
+    zero = ek.five_by_two_cv_test(np.zeros((5, 2)))
+    assert (zero.statistic, zero.pvalue) == (0.0, 1.0)
+    same = ek.five_by_two_cv_test(np.full((5, 2), 0.02))
+    assert (same.statistic, same.pvalue) == (math.inf, 0.0)
+    assert ek.five_by_two_cv_test(np.full((5, 2), -0.02)).statistic == -math.inf
+    assert ek.five_by_two_cv_test(np.full((5, 2), 0.02), test="f").pvalue == 0.0
+    # Tiny differences: the statistic does not depend on the units.
+    d = np.random.default_rng(0).normal(size=(5, 2))
+    for test in ("t", "f"):
+        assert ek.five_by_two_cv_test(d * 1e-200, test=test).statistic == pytest.approx(
+            ek.five_by_two_cv_test(d, test=test).statistic, rel=1e-12)
+    for bad, match in ((np.zeros((2, 5)), "5x2"), (np.zeros(10), "5x2"),
+                       ([[np.nan, 0]] * 5, "NaN"), ([["a", "b"]] * 5, "numbers")):
+        with pytest.raises(ValueError, match=match):
+            ek.five_by_two_cv_test(bad)
+    with pytest.raises(ValueError, match="test must be one of"):
+        ek.five_by_two_cv_test(d, test="z")
+    with pytest.raises(TypeError, match="test="):
+        ek.five_by_two_cv_test(d, "f")
+
+
+def test_corrected_resampled_t_by_hand_and_against_the_plain_t():
+    d = np.array([0.02, 0.05, 0.01, 0.04])
+    # mean 0.03, sample variance ((-.01)^2 + .02^2 + (-.02)^2 + .01^2) / 3 = 0.001 / 3
+    result = ek.corrected_resampled_t_test(d, test_fraction=0.25)
+    factor = 1 / 4 + 0.25 / 0.75
+    assert result.statistic == pytest.approx(0.03 / math.sqrt(factor * 0.001 / 3))
+    assert result.pvalue == pytest.approx(2 * scipy_stats.t.sf(result.statistic, 3))
+    assert result.df == 3 and result.mean_difference == pytest.approx(0.03)
+    assert result.standard_error == pytest.approx(math.sqrt(factor * 0.001 / 3))
+    # Without the n2/n1 term it is the plain one-sample t (the limit test_fraction -> 0).
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        d = rng.normal(0.01, 0.03, size=int(rng.integers(2, 40)))
+        tiny = ek.corrected_resampled_t_test(d, test_fraction=1e-12)
+        plain = scipy_stats.ttest_1samp(d, 0.0)
+        assert tiny.statistic == pytest.approx(plain.statistic, rel=1e-9)
+        assert tiny.pvalue == pytest.approx(plain.pvalue, rel=1e-8)
+        # The correction only ever widens: |t| shrinks as the test fraction grows.
+        wide = ek.corrected_resampled_t_test(d, test_fraction=0.3)
+        factor = 1 / len(d) + 0.3 / 0.7
+        assert wide.statistic == pytest.approx(plain.statistic * math.sqrt(
+            (1 / len(d)) / factor), rel=1e-9)
+        assert wide.pvalue >= plain.pvalue
+
+
+def test_corrected_resampled_t_degenerate_and_bad_input():
+    assert tuple(ek.corrected_resampled_t_test([0.0, 0.0], test_fraction=0.1)) == (0.0, 1.0)
+    assert tuple(ek.corrected_resampled_t_test([0.1, 0.1], test_fraction=0.1)) == (math.inf,
+                                                                                   0.0)
+    for fraction in (0, 1, -0.2, 1.5, math.nan):
+        with pytest.raises(ValueError, match="test_fraction"):
+            ek.corrected_resampled_t_test([0.1, 0.2], test_fraction=fraction)
+    with pytest.raises(TypeError, match="test_fraction"):
+        ek.corrected_resampled_t_test([0.1, 0.2], test_fraction="0.2")
+    for bad, match in (([0.1], "at least 2"), ([[0.1, 0.2]], "1-D"), ([0.1, np.inf], "inf"),
+                       ([], "empty")):
+        with pytest.raises(ValueError, match=match):
+            ek.corrected_resampled_t_test(bad, test_fraction=0.2)
+    with pytest.raises(TypeError, match="test_fraction="):
+        ek.corrected_resampled_t_test([0.1, 0.2], 0.2)
+
+
+def _probabilities(rng, y_true, k, strength):
+    logits = rng.normal(size=(len(y_true), k)) + strength * np.eye(k)[y_true]
+    return np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap"])
+@pytest.mark.parametrize("metric", [
+    functools.partial(ek.c_f1, average="macro"),
+    functools.partial(ek.c_f1, average="weighted"),
+    functools.partial(ek.c_precision, average="micro"),
+    functools.partial(ek.c_recall, average="macro", exclude=[0]),
+    functools.partial(ek.c_f1, average="dodrans", zero_division=0.0),
+    ek.brier_score,
+], ids=lambda m: getattr(m, "__name__", None) or f"{m.func.__name__}{m.keywords}")
+def test_sums_path_is_the_loop_with_the_same_draws(metric, test):
+    """cP, cR, cF1 and Brier are functions of sums over items: the resamples are products
+    of the swap / draw-count matrices with per-item rows, drawn as the loop draws them."""
+    rng = np.random.default_rng(17)
+    y_true = rng.integers(0, 3, 150)
+    proba_a, proba_b = _probabilities(rng, y_true, 3, 2.0), _probabilities(rng, y_true, 3, 1.2)
+    fast = ek.compare_classifiers(y_true, proba_a, proba_b, metric=metric, test=test, seed=4,
+                                  n_resamples=250)
+    slow = ek.compare_classifiers(y_true, proba_a, proba_b, metric=_loop_metric(metric),
+                                  test=test, seed=4, n_resamples=250)
+    assert (fast.iloc[0].resampling, slow.iloc[0].resampling) == ("sums", "loop")
+    np.testing.assert_allclose(fast.attrs["distribution"], slow.attrs["distribution"],
+                               rtol=0, atol=1e-12)
+    assert fast.iloc[0].pvalue == slow.iloc[0].pvalue
+    assert fast.iloc[0].difference == slow.iloc[0].difference
+
+
+def test_sums_path_with_binary_probabilities_and_string_labels():
+    rng = np.random.default_rng(2)
+    y_true = rng.integers(0, 2, 120)
+    p_a = np.clip(0.6 * y_true + 0.4 * rng.random(120), 0, 1)
+    p_b = np.clip(0.3 * y_true + 0.7 * rng.random(120), 0, 1)
+    labels = np.array(["ham", "spam"])[y_true]
+    for metric in ("c_f1", "brier_score"):
+        for truth, options in ((y_true, {}), (labels, {"pos_label": "spam"})):
+            chosen = functools.partial(getattr(ek, metric), **options)
+            fast = ek.compare_classifiers(truth, p_a, p_b, metric=chosen, test="bootstrap",
+                                          seed=1, n_resamples=100)
+            slow = ek.compare_classifiers(truth, p_a, p_b, metric=_loop_metric(chosen),
+                                          test="bootstrap", seed=1, n_resamples=100)
+            assert fast.iloc[0].resampling == "sums"
+            np.testing.assert_allclose(fast.attrs["distribution"],
+                                       slow.attrs["distribution"], rtol=0, atol=1e-12)
+
+
+def test_five_by_two_matches_mlxtend_on_hundreds_of_random_arrays():
+    """mlxtend takes estimators, not differences: a scorer that hands out A's score d_ij and
+    B's score 0, in mlxtend's call order, makes it test exactly these differences."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y = np.zeros((8, 1)), np.array([0, 1] * 4)
+    rng = np.random.default_rng(30)
+    for case in range(300):
+        scale = 10.0 ** rng.integers(-4, 1)
+        d = rng.normal(rng.normal(0, 0.5), 1.0, size=(5, 2)) * scale
+        if case % 10 == 0:
+            d[:, 1] = d[:, 0] + rng.normal(0, 1e-3, size=5) * scale  # small variances
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        t, p = mlxtend_evaluate.paired_ttest_5x2cv(DummyClassifier(), DummyClassifier(), X, y,
+                                                   scoring=scorer, random_seed=case)
+        ours = ek.five_by_two_cv_test(d)
+        assert ours.statistic == pytest.approx(t, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)
+        scores = iter(np.column_stack([d.ravel(), np.zeros(10)]).ravel())
+
+        def scorer_f(estimator, X_test, y_test, scores=scores):
+            return next(scores)
+
+        f, p = mlxtend_evaluate.combined_ftest_5x2cv(DummyClassifier(), DummyClassifier(), X,
+                                                     y, scoring=scorer_f, random_seed=case)
+        ours = ek.five_by_two_cv_test(d, test="f")
+        assert ours.statistic == pytest.approx(f, rel=1e-10)
+        assert ours.pvalue == pytest.approx(p, rel=1e-9, abs=1e-300)

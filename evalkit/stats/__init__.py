@@ -71,9 +71,15 @@ from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval,
 from .classifiers import (
     CLASSIFIER_METRICS,
     CLASSIFIER_TESTS,
+    FIVE_BY_TWO_TESTS,
     MCNEMAR_METHODS,
+    CorrectedTTestResult,
+    FiveByTwoResult,
     McNemarResult,
     compare_classifiers,
+    corrected_resampled_t_test,
+    five_by_two_cv_differences,
+    five_by_two_cv_test,
     mcnemar_test,
 )
 from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
@@ -142,4 +148,10 @@ __all__ = [
     "compare_classifiers",
     "CLASSIFIER_TESTS",
     "CLASSIFIER_METRICS",
+    "five_by_two_cv_test",
+    "five_by_two_cv_differences",
+    "FiveByTwoResult",
+    "FIVE_BY_TWO_TESTS",
+    "corrected_resampled_t_test",
+    "CorrectedTTestResult",
 ]

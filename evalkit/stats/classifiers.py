@@ -17,6 +17,8 @@ r"""Two classifiers on one test set, and two learning algorithms on resampled da
 from __future__ import annotations
 
 import functools
+import inspect
+import math
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -24,21 +26,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._averaging import AVERAGES, ClassCounts, average_scores, select_labels
 from .._confusion_stack import StackedMetric, stacked_metric
 from .._lazy import lazy_module
+from .._probabilities import _check_probabilities
 from .._results import make_result
 from .._validation import (
     as_array,
+    check_bool,
     check_consistent_length,
     check_labels,
     check_option,
     check_scalar,
     check_seed,
+    check_zero_division,
     keyword_only,
 )
+from ._common import _check_at_least_two, _unit_scale
 from .bootstrap import _check_distribution, _each_warning_once, _one_number
 
 stats = lazy_module("scipy.stats")  # scipy is imported on first use (evalkit._lazy)
+sparse = lazy_module("scipy.sparse")
 
 __all__ = [
     "mcnemar_test",
@@ -47,6 +55,12 @@ __all__ = [
     "compare_classifiers",
     "CLASSIFIER_TESTS",
     "CLASSIFIER_METRICS",
+    "five_by_two_cv_test",
+    "five_by_two_cv_differences",
+    "FiveByTwoResult",
+    "FIVE_BY_TWO_TESTS",
+    "corrected_resampled_t_test",
+    "CorrectedTTestResult",
 ]
 
 #: The ways :func:`mcnemar_test` turns the discordant counts into a p-value.
@@ -69,7 +83,8 @@ def _check_predictions(y_true: Any, y_pred_a: Any, y_pred_b: Any
     true = check_labels(y_true, "y_true")
     a = check_labels(y_pred_a, "y_pred_a")
     b = check_labels(y_pred_b, "y_pred_b")
-    check_consistent_length(y_true=true, y_pred_a=a, y_pred_b=b)
+    check_consistent_length(y_true=true, y_pred_a=a)
+    check_consistent_length(y_true=true, y_pred_b=b)
     kinds = {name: ("strings" if array.dtype.kind == "U" else "numbers")
              for name, array in (("y_true", true), ("y_pred_a", a), ("y_pred_b", b))}
     if len(set(kinds.values())) > 1:
@@ -209,7 +224,6 @@ def _mcnemar_from_counts(b: int, c: int, method: str) -> tuple[float, float]:
     return statistic, float(stats.chi2.sf(statistic, 1))
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Any metric: approximate randomization and the paired bootstrap
 # ---------------------------------------------------------------------------------------------
@@ -227,6 +241,12 @@ CLASSIFIER_METRICS = (
 
 # Cells of the resampled confusion-matrix stacks per block (float64: 8 MB per stack).
 _CELL_BLOCK = 1 << 20
+# Resampled items per block of swap or draw matrices (float64: 32 MB).
+_ITEM_BLOCK = 1 << 22
+# The metrics of probability rows that are functions of sums over items, and what they are.
+_ITEM_SUM_METRICS = {"c_precision": "precision", "c_recall": "recall", "c_f1": "f",
+                     "brier_score": "brier"}
+_C_NAMES = {"precision": "cPrecision", "recall": "cRecall", "f": "cF1"}
 # Resampled differences within this share of the observed one count as ties with it: equal
 # values computed along different paths differ by rounding only.
 _TIE_TOLERANCE = 1e-12
@@ -252,7 +272,9 @@ def _resolve_metric(metric: Any) -> tuple[Callable[..., Any], str]:
 
 
 def _check_prediction_array(values: Any, name: str, n: int) -> np.ndarray:
-    array = as_array(values, name)
+    # A DataFrame of class probabilities is a table of rows, not a column of labels.
+    array = (np.ascontiguousarray(values.to_numpy()) if isinstance(values, pd.DataFrame)
+             else as_array(values, name))
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim not in (1, 2):
@@ -322,28 +344,51 @@ class _TripleCounts:
         np.add.at(stack[1], self.cell_b, self.counts)
         return stack.reshape(2, k, k)
 
-    def _one_hot(self, cells: np.ndarray) -> np.ndarray:
-        matrix = np.zeros((len(cells), self.k * self.k))
-        matrix[np.arange(len(cells)), cells] = 1.0
-        return matrix
+    def _one_hot(self, cells: np.ndarray) -> Any:
+        """Group j -> its cell, as a sparse (groups, k * k) matrix: with many classes a
+        dense one would hold groups x k^2 numbers."""
+        return sparse.csr_array((np.ones(len(cells)), (np.arange(len(cells)), cells)),
+                                shape=(len(cells), self.k * self.k))
 
     def swapped(self, n_resamples: int, rng: np.random.Generator
                 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Blocks of A's and B's confusion matrices after random swaps, (R_block, k, k)."""
+        r"""Blocks of A's and B's confusion matrices after random swaps, (R_block, k, k).
+
+        Groups (t, x, y) and (t, y, x) move items between the same two cells in opposite
+        directions, so only their net move counts: with :math:`s_1 \sim B(m_1, 1/2)` and
+        :math:`s_2 \sim B(m_2, 1/2)`, :math:`s_1 - s_2 = s_1 + (m_2 - s_2) - m_2` and
+        :math:`s_1 + (m_2 - s_2) \sim B(m_1 + m_2, 1/2)`: one binomial draw per pair of
+        cells instead of two.
+        """
+        groups = self.discordant
+        cell_a, cell_b = self.cell_a[groups], self.cell_b[groups]
+        low, high = np.minimum(cell_a, cell_b), np.maximum(cell_a, cell_b)
+        pairs, pair_of_group = np.unique(low * (self.k * self.k) + high, return_inverse=True)
+        backward = cell_a > cell_b
+        counts = self.counts[groups]
+        total = np.bincount(pair_of_group, weights=counts, minlength=len(pairs))
+        against = np.bincount(pair_of_group, weights=counts * backward, minlength=len(pairs))
+        total, against = total.astype(np.int64), against.astype(np.int64)
+        low_cells, high_cells = pairs // (self.k * self.k), pairs % (self.k * self.k)
         block = max(1, _CELL_BLOCK // (self.k * self.k))
         for start in range(0, n_resamples, block):
             size = min(block, n_resamples - start)
-            counts = self.counts[self.discordant]
-            yield self.after_swaps(rng.binomial(counts, 0.5, size=(size, len(counts))))
+            net = rng.binomial(total, 0.5, size=(size, len(pairs))) - against
+            yield self._moved(net, low_cells, high_cells)
 
     def after_swaps(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's and B's matrices when ``swaps[r, j]`` items of discordant group j swap."""
-        k, groups = self.k, self.discordant
+        groups = self.discordant
+        return self._moved(swaps, self.cell_a[groups], self.cell_b[groups])
+
+    def _moved(self, moved: np.ndarray, from_cells: np.ndarray, to_cells: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """A's and B's matrices when ``moved[r, j]`` of A's items go from cell
+        ``from_cells[j]`` to ``to_cells[j]`` (and B's items the other way)."""
+        k, size = self.k, len(moved)
         observed = self.observed().reshape(2, k * k).astype(np.float64)
-        # A swapped item moves from A's cell to B's cell in A's matrix, and back in B's.
-        moves = self._one_hot(self.cell_b[groups]) - self._one_hot(self.cell_a[groups])
-        shift = swaps.astype(np.float64) @ moves
-        size = len(swaps)
+        moves = self._one_hot(to_cells) - self._one_hot(from_cells)
+        shift = (moves.T @ moved.T.astype(np.float64)).T
         return (np.rint(observed[0] + shift).astype(np.int64).reshape(size, k, k),
                 np.rint(observed[1] - shift).astype(np.int64).reshape(size, k, k))
 
@@ -359,9 +404,9 @@ class _TripleCounts:
     def after_draws(self, drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's and B's matrices when ``drawn[r, j]`` items of group j are drawn."""
         k, size = self.k, len(drawn)
-        drawn = drawn.astype(np.float64)
-        return (np.rint(drawn @ self._one_hot(self.cell_a)).astype(np.int64).reshape(size, k, k),
-                np.rint(drawn @ self._one_hot(self.cell_b)).astype(np.int64).reshape(size, k, k))
+        drawn = drawn.T.astype(np.float64)
+        stacks = [(self._one_hot(cells).T @ drawn).T for cells in (self.cell_a, self.cell_b)]
+        return tuple(np.rint(stack).astype(np.int64).reshape(size, k, k) for stack in stacks)
 
 
 def _stacked_differences(stacked: StackedMetric, triples: _TripleCounts, y_true: np.ndarray,
@@ -416,6 +461,114 @@ def _stacked_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
     if not np.allclose(values, [value_a, value_b], rtol=1e-12, atol=1e-12):
         return None
     return stacked, triples
+
+
+class _ItemSums:
+    """A metric of probability rows that depends on the items only through sums over them.
+
+    cPrecision, cRecall and cF1 need, per class, the probability mass its own items gave it
+    (cTP), the mass it received (cTP + cFP) and its support; the Brier score the sum of the
+    items' squared errors. Each item contributes a row of ``features``; a resample's sums
+    are a product of its swap (or draw-count) matrix with the feature rows, block by block.
+    """
+
+    def __init__(self, metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                 b: np.ndarray):
+        function = metric.func if isinstance(metric, functools.partial) else metric
+        keywords = dict(metric.keywords) if isinstance(metric, functools.partial) else {}
+        bound = inspect.signature(function).bind(y_true, a, **keywords)
+        bound.apply_defaults()
+        self.arguments = dict(bound.arguments)
+        self.want = _ITEM_SUM_METRICS[function.__name__]
+        labels, pos_label = self.arguments.get("labels"), self.arguments.get("pos_label", 1)
+        data_a = _check_probabilities(y_true, a, labels, pos_label)
+        data_b = _check_probabilities(y_true, b, labels, pos_label)
+        self.classes, self.n = data_a.classes, data_a.n_samples
+        self.features = [self._features(data) for data in (data_a, data_b)]
+
+    def _features(self, data: Any) -> np.ndarray:
+        if self.want == "brier":
+            truth = np.zeros_like(data.proba)
+            truth[np.arange(data.n_samples), data.codes] = 1.0
+            return ((data.proba - truth) ** 2).sum(axis=1, keepdims=True)
+        k = data.n_classes
+        own = np.zeros((data.n_samples, k))
+        rows = np.arange(data.n_samples)
+        own[rows, data.codes] = data.proba[rows, data.codes]
+        return np.hstack([own, data.proba, np.eye(k)[data.codes]])
+
+    def evaluate(self, sums: np.ndarray) -> np.ndarray:
+        """The metric of every row of ``sums`` (R, n_features)."""
+        if self.want == "brier":
+            return sums[:, 0] / self.n
+        k = len(self.classes)
+        arguments = self.arguments
+        average = check_option(arguments["average"], "average", AVERAGES)
+        counts = ClassCounts(self.classes, sums[:, :k], sums[:, k:2 * k], sums[:, 2 * k:],
+                             self.n)
+        chosen = select_labels(self.classes, average, None, arguments["exclude"],
+                               arguments["pos_label"], self.classes)
+        if chosen is not None:
+            counts = counts.subset(np.isin(counts.labels, chosen))
+        return average_scores(counts, average, want=self.want,
+                              zero_division=check_zero_division(arguments["zero_division"]),
+                              names=_C_NAMES)
+
+    def differences(self, test: str, n_resamples: int, rng: np.random.Generator
+                    ) -> np.ndarray:
+        """Resampled differences; the draws are those of the loop over resamples (the same
+        Generator gives the same swaps or resampled items)."""
+        features_a, features_b = self.features
+        n, width = self.n, features_a.shape[1]
+        both = np.hstack([features_a, features_b])
+        moved = features_b - features_a
+        totals = both.sum(axis=0)
+        block = max(1, _ITEM_BLOCK // n)
+        values = np.empty(n_resamples)
+        for start in range(0, n_resamples, block):
+            size = min(block, n_resamples - start)
+            if test == "randomization":
+                swaps = (rng.random((size, n)) < 0.5).astype(np.float64)
+                shift = swaps @ moved
+                sums_a, sums_b = totals[:width] + shift, totals[width:] - shift
+            else:
+                rows = rng.integers(0, n, (size, n))
+                drawn = np.bincount((rows + n * np.arange(size)[:, None]).ravel(),
+                                    minlength=size * n).reshape(size, n)
+                sums = drawn.astype(np.float64) @ both
+                sums_a, sums_b = sums[:, :width], sums[:, width:]
+            values[start:start + size] = self.evaluate(sums_a) - self.evaluate(sums_b)
+        return values
+
+
+def _item_sum_path(metric: Callable[..., Any], y_true: np.ndarray, a: np.ndarray,
+                   b: np.ndarray, value_a: float, value_b: float) -> _ItemSums | None:
+    """The item-sum form of cPrecision, cRecall, cF1 or the Brier score (or a partial of one
+    fixing keywords) on probability predictions, when it reproduces the metric's values on
+    the data (None otherwise: use the loop)."""
+    function = metric
+    if isinstance(metric, functools.partial):
+        if metric.args:
+            return None
+        function = metric.func
+    import evalkit  # the package's public metrics (a lazy import: no cycle)
+
+    if getattr(function, "__name__", None) not in _ITEM_SUM_METRICS or function is not getattr(
+            evalkit, function.__name__):
+        return None
+    if a.dtype.kind not in "iuf":
+        return None
+    try:
+        sums = _ItemSums(metric, y_true, a, b)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            values = [sums.evaluate(features.sum(axis=0, keepdims=True))[0]
+                      for features in sums.features]
+    except (TypeError, ValueError, KeyError):
+        return None
+    if not np.allclose(values, [value_a, value_b], rtol=1e-9, atol=1e-12):
+        return None
+    return sums
 
 
 @keyword_only
@@ -476,9 +629,20 @@ def compare_classifiers(
       groups: all R resamples are drawn at once and scored as (R, k, k) stacks of confusion
       matrices. The values have the distribution of the item-by-item resamples; the random
       draws differ.
-    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, cF1, Brier, AUC on
-      probability rows) is called twice per resample on the resampled arrays: correct for
-      any metric, but a Python loop (for 10^5 items, a few milliseconds per call).
+    - ``"sums"``: ``metric`` is :func:`~evalkit.c_precision`, :func:`~evalkit.c_recall`,
+      :func:`~evalkit.c_f1` or :func:`~evalkit.brier_score` (or a ``functools.partial`` of
+      one fixing keywords) and the predictions are probabilities. These depend on the items
+      only through sums over them (per class: the probability mass its items gave it, the
+      mass it received, its support; for Brier the squared errors), so the R resamples'
+      sums are products of the (R, n) swap or draw-count matrices with the items' rows,
+      block by block. The random draws are those of the loop below: the same seed gives
+      the same resamples and the same values (to rounding). The classes are those of the
+      full data (a bootstrap resample that misses a class still has its column).
+    - ``"loop"``: any other callable (a lambda, a scikit-learn metric, AUC, ECE) is called
+      twice per resample on the resampled arrays: correct for any metric, but a Python loop
+      (for 10^5 items, a few milliseconds per call). A randomization resample swaps item i
+      when ``rng.random(n)[i] < 0.5``; a bootstrap resample takes the rows
+      ``rng.integers(0, n, n)``.
 
     **What these tests assume.** The items are independent draws from the population of
     interest (not clustered: several items from one document or speaker call for resampling
@@ -525,7 +689,7 @@ def compare_classifiers(
         ``metric_a``, ``metric_b`` (the metric on the data), ``difference``
         (``metric_a - metric_b``), ``pvalue``, for the bootstrap ``ci_low`` and ``ci_high``
         (the interval of the difference), then ``n_resamples`` and ``resampling``
-        ("counts" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
+        ("counts", "sums" or "loop"). ``.attrs`` holds ``metric`` (its name), ``confidence`` and
         ``distribution``, the R resampled differences (under the null for randomization).
         Identical predictions give a difference of 0 and p = 1.
 
@@ -565,7 +729,7 @@ def compare_classifiers(
     >>> columns = ["metric_a", "metric_b", "difference", "pvalue"]
     >>> print(table[columns].round(4).to_string(index_names=False))
                    metric_a  metric_b  difference  pvalue
-    randomization    0.8667    0.8292      0.0376  0.0941
+    randomization    0.8667    0.8292      0.0376  0.0937
     >>> table = compare_classifiers(y_true, y_pred_a, y_pred_b, metric=macro_f1,
     ...                             test="bootstrap", seed=1)
     >>> print(table[["ci_low", "ci_high", "resampling"]].round(4).to_string(index=False))
@@ -588,11 +752,15 @@ def compare_classifiers(
     value_b = _metric_value(metric, truth, b, "y_pred_b")
     difference = value_a - value_b
     path = _stacked_path(metric, truth, a, b, value_a, value_b)
+    sums = None if path is not None else _item_sum_path(metric, truth, a, b, value_a, value_b)
     with _each_warning_once(f"{test} resamples: "):
         if path is not None:
             resampling = "counts"
             distribution = _stacked_differences(path[0], path[1], truth, test, n_resamples,
                                                 rng)
+        elif sums is not None:
+            resampling = "sums"
+            distribution = sums.differences(test, n_resamples, rng)
         else:
             resampling = "loop"
             distribution = _loop_differences(metric, truth, a, b, test, n_resamples, rng)
@@ -612,3 +780,378 @@ def compare_classifiers(
     table = pd.DataFrame([row], index=pd.Index([test], name="test"))
     table.attrs.update(metric=metric_name, confidence=confidence, distribution=distribution)
     return table
+
+
+# ---------------------------------------------------------------------------------------------
+# Two learning algorithms: 5x2cv and the corrected resampled t test
+# ---------------------------------------------------------------------------------------------
+
+#: The tests of :func:`five_by_two_cv_test`: Dietterich's t and Alpaydin's combined F.
+FIVE_BY_TWO_TESTS = ("t", "f")
+
+FiveByTwoResult = make_result(
+    "FiveByTwoResult", ("statistic", "pvalue"),
+    ("df", "test", "variances"),
+    module=__name__,
+    doc="The result of a 5x2cv test; unpacks like ``(statistic, pvalue)``. Also has the "
+        "degrees of freedom ``df`` (5 for the t test, (10, 5) for the F test), the ``test`` "
+        "and the five per-repetition ``variances`` :math:`s_i^2`.",
+)
+
+CorrectedTTestResult = make_result(
+    "CorrectedTTestResult", ("statistic", "pvalue"),
+    ("df", "mean_difference", "standard_error", "test_fraction"),
+    module=__name__,
+    doc="The result of Nadeau and Bengio's corrected resampled t test; unpacks like "
+        "``(statistic, pvalue)``. Also has ``df`` (J - 1), the ``mean_difference``, its "
+        "corrected ``standard_error`` and the ``test_fraction``.",
+)
+
+
+def _check_differences(values: Any, name: str = "differences") -> np.ndarray:
+    if isinstance(values, pd.DataFrame):
+        # Row-major, as a nested list or an ndarray: the sums add in the same order.
+        array = np.ascontiguousarray(values.to_numpy())
+    else:
+        array = as_array(values, name)
+    if array.dtype.kind not in "biuf" or array.dtype.kind == "b":
+        raise ValueError(f"{name} must hold numbers (score differences); got dtype "
+                         f"{array.dtype}")
+    array = array.astype(np.float64)
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or inf; differences must be finite numbers")
+    return array
+
+
+def _signed_ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator, with 0 / 0 = 0 and x / 0 = ±inf (no evidence / certainty)."""
+    if denominator > 0:
+        return numerator / denominator
+    return 0.0 if numerator == 0 else math.copysign(math.inf, numerator)
+
+
+@keyword_only
+def five_by_two_cv_test(differences: Any, *, test: str = "t") -> FiveByTwoResult:
+    r"""Dietterich's 5x2cv paired t test, or Alpaydin's combined 5x2cv F test.
+
+    Do learning algorithms A and B differ in score when trained on data like these? Five
+    times, split the data in two halves at random; train both on one half, score them on
+    the other, then swap the halves: ``differences[i, j]`` is A's score minus B's on
+    repetition *i*, fold *j* (:func:`five_by_two_cv_differences` computes them). With
+    :math:`\bar d_i = (d_{i1} + d_{i2}) / 2` and :math:`s_i^2 = (d_{i1} - \bar d_i)^2 +
+    (d_{i2} - \bar d_i)^2`:
+
+    .. math::
+
+        t = \frac{d_{11}}{\sqrt{\frac{1}{5} \sum_{i=1}^{5} s_i^2}} \sim t_5 \qquad
+        F = \frac{\sum_{i=1}^{5} \sum_{j=1}^{2} d_{ij}^2}{2 \sum_{i=1}^{5} s_i^2}
+        \sim F_{10, 5}
+
+    ``"t"`` (Dietterich 1998) is two-sided, with the first difference (repetition 0, fold
+    0) as its numerator, as ``mlxtend.evaluate.paired_ttest_5x2cv``; ``"f"`` (Alpaydin
+    1999) uses all ten differences, so it does not depend on which one comes first, and is
+    ``mlxtend.evaluate.combined_ftest_5x2cv`` (an F statistic is one-sided by nature: a
+    large F is evidence of a difference in either direction).
+
+    **What this test assumes.** The two halves of one repetition do not overlap, so the
+    two differences of a repetition are nearly independent and :math:`s_i^2` estimates the
+    variance of a difference, including the variation due to the training set; the
+    :math:`s_i^2` of the five repetitions are treated as independent, and the differences
+    as approximately normal. Training on half the data estimates the algorithms' behaviour
+    on half-size training sets. Dietterich found the t test's type I error close to the
+    nominal level where the t test over k-fold CV or resampled splits is liberal;
+    Alpaydin's F is more robust to the choice of numerator and somewhat more powerful.
+
+    **How to read the result.** A small p-value says the algorithms' scores differ by more
+    than the variation over training and test sets explains. Report the mean difference
+    (``differences.mean()``) as the effect. With only 5 degrees of freedom the test has
+    little power: a large p-value is not evidence of equal performance.
+
+    Parameters
+    ----------
+    differences : array-like of shape (5, 2)
+        Score differences A - B: row *i* a repetition, column *j* a fold.
+    test : {"t", "f"}, default "t"
+
+    Returns
+    -------
+    FiveByTwoResult
+        Unpacks like ``(statistic, pvalue)``; also ``.df`` (5, or (10, 5)), ``.test`` and
+        ``.variances`` (the five :math:`s_i^2`). When every :math:`s_i^2` is 0, the
+        statistic is 0 with p = 1 if its numerator is 0 too, else inf with p = 0.
+
+    Raises
+    ------
+    ValueError
+        ``differences`` not of shape (5, 2), not numbers, NaN or infinite; an unknown
+        ``test``.
+
+    References
+    ----------
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7), 1895–1923.
+    Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised classification
+    learning algorithms. Neural Computation 11(8), 1885–1892.
+
+    Examples
+    --------
+    >>> differences = [[0.030, 0.012], [0.021, 0.045], [0.008, 0.026],
+    ...                [0.035, 0.019], [0.027, 0.014]]
+    >>> result = five_by_two_cv_test(differences)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (2.336, 0.0667, 5)
+    >>> result = five_by_two_cv_test(differences, test="f")
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (4.1, 0.0664, (10, 5))
+    """
+    test = check_option(test, "test", FIVE_BY_TWO_TESTS)
+    given = _check_differences(differences)
+    if given.shape != (5, 2):
+        raise ValueError(f"differences must be a 5x2 array (row: repetition, column: fold); "
+                         f"got shape {given.shape}")
+    scale = float(np.max(np.abs(given)))
+    d = _unit_scale(given)  # t and F do not change; tiny differences cannot underflow
+    variances = ((d - d.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    if test == "t":
+        statistic = _signed_ratio(d[0, 0], math.sqrt(variances.mean()))
+        pvalue = float(2.0 * stats.t.sf(abs(statistic), 5))
+        df: Any = 5
+    else:
+        statistic = _signed_ratio(float((d**2).sum()), 2.0 * float(variances.sum()))
+        pvalue = float(stats.f.sf(statistic, 10, 5))
+        df = (10, 5)
+    return FiveByTwoResult(float(statistic), pvalue, df=df, test=test,
+                           variances=variances * scale**2)
+
+
+def _require_sklearn() -> Any:
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise ImportError("five_by_two_cv_differences trains scikit-learn estimators: install "
+                          "scikit-learn, e.g. pip install 'evalkit[notebooks]' (the notebooks "
+                          "extra)") from None
+    from sklearn import base, metrics, model_selection
+
+    return base, metrics, model_selection
+
+
+@keyword_only
+def five_by_two_cv_differences(
+    estimator_a: Any,
+    estimator_b: Any,
+    X: Any,
+    y: Any,
+    *,
+    scoring: Any = None,
+    seed: Any = None,
+    stratify: bool = True,
+) -> np.ndarray:
+    r"""The 5x2 score differences of two scikit-learn estimators, for :func:`five_by_two_cv_test`.
+
+    Five repetitions of 2-fold cross-validation: each splits the data into two halves
+    (scikit-learn's ``StratifiedKFold(n_splits=2, shuffle=True)``, so both halves keep the
+    class proportions), fits fresh clones of both estimators on one half and scores them on
+    the other, then the other way round:
+
+    .. math::
+
+        d_{ij} = \mathrm{score}(A_{ij}) - \mathrm{score}(B_{ij}), \qquad i = 1..5,\ j = 1, 2
+
+    where :math:`A_{ij}` is A trained on the half that fold *j* does not test on.
+
+    With ``stratify=False`` each repetition is scikit-learn's ``train_test_split(X, y,
+    test_size=0.5, random_state=...)`` instead, train on the first part and test on the
+    second (fold 0), then the reverse (fold 1): exactly the splits of
+    ``mlxtend.evaluate.paired_ttest_5x2cv(..., random_seed=seed)``, so an integer seed gives
+    mlxtend's differences (its estimators are fitted in place; here clones are).
+
+    **What this assumes.** The rows of ``X`` are independent (no groups of related rows
+    that should stay on one side of a split), and the estimators' own randomness is fixed
+    by their ``random_state`` if the result is to be repeatable.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : scikit-learn estimators
+        Unfitted (they are cloned, never modified).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    scoring : None, str or callable, optional
+        A scikit-learn scorer name (``"accuracy"``, ``"f1_macro"``, ...) or a callable
+        ``scorer(estimator, X, y)``; default accuracy for classifiers, R² for regressors (as
+        mlxtend).
+    seed : None, int or numpy.random.Generator, optional
+        The five splits' seeds are ``np.random.RandomState(seed).randint(0, 32767)``, one
+        per repetition, as mlxtend draws them (a Generator draws them with ``integers``).
+    stratify : bool, default True
+        Stratified halves (``StratifiedKFold``) or mlxtend's ``train_test_split`` halves.
+
+    Returns
+    -------
+    ndarray of shape (5, 2)
+        ``differences[i, j]``: A's score minus B's on repetition *i*, fold *j*.
+
+    Raises
+    ------
+    ImportError
+        scikit-learn is not installed (it comes with the ``notebooks`` extra).
+    ValueError
+        Bad ``seed`` or ``scoring``, or data scikit-learn refuses.
+
+    References
+    ----------
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7), 1895–1923.
+    Raschka, S. (2018). MLxtend: providing machine learning and data science utilities and
+    extensions to Python's scientific computing stack. Journal of Open Source Software
+    3(24), 638.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> differences = five_by_two_cv_differences(
+    ...     LogisticRegression(max_iter=1000), DecisionTreeClassifier(random_state=0), X, y,
+    ...     seed=1)
+    >>> differences.shape
+    (5, 2)
+    >>> result = five_by_two_cv_test(differences)
+    >>> bool(result.pvalue > 0.05)
+    True
+    """
+    base, metrics, model_selection = _require_sklearn()
+    stratify = check_bool(stratify, "stratify")
+    if isinstance(seed, np.random.Generator):
+        split_seeds = [int(s) for s in seed.integers(0, 32767, size=5)]
+    else:
+        check_seed(seed)  # the same rules for None and whole numbers
+        state = np.random.RandomState(seed)
+        split_seeds = [int(state.randint(low=0, high=32767)) for _ in range(5)]
+    if scoring is None:
+        if base.is_classifier(estimator_a):
+            scoring = "accuracy"
+        elif base.is_regressor(estimator_a):
+            scoring = "r2"
+        else:
+            raise ValueError("scoring is needed: estimator_a is neither a scikit-learn "
+                             "classifier nor a regressor")
+    scorer = metrics.get_scorer(scoring) if isinstance(scoring, str) else scoring
+    if not callable(scorer):
+        raise TypeError(f"scoring must be None, a scorer name or a callable scorer(estimator, "
+                        f"X, y); got {scoring!r}")
+    X_array = X if hasattr(X, "iloc") else np.asarray(X)
+    y_array = np.asarray(y)
+    rows = np.arange(len(y_array))
+    differences = np.empty((5, 2))
+    for i, split_seed in enumerate(split_seeds):  # 5 x 2 fits: the work is in the fits
+        if stratify:
+            folds = model_selection.StratifiedKFold(n_splits=2, shuffle=True,
+                                                    random_state=split_seed)
+            splits = list(folds.split(rows, y_array))
+        else:
+            first, second = model_selection.train_test_split(rows, test_size=0.5,
+                                                             random_state=split_seed)
+            splits = [(first, second), (second, first)]
+        for j, (train, test) in enumerate(splits):
+            scores = []
+            for estimator in (estimator_a, estimator_b):
+                fitted = base.clone(estimator).fit(_rows(X_array, train), y_array[train])
+                scores.append(float(scorer(fitted, _rows(X_array, test), y_array[test])))
+            differences[i, j] = scores[0] - scores[1]
+    return differences
+
+
+def _rows(X: Any, index: np.ndarray) -> Any:
+    return X.iloc[index] if hasattr(X, "iloc") else X[index]
+
+
+@keyword_only
+def corrected_resampled_t_test(differences: Any, *,
+                               test_fraction: float) -> CorrectedTTestResult:
+    r"""Nadeau and Bengio's corrected resampled t test for repeated random train/test splits.
+
+    J times, split the data at random into a training set of :math:`n_1` rows and a test
+    set of :math:`n_2` rows, train A and B, and record the difference of their test scores
+    :math:`d_j`. The plain t test over the :math:`d_j` treats them as independent, but the
+    training (and test) sets overlap, so the :math:`d_j` are positively correlated and the
+    plain t test is badly liberal. Nadeau and Bengio correct the variance of the mean:
+
+    .. math::
+
+        t = \frac{\bar d}{\sqrt{\Bigl(\frac{1}{J} + \frac{n_2}{n_1}\Bigr) \hat\sigma^2}}
+        \sim t_{J-1}, \qquad \frac{n_2}{n_1} = \frac{f}{1 - f}
+
+    with :math:`\hat\sigma^2` the sample variance of the :math:`d_j` (ddof = 1) and
+    :math:`f` = ``test_fraction`` = :math:`n_2 / n`. The p-value is two-sided. Without the
+    :math:`n_2 / n_1` term this is the plain one-sample t test
+    (``scipy.stats.ttest_1samp(differences, 0)``). Bouckaert and Frank (2004) apply the same
+    correction to the :math:`J = r k` differences of r-times repeated k-fold cross-validation
+    (:math:`f = 1/k`).
+
+    **What this test assumes.** The :math:`d_j` come from independent random splits of the
+    same data at one test fraction; the correlation between two of them is about
+    :math:`n_2 / n` (Nadeau and Bengio's heuristic, which ignores the variation of the data
+    set itself, so the test can still be somewhat liberal); the mean difference is roughly
+    normal.
+
+    **How to read the result.** A small p-value says the algorithms' mean scores differ by
+    more than the split-to-split variation explains. ``mean_difference`` is the effect in
+    score units, ``standard_error`` its corrected spread. More repetitions do not shrink
+    the standard error below :math:`\hat\sigma \sqrt{n_2 / n_1}`: beyond a few dozen,
+    they add little.
+
+    Parameters
+    ----------
+    differences : array-like of shape (J,)
+        Score differences A - B, one per random split (at least 2).
+    test_fraction : float
+        Share of the rows in each test set, :math:`n_2 / n`, in (0, 1).
+
+    Returns
+    -------
+    CorrectedTTestResult
+        Unpacks like ``(statistic, pvalue)``; also ``.df`` (J - 1), ``.mean_difference``,
+        ``.standard_error`` (the corrected one) and ``.test_fraction``. When every
+        difference is equal the statistic is 0 with p = 1 if they are 0, else ±inf with
+        p = 0.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 differences, not 1-D, NaN or infinite; ``test_fraction`` outside (0, 1).
+
+    References
+    ----------
+    Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine
+    Learning 52(3), 239–281.
+    Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of significance
+    tests for comparing learning algorithms. PAKDD 2004, 3–12.
+
+    Examples
+    --------
+    >>> differences = [0.021, 0.035, 0.012, 0.028, 0.018, 0.030, 0.009, 0.026, 0.015, 0.024]
+    >>> result = corrected_resampled_t_test(differences, test_fraction=0.2)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (4.427, 0.0017, 9)
+    """
+    test_fraction = check_scalar(test_fraction, "test_fraction", low=0, high=1,
+                                 low_inclusive=False, high_inclusive=False)
+    d = _check_differences(differences)
+    if d.ndim != 1:
+        raise ValueError(f"differences must be 1-D, one difference per split; got shape "
+                         f"{d.shape}")
+    if d.size == 0:
+        raise ValueError("differences is empty; expected at least 2 (one per split)")
+    _check_at_least_two(d, "differences")
+    scale = float(np.max(np.abs(d)))
+    unit = _unit_scale(d)
+    J = len(d)
+    factor = 1.0 / J + test_fraction / (1.0 - test_fraction)
+    spread = math.sqrt(factor * float(np.var(unit, ddof=1)))
+    statistic = _signed_ratio(float(unit.mean()), spread)
+    pvalue = float(2.0 * stats.t.sf(abs(statistic), J - 1))
+    return CorrectedTTestResult(float(statistic), pvalue, df=J - 1,
+                                mean_difference=float(d.mean()),
+                                standard_error=spread * scale, test_fraction=test_fraction)
