@@ -4,6 +4,8 @@
   RUN``: trec_eval's options, measure names and output lines (10.0 or 9.0.8), computed by
   :func:`evalkit.evaluate`
   (see :mod:`evalkit._trec_eval`).
+- ``evalkit --version``: evalkit's own version (``--trec-eval-version`` of ``trec_eval`` picks
+  the trec_eval being imitated).
 - ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.grading`, imported
   only when this subcommand is asked for).
 
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from ._trec_eval import add_arguments as add_trec_eval_arguments
 from ._trec_eval import help_text as trec_eval_help
 from ._trec_eval import run as run_trec_eval
+from ._version import find_version
 
 __all__ = ["main", "build_parser"]
 
@@ -34,6 +37,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
     """The parser; ``grading`` is the :mod:`evalkit.grading` module when ``grade`` is run."""
     parser = _Parser(prog="evalkit", description="evalkit's command line.")
+    parser.add_argument("--version", action="version", version=f"evalkit {find_version()}",
+                        help="print evalkit's version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     trec_eval = commands.add_parser(

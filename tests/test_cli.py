@@ -414,6 +414,17 @@ def test_version_names_the_trec_eval_releases(capsys):
     assert code == 0 and ek.__version__ in out and "10.0" in out and "9.0.8" in out
 
 
+def test_top_level_version_is_evalkits_own(capsys):
+    code, out, err = run_cli(["--version"], capsys, version=None)
+    assert (code, out, err) == (0, f"evalkit {ek.__version__}\n", "")
+    assert "10.0" not in out  # trec_eval's releases belong to `evalkit trec_eval --version`
+
+
+def test_version_is_listed_in_the_top_level_help(capsys):
+    code, out, _ = run_cli(["--help"], capsys)
+    assert code == 0 and "--version" in out
+
+
 def test_missing_file_and_missing_arguments(files, capsys):
     code, _, err = run_cli(["trec_eval", files[0], "/nonexistent/run"], capsys)
     assert code != 0 and err.count("\n") == 1 and "/nonexistent/run" in err
