@@ -7,6 +7,8 @@
   sdist) as ``evalkit/_data/``, where :mod:`evalkit.datasets` finds them when there is no
   repository and no ``EVALKIT_DATA``. Only the files the notebooks and docs read are shipped,
   not the scripts that built them.
+- The course's notebooks ship as ``evalkit/_notebooks/`` (with their answer digests and the
+  course map), for ``evalkit notebooks DIR [--teacher]``.
 """
 
 from pathlib import Path
@@ -21,6 +23,10 @@ DATA_FOLDER = "data"
 DATA_FILES = ["**/*.md", "**/*.txt", "**/*.tsv", "**/*.jsonl", "**/*.run", "**/*.qrels",
               "**/*.csv", "**/*.npz", "**/*.gz"]
 
+NOTEBOOK_PACKAGE = "evalkit._notebooks"
+NOTEBOOK_FOLDER = "notebooks"
+NOTEBOOK_FILES = ["*.ipynb", "answer-digests.json", "course.toml"]
+
 
 def packages() -> list[str]:
     """evalkit and every subpackage of it (each folder with an ``__init__.py``)."""
@@ -29,7 +35,7 @@ def packages() -> list[str]:
 
 if __name__ == "__main__":
     setup(
-        packages=[*packages(), DATA_PACKAGE],
-        package_dir={DATA_PACKAGE: DATA_FOLDER},
-        package_data={DATA_PACKAGE: DATA_FILES},
+        packages=[*packages(), DATA_PACKAGE, NOTEBOOK_PACKAGE],
+        package_dir={DATA_PACKAGE: DATA_FOLDER, NOTEBOOK_PACKAGE: NOTEBOOK_FOLDER},
+        package_data={DATA_PACKAGE: DATA_FILES, NOTEBOOK_PACKAGE: NOTEBOOK_FILES},
     )

@@ -398,6 +398,14 @@ def test_the_shipped_data_are_what_the_notebooks_and_docs_read():
     assert not any(path.suffix == ".py" for path in shipped)  # the build scripts stay home
 
 
+def test_the_course_notebooks_and_their_digests_are_shipped():
+    setup_py = _setup_py()
+    folder = REPO / setup_py.NOTEBOOK_FOLDER
+    shipped = {path for pattern in setup_py.NOTEBOOK_FILES for path in folder.glob(pattern)}
+    assert set(NOTEBOOKS) <= shipped
+    assert {folder / "answer-digests.json", folder / "course.toml"} <= shipped
+
+
 def test_version_comes_from_the_installed_distribution():
     from importlib import metadata
 

@@ -11,7 +11,9 @@ must not see the editable install), then, in an empty folder:
   the venv's copy, with the shipped data found by ``ek.datasets``;
 - runs ``evalkit --version`` and ``evalkit trec_eval`` on the shipped qrels and a shipped run,
   and compares the output with the repository's evalkit on the repository's files;
-- runs two notebooks copied alone into that folder with nbclient in the venv's own kernel.
+- runs two notebooks copied alone into that folder with nbclient in the venv's own kernel;
+- writes the course with ``evalkit notebooks DIR`` (student edition) from the notebooks shipped
+  in the wheel, the same files as the repository's evalkit writes.
 
 It skips only when pip cannot reach a package index; with ``CI`` set it fails instead.
 """
@@ -37,8 +39,9 @@ pytestmark = pytest.mark.install
 # Two notebooks that read the shipped data (course-notes, stdlib-docs, yacouby-axman) and
 # need nothing beyond evalkit[notebooks].
 NOTEBOOKS = ("04-precision-at-k-and-pr-curves.ipynb", "26-yacouby-axman-tests-and-verdict.ipynb")
-# A bound, not a timing: the wheel ships the course data, and should stay a small download.
-MAX_WHEEL_BYTES = 8_000_000
+# A bound, not a timing: the wheel ships the course data and notebooks, and should stay a small
+# download (about 7.3 MB in November 2026).
+MAX_WHEEL_BYTES = 10_000_000
 
 _UNREACHABLE = (
     "No matching distribution found",
@@ -151,7 +154,9 @@ def test_wheel_installs_into_a_clean_venv_and_runs_the_course_from_an_empty_fold
     with tarfile.open(sdist) as archive:
         in_sdist = set(archive.getnames())
     for name in ("evalkit/stats/__init__.py", "evalkit/_data/README.md",
-                 "evalkit/_data/stdlib-docs/qrels.txt", "evalkit/_data/stdlib-docs/docs.jsonl"):
+                 "evalkit/_data/stdlib-docs/qrels.txt", "evalkit/_data/stdlib-docs/docs.jsonl",
+                 *(f"evalkit/_notebooks/{name}" for name in NOTEBOOKS),
+                 "evalkit/_notebooks/answer-digests.json", "evalkit/_notebooks/course.toml"):
         assert name in in_wheel, name
     for name in ("setup.py", "pyproject.toml", "data/stdlib-docs/runs/bm25.run",
                  "evalkit/stats/__init__.py"):
@@ -203,3 +208,37 @@ def test_wheel_installs_into_a_clean_venv_and_runs_the_course_from_an_empty_fold
     for name in NOTEBOOKS:
         assert f"{name} " in ran.stdout, ran.stdout
     assert sorted(path.name for path in empty.iterdir()) == sorted(NOTEBOOKS)
+
+    # 6. The course for a student: `evalkit notebooks DIR`, from the notebooks in the wheel.
+    _run([target / "bin" / "evalkit", "notebooks", "course"], empty, env, "evalkit notebooks")
+    _run([sys.executable, "-m", "evalkit", "notebooks", tmp_path / "from-repo"], REPO,
+         dict(os.environ, PYTHONPATH=str(REPO)), "evalkit notebooks (repository)")
+    written = sorted(path.name for path in (empty / "course").iterdir())
+    assert written == sorted(path.name for path in (tmp_path / "from-repo").iterdir())
+    assert len(written) == len(list((REPO / "notebooks").glob("*.ipynb"))) + 1  # + manifest
+    for name in written:
+        assert ((empty / "course" / name).read_bytes()
+                == (tmp_path / "from-repo" / name).read_bytes()), name
+
+
+_PIP_OFFLINE = ("import sys; sys.stderr.write('ERROR: No matching distribution found for build')"
+                "; sys.exit(1)")
+
+
+def test_unreachable_index_skips_outside_ci(monkeypatch, tmp_path):
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="pip cannot reach a package index"):
+        _run([sys.executable, "-c", _PIP_OFFLINE], tmp_path, dict(os.environ), "pip")
+
+
+def test_unreachable_index_fails_in_ci(monkeypatch, tmp_path):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set"):
+        _run([sys.executable, "-c", _PIP_OFFLINE], tmp_path, dict(os.environ), "pip")
+
+
+def test_any_other_failure_fails(monkeypatch, tmp_path):
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.fail.Exception, match=r"broken failed \(exit 3\)"):
+        _run([sys.executable, "-c", "import sys; sys.exit(3)"], tmp_path, dict(os.environ),
+             "broken")
