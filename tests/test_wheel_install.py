@@ -80,6 +80,14 @@ def _run(command: list, cwd: Path, env: dict[str, str], what: str,
     return done
 
 
+_LEFTOVERS = {".git", ".venv", ".venv-oldest", "build", "dist", "__pycache__", ".pytest_cache",
+              ".hypothesis", ".ruff_cache", ".ipynb_checkpoints", ".benchmarks"}
+
+
+def _build_leftovers(folder: str, names: list[str]) -> set[str]:
+    return {name for name in names if name in _LEFTOVERS or name.endswith(".egg-info")}
+
+
 def _venv(folder: Path) -> Path:
     venv.create(folder, with_pip=True, system_site_packages=False, clear=True)
     return folder / "bin" / "python"
@@ -138,13 +146,17 @@ def _repo_modules() -> list[str]:
 def test_wheel_installs_into_a_clean_venv_and_runs_the_course_from_an_empty_folder(tmp_path):
     import json
 
-    # 1. The sdist, then the wheel built from it (so the sdist is proved complete too).
+    # 1. The sdist, then the wheel built from it (so the sdist is proved complete too), from a
+    # copy of the source without build leftovers: a stale evalkit.egg-info/SOURCES.txt would
+    # put files in the sdist that a clean clone's build leaves out.
+    source = tmp_path / "source"
+    shutil.copytree(REPO, source, ignore=_build_leftovers)
     builder = _venv(tmp_path / "build-venv")
     env = _clean_env()
     _run([builder, "-m", "pip", "install", "--quiet", "build"], tmp_path, env,
          "installing the build frontend")
     dist = tmp_path / "dist"
-    _run([builder, "-m", "build", "--outdir", dist, REPO], tmp_path, env,
+    _run([builder, "-m", "build", "--outdir", dist, source], tmp_path, env,
          "python -m build (sdist, then the wheel from the sdist)")
     (wheel,) = dist.glob("evalkit-*.whl")
     (sdist,) = dist.glob("evalkit-*.tar.gz")
