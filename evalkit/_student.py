@@ -14,6 +14,9 @@ import json
 import tomllib
 from pathlib import Path
 
+__all__ = ["student_edition", "write_student_editions", "write_course", "course_dir",
+           "former_names", "load_digests", "code_digest", "check_calls"]
+
 MANIFEST = ".written.json"
 SOLUTION_TAG = "solution"
 HIDDEN_TAG = "hidden"

@@ -6,6 +6,8 @@ import re
 from importlib import metadata
 from pathlib import Path
 
+__all__ = ["find_version", "UNKNOWN"]
+
 UNKNOWN = "0+unknown"
 
 
