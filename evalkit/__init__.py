@@ -33,6 +33,7 @@ from . import (
     stats,
     trec,
 )
+from ._version import find_version as _find_version
 from .agreement import (
     cohen_kappa,
     fleiss_kappa,
@@ -114,7 +115,8 @@ from .stats import (
 )
 from .trec import read_qrels, read_run, write_qrels, write_run
 
-__version__ = "0.1.0"
+#: The installed distribution's version (``evalkit --version`` prints it too).
+__version__ = _find_version()
 
 # evalkit.plots and evalkit.widgets load matplotlib and ipywidgets, so they are imported on
 # first use: `ek.plots.plot_f_beta(...)` works after a plain `import evalkit as ek`.

@@ -4,6 +4,10 @@
   RUN``: trec_eval's options, measure names and output lines (10.0 or 9.0.8), computed by
   :func:`evalkit.evaluate`
   (see :mod:`evalkit._trec_eval`).
+- ``evalkit --version``: evalkit's own version (``--trec-eval-version`` of ``trec_eval`` picks
+  the trec_eval being imitated).
+- ``evalkit notebooks DIR [--teacher]``: the course's notebooks written into ``DIR``, the
+  student edition by default (:mod:`evalkit._student`).
 - ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.grading`, imported
   only when this subcommand is asked for).
 
@@ -20,6 +24,7 @@ from collections.abc import Sequence
 from ._trec_eval import add_arguments as add_trec_eval_arguments
 from ._trec_eval import help_text as trec_eval_help
 from ._trec_eval import run as run_trec_eval
+from ._version import find_version
 
 __all__ = ["main", "build_parser"]
 
@@ -34,6 +39,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
     """The parser; ``grading`` is the :mod:`evalkit.grading` module when ``grade`` is run."""
     parser = _Parser(prog="evalkit", description="evalkit's command line.")
+    parser.add_argument("--version", action="version", version=f"evalkit {find_version()}",
+                        help="print evalkit's version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
     trec_eval = commands.add_parser(
@@ -46,6 +53,18 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
     )
     add_trec_eval_arguments(trec_eval)
     trec_eval.set_defaults(handler=run_trec_eval)
+    notebooks = commands.add_parser(
+        "notebooks", help="write the course's notebooks into a folder (student edition)",
+        description="Write the course's notebooks into DIR: the student edition (exercises "
+                    "to do, answers checked against salted digests, no outputs) or, with "
+                    "--teacher, the full notebooks with solutions and outputs. A notebook you "
+                    "changed since it was written is never overwritten.",
+    )
+    notebooks.add_argument("out", metavar="DIR", help="the folder to write into (created)")
+    notebooks.add_argument("--teacher", action="store_true",
+                           help="the full notebooks (solutions and outputs), not the student "
+                                "edition")
+    notebooks.set_defaults(handler=_write_notebooks)
     grade = commands.add_parser(
         "grade", help="mark submitted student editions outside the students' kernels",
         description="Mark submitted student notebooks (see README, 'For lecturers').",
@@ -54,6 +73,31 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
         grading.add_arguments(grade)  # type: ignore[attr-defined]
         grade.set_defaults(handler=grading.run)  # type: ignore[attr-defined]
     return parser
+
+
+def _write_notebooks(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ._student import write_course
+
+    edition = "teacher's edition" if args.teacher else "student edition"
+    try:
+        report = write_course(Path(args.out), teacher=args.teacher)
+    except (OSError, ValueError) as error:
+        sys.stderr.write(f"evalkit notebooks: {error}\n")
+        return 1
+    print(f"The course's {edition} in {args.out}: {len(report['written'])} written, "
+          f"{len(report['unchanged'])} unchanged.")
+    for name in report["kept"]:
+        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
+              f"(delete it to get a fresh copy)")
+    for change in report["retired"]:
+        old, new = change.split(" -> ")
+        print(f"  removed {old}, an untouched copy of a notebook the course renamed (now {new})")
+    for change in report["kept_renamed"]:
+        old, new = change.split(" -> ")
+        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new}")
+    return 0
 
 
 def _load_grading() -> object | None:

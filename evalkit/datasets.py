@@ -5,7 +5,9 @@ The folder is looked up in this order:
 1. the ``EVALKIT_DATA`` environment variable, if set;
 2. ``data/`` beside the ``evalkit`` package (a clone of the repository, installed with
    ``pip install -e .`` as ``make lab`` does);
-3. ``data/`` in the current directory or one of its parents (a notebook started from
+3. the copy shipped inside the installed package, ``evalkit/_data/`` (``pip install evalkit``
+   or a wheel: no repository needed; see setup.py);
+4. ``data/`` in the current directory or one of its parents (a notebook started from
    ``notebooks/``).
 """
 
@@ -32,7 +34,9 @@ def _candidates() -> list[Path]:
     found = []
     if os.environ.get("EVALKIT_DATA"):
         found.append(Path(os.environ["EVALKIT_DATA"]).expanduser())
-    found.append(Path(__file__).resolve().parent.parent / "data")
+    package = Path(__file__).resolve().parent
+    found.append(package.parent / "data")
+    found.append(package / "_data")
     here = Path.cwd().resolve()
     found.extend(folder / "data" for folder in (here, *here.parents))
     return found
@@ -62,8 +66,9 @@ def data_dir() -> Path:
         if (folder / _MARKER).is_file():
             return folder
     raise FileNotFoundError(
-        "could not find evalkit's data/ folder (looked beside the evalkit package and in the "
-        "current folder and its parents); set EVALKIT_DATA to its path"
+        "could not find evalkit's data/ folder (looked beside the evalkit package, in the copy "
+        "shipped inside it and in the current folder and its parents); set EVALKIT_DATA to "
+        "its path"
     )
 
 

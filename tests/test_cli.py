@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -414,6 +415,17 @@ def test_version_names_the_trec_eval_releases(capsys):
     assert code == 0 and ek.__version__ in out and "10.0" in out and "9.0.8" in out
 
 
+def test_top_level_version_is_evalkits_own(capsys):
+    code, out, err = run_cli(["--version"], capsys, version=None)
+    assert (code, out, err) == (0, f"evalkit {ek.__version__}\n", "")
+    assert "10.0" not in out  # trec_eval's releases belong to `evalkit trec_eval --version`
+
+
+def test_version_is_listed_in_the_top_level_help(capsys):
+    code, out, _ = run_cli(["--help"], capsys)
+    assert code == 0 and "--version" in out
+
+
 def test_missing_file_and_missing_arguments(files, capsys):
     code, _, err = run_cli(["trec_eval", files[0], "/nonexistent/run"], capsys)
     assert code != 0 and err.count("\n") == 1 and "/nonexistent/run" in err
@@ -570,3 +582,81 @@ def test_numbers_read_in_one_pass_as_atof_and_atol_read_them(tokens):
     array = np.array(tokens, dtype=object)
     assert _trec_eval._atof_array(array).tolist() == [_trec_eval.c_atof(t) for t in tokens]
     assert _trec_eval._atol_array(array).tolist() == [_trec_eval.c_atol(t) for t in tokens]
+
+
+# `evalkit notebooks DIR [--teacher]`: the course for someone who installed the package.
+
+def _course_notebooks():
+    from evalkit._student import course_dir
+
+    return sorted(path.name for path in course_dir().glob("*.ipynb"))
+
+
+def test_notebooks_writes_the_student_edition_that_make_student_writes(tmp_path, capsys):
+    from evalkit import _student
+
+    code, out, err = run_cli(["notebooks", str(tmp_path / "course")], capsys)
+    assert (code, err) == (0, "")
+    names = _course_notebooks()
+    assert len(names) >= 20 and f"{len(names)} written" in out
+    written = sorted(path.name for path in (tmp_path / "course").glob("*.ipynb"))
+    assert written == names
+    source = _student.course_dir()
+    digests = _student.load_digests(source / "answer-digests.json")
+    for name in names:
+        teacher = json.loads((source / name).read_text(encoding="utf-8"))
+        student = json.loads((tmp_path / "course" / name).read_text(encoding="utf-8"))
+        expected = _student.student_edition(teacher, digests.get(name, {}).get("checks", {}))
+        assert student == expected, name
+        code_cells = [cell for cell in student["cells"] if cell["cell_type"] == "code"]
+        assert not any(cell["outputs"] for cell in code_cells), name
+        solutions = [cell for cell in code_cells
+                     if "solution" in cell.get("metadata", {}).get("tags", [])]
+        assert all(cell["source"].startswith(_student.STUB_HEADER) for cell in solutions), name
+    assert any(_student.STUB_HEADER in "".join(cell["source"]) for name in names[:5]
+               for cell in json.loads((tmp_path / "course" / name).read_text())["cells"])
+
+
+def test_notebooks_teacher_copies_the_full_notebooks(tmp_path, capsys):
+    from evalkit._student import course_dir
+
+    code, _, _ = run_cli(["notebooks", "--teacher", str(tmp_path)], capsys)
+    assert code == 0
+    for name in _course_notebooks():
+        assert (tmp_path / name).read_bytes() == (course_dir() / name).read_bytes(), name
+
+
+def test_notebooks_never_overwrites_a_students_work(tmp_path, capsys):
+    assert run_cli(["notebooks", str(tmp_path)], capsys)[0] == 0
+    first = _course_notebooks()[0]
+    (tmp_path / first).write_text('{"cells": [], "mine": true}\n')
+    code, out, _ = run_cli(["notebooks", str(tmp_path)], capsys)
+    assert code == 0 and f"kept {first}" in out and "0 written" in out
+    assert json.loads((tmp_path / first).read_text()) == {"cells": [], "mine": True}
+
+
+def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, capsys):
+    from evalkit import _student
+
+    package = tmp_path / "site-packages" / "evalkit"
+    shipped = package / "_notebooks"
+    shipped.mkdir(parents=True)
+    (shipped / "course.toml").write_text(
+        '[[notebook]]\nfile = "01-b.ipynb"\nformerly = ["00-a.ipynb"]\n')
+    notebook = {"cells": [{"cell_type": "code", "source": "answer_1 = 2\n", "outputs": [],
+                           "execution_count": None, "metadata": {"tags": ["solution"]}},
+                          {"cell_type": "code", "source": "print(answer_1)\n", "outputs": [],
+                           "execution_count": None, "metadata": {}}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (shipped / "01-b.ipynb").write_text(json.dumps(notebook))
+    monkeypatch.setattr(_student, "__file__", str(package / "_student.py"))
+    assert _student.course_dir() == shipped
+    assert _student.former_names(shipped) == {"00-a.ipynb": ["01-b.ipynb"]}
+    code, _, _ = run_cli(["notebooks", str(tmp_path / "out")], capsys)
+    assert code == 0
+    cells = json.loads((tmp_path / "out" / "01-b.ipynb").read_text())["cells"]
+    assert cells[0]["source"] == _student.STUB_HEADER + "answer_1 = ...\n"
+    (shipped / "course.toml").unlink()
+    code, out, err = run_cli(["notebooks", str(tmp_path / "out2")], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("evalkit notebooks: the course's notebooks are not in this copy")

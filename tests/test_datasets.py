@@ -18,6 +18,39 @@ def test_finds_the_repository_data_folder(monkeypatch):
     assert "README.md" in datasets.list_data()
 
 
+def _installed_layout(tmp_path, monkeypatch):
+    """An evalkit installed from a wheel: site-packages/evalkit/_data, no data/ beside it."""
+    package = tmp_path / "site-packages" / "evalkit"
+    (package / "_data").mkdir(parents=True)
+    (package / "_data" / "README.md").write_text("shipped\n")
+    elsewhere = tmp_path / "somewhere" / "empty"
+    elsewhere.mkdir(parents=True)
+    monkeypatch.delenv("EVALKIT_DATA", raising=False)
+    monkeypatch.setattr(datasets, "__file__", str(package / "datasets.py"))
+    monkeypatch.chdir(elsewhere)
+    return package
+
+
+def test_finds_the_data_shipped_in_an_installed_package(monkeypatch, tmp_path):
+    package = _installed_layout(tmp_path, monkeypatch)
+    assert datasets.data_dir() == (package / "_data").resolve()
+    assert datasets.data_path("README.md").read_text() == "shipped\n"
+
+
+def test_a_repository_clone_comes_before_the_shipped_copy(monkeypatch, tmp_path):
+    package = _installed_layout(tmp_path, monkeypatch)
+    (package.parent / "data").mkdir()
+    (package.parent / "data" / "README.md").write_text("clone\n")
+    assert datasets.data_dir() == (package.parent / "data").resolve()
+
+
+def test_no_data_anywhere_says_where_it_looked(monkeypatch, tmp_path):
+    package = _installed_layout(tmp_path, monkeypatch)
+    (package / "_data" / "README.md").unlink()
+    with pytest.raises(FileNotFoundError, match="shipped inside it.*EVALKIT_DATA"):
+        datasets.data_dir()
+
+
 def test_environment_variable_wins(monkeypatch, tmp_path):
     (tmp_path / "qrels.txt").write_text("1 0 d1 1\n")
     monkeypatch.setenv("EVALKIT_DATA", str(tmp_path))

@@ -350,3 +350,118 @@ def test_import_evalkit_leaves_scipy_matplotlib_and_ipywidgets_for_first_use():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.splitlines() == ["[]", "True"]
+
+
+# The wheel: every subpackage found, the course data shipped, a version that says what it is.
+# (tests/test_wheel_install.py builds the wheel and sdist and runs them in a clean venv.)
+
+
+def _setup_py():
+    spec = importlib.util.spec_from_file_location("evalkit_setup", REPO / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # __name__ is not "__main__": setup() is not run
+    return module
+
+
+def test_every_folder_of_evalkit_with_python_files_is_a_discovered_package():
+    discovered = set(_setup_py().packages())
+    folders = {path.parent for path in (REPO / "evalkit").rglob("*.py")
+               if "__pycache__" not in path.parts}
+    expected = {".".join(folder.relative_to(REPO).parts) for folder in folders}
+    assert {"evalkit", "evalkit.stats", "evalkit.plots", "evalkit.widgets"} <= expected
+    assert expected <= discovered, f"not in the wheel: {sorted(expected - discovered)}"
+    assert discovered <= expected
+
+
+def test_packages_are_found_not_listed_by_hand():
+    tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert "packages" not in config.get("tool", {}).get("setuptools", {}), (
+        "setup.py finds the packages; a hand list in pyproject.toml would override it")
+
+
+def test_the_shipped_data_are_what_the_notebooks_and_docs_read():
+    setup_py = _setup_py()
+    data = REPO / setup_py.DATA_FOLDER
+    shipped = {path for pattern in setup_py.DATA_FILES for path in data.glob(pattern)}
+    assert data / "README.md" in shipped  # evalkit.datasets recognises the folder by it
+    texts = [path.read_text() for path in [*NOTEBOOKS, *(REPO / "docs").rglob("*.md")]]
+    calls = {match for text in texts for match in re.findall(
+        r"data_path\(((?:\\?\"[^\"\\]+\\?\",?\s*)+)\)", text)}
+    read = {data.joinpath(*re.findall(r"\\?\"([^\"\\]+)\\?\"", call)) for call in calls}
+    read = {path for path in read if path.is_file()}
+    assert len(read) >= 8, sorted(read)
+    collection = data / "stdlib-docs"
+    read |= {collection / "docs.jsonl", collection / "topics.tsv", collection / "qrels.txt",
+             *(collection / "runs").glob("*.run")}  # what load_collection reads
+    assert read <= shipped, f"read but not shipped: {sorted(map(str, read - shipped))}"
+    assert not any(path.suffix == ".py" for path in shipped)  # the build scripts stay home
+
+
+def test_the_course_notebooks_and_their_digests_are_shipped():
+    setup_py = _setup_py()
+    folder = REPO / setup_py.NOTEBOOK_FOLDER
+    shipped = {path for pattern in setup_py.NOTEBOOK_FILES for path in folder.glob(pattern)}
+    assert set(NOTEBOOKS) <= shipped
+    assert {folder / "answer-digests.json", folder / "course.toml"} <= shipped
+
+
+def test_version_comes_from_the_installed_distribution():
+    from importlib import metadata
+
+    assert evalkit.__version__ == metadata.version("evalkit") == _project()["version"]
+
+
+def test_version_of_a_source_tree_that_is_not_installed(monkeypatch, tmp_path):
+    from importlib import metadata
+
+    from evalkit import _version
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(_version.metadata, "version", not_installed)
+    assert _version.find_version() == _project()["version"]
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[build-system]\nrequires = []\n\n[project]\nname = "evalkit"\n'
+                         'version = "9.8.7rc1"\n\n[tool.x]\nversion = "1"\n')
+    assert _version._source_tree_version(pyproject) == "9.8.7rc1"
+    pyproject.write_text('[project]\nname = "other"\nversion = "1.0"\n')
+    assert _version._source_tree_version(pyproject) == _version.UNKNOWN
+    assert _version._source_tree_version(tmp_path / "missing.toml") == _version.UNKNOWN
+
+
+_NOTEBOOK_EXTRA_PROVIDES = {"sklearn": "scikit-learn", "threadpoolctl": "scikit-learn"}
+_RUNTIME_PROVIDES = {"numpy": "numpy", "pandas": "pandas", "scipy": "scipy",
+                     "matplotlib": "matplotlib", "ipywidgets": "ipywidgets", "evalkit": "evalkit"}
+
+
+def test_the_notebooks_extra_is_enough_to_run_every_notebook():
+    import ast
+
+    project = _project()
+    installed = {_requirement(line)[0] for line in
+                 [*project["dependencies"], *project["optional-dependencies"]["notebooks"]]}
+    installed |= {"evalkit"}
+    assert "jupyterlab" in installed  # brings the kernel (ipykernel) and nbclient
+    missing = {}
+    for path in NOTEBOOKS:
+        cells = json.loads(path.read_text())["cells"]
+        for cell in cells:
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            tree = ast.parse("\n".join(line for line in source.splitlines()
+                                       if not line.lstrip().startswith(("%", "!"))))
+            for node in ast.walk(tree):
+                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module] if isinstance(node, ast.ImportFrom)
+                         and node.level == 0 else [])
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in sys.stdlib_module_names:
+                        continue
+                    needs = _RUNTIME_PROVIDES.get(top) or _NOTEBOOK_EXTRA_PROVIDES.get(top, top)
+                    if needs not in installed:
+                        missing.setdefault(top, []).append(path.name)
+    assert not missing, f"imported by notebooks but not in evalkit[notebooks]: {missing}"
