@@ -23,8 +23,10 @@ protects against and what it cannot):
 2. Each submission runs on a copy in a temporary folder, in a fresh kernel of the course
    notebook's kind (nbclient), with a time limit per cell and one for the whole notebook.
    Where bubblewrap (``bwrap``) works, the kernel runs in a sandbox: the file system is
-   read-only but for its own folder (its TMPDIR too); the course, the submissions, the output
-   and the cache are hidden; and it has a /proc of its own, so it cannot see the grader.
+   read-only but for its own folder (its TMPDIR too); the course, the submissions, the output,
+   the cache and evalkit's own copy of the teacher's notebooks (``evalkit/_notebooks`` in an
+   installed wheel, which ``evalkit notebooks --teacher`` writes out) are hidden; and it has a
+   /proc of its own, so it cannot see the grader.
 3. After every code cell the grader reads each check's answer expression (the second
    argument of ``ek.check`` in the teacher's check cell, e.g. ``answer_1``) through the
    kernel protocol's ``user_expressions`` of a silent request, not from anything the notebook
@@ -261,6 +263,23 @@ def bwrap_usable() -> bool:
         return subprocess.run(probe, capture_output=True, timeout=30).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
+
+
+def _teacher_copies() -> list[Path]:
+    """The teacher's notebooks that come with evalkit itself: the copy shipped in an installed
+    wheel (``evalkit/_notebooks``) and, in a source tree or editable install, ``notebooks/``
+    beside the package. A submission must not read them, whatever course it is marked against."""
+    package = Path(__file__).resolve().parent
+    return [folder for folder in (package / "_notebooks", package.parent / "notebooks")
+            if folder.is_dir()]
+
+
+def _folders_to_hide(folders: list[Path]) -> list[Path]:
+    """``folders`` and evalkit's own copies of the teacher's notebooks, each once."""
+    unique: dict[Path, Path] = {}
+    for folder in [*folders, *_teacher_copies()]:
+        unique.setdefault(Path(folder).resolve(), Path(folder))
+    return list(unique.values())
 
 
 def _sandbox_prefix(workdir: Path, hidden: list[Path]) -> list[str]:
@@ -788,7 +807,7 @@ def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DE
         except (RuntimeError, ValueError, OSError) as error:
             references[name] = str(error)[:300]
 
-    hidden = [course_dir, submissions, out, cache]
+    hidden = _folders_to_hide([course_dir, submissions, out, cache])
     marks: list[Mark] = []
     for done, submission in enumerate(found):
         _progress(done, len(found), f"{submission.student} {submission.path.name}", progress)

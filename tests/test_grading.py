@@ -278,6 +278,25 @@ def test_the_sandbox_hides_the_course_and_the_cache_from_submissions(graded):
     assert "mallory" not in (graded["out"] / "gradebook.csv").read_text(encoding="utf-8")
 
 
+def test_evalkits_own_teacher_notebooks_are_hidden_too(tmp_path, monkeypatch):
+    # An installed wheel ships the teacher's notebooks (evalkit/_notebooks): the sandbox hides
+    # them beside the course, once each, whatever course is being marked.
+    package = tmp_path / "site-packages" / "evalkit"
+    (package / "_notebooks").mkdir(parents=True)
+    monkeypatch.setattr(grading, "__file__", str(package / "grading.py"))
+    course = tmp_path / "course"
+    course.mkdir()
+    assert grading._teacher_copies() == [package / "_notebooks"]
+    hidden = grading._folders_to_hide([course, tmp_path / "out", course])
+    assert hidden == [course, tmp_path / "out", package / "_notebooks"]
+    # A source tree: notebooks/ beside the package, the same folder as the course here.
+    (tmp_path / "site-packages" / "notebooks").mkdir()
+    hidden = grading._folders_to_hide([tmp_path / "site-packages" / "notebooks"])
+    assert [h.name for h in hidden] == ["notebooks", "_notebooks"]
+    args = grading._sandbox_prefix(tmp_path / "work", hidden)
+    assert str((package / "_notebooks").resolve()) in args
+
+
 def test_a_rewritten_cache_changes_no_later_mark(graded, tmp_path):
     """Whatever a submission did to the cache, the next batch marks an honest notebook 3/3
     and a wrong one 0/3: the entries are verified (and, in the sandbox, never written)."""
