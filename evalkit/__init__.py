@@ -11,10 +11,11 @@ the keyword call).
 Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers such as
 ``confusion_at_thresholds``, ``youden_index`` and ``costs_by_threshold``), ``evalkit.stats``
 (the result types and option lists of the intervals and tests),
-``evalkit.calibration`` (``consistency_band``), ``evalkit.evaluation`` (the metric names
-``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder), ``evalkit.checks``
-(``check``, the notebooks' exercise checker), ``evalkit.plots`` and ``evalkit.widgets`` (the
-notebooks' figures and explorers, loaded on first use as they import matplotlib and ipywidgets).
+``evalkit.calibration`` (``consistency_band``), ``evalkit.trec`` (the TREC engine: files
+and the metric names ``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder),
+``evalkit.checks`` (``check``, the notebooks' exercise checker), ``evalkit.plots`` and
+``evalkit.widgets`` (the notebooks' figures and explorers, loaded on first use as they import
+matplotlib and ipywidgets).
 """
 
 from . import (
@@ -26,7 +27,6 @@ from . import (
     costs,
     curves,
     datasets,
-    evaluation,
     exceptions,
     probabilistic,
     ranking,
@@ -73,7 +73,6 @@ from .curves import (
     roc_curve,
 )
 from .datasets import long_tailed_labels, long_tailed_support
-from .evaluation import evaluate
 from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
 from .ranking import (
     average_precision,
@@ -113,7 +112,7 @@ from .stats import (
     simulate_test_accuracies,
     t_test_power,
 )
-from .trec import read_qrels, read_run, write_qrels, write_run
+from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
 
 #: The installed distribution's version (``evalkit --version`` prints it too).
 __version__ = _find_version()

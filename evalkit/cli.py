@@ -3,7 +3,7 @@
 - ``evalkit trec_eval [-q] [-c] [-n] [-l N] [-m MEASURE]... [--trec-eval-version V] QRELS
   RUN``: trec_eval's options, measure names and output lines (10.0 or 9.0.8), computed by
   :func:`evalkit.evaluate`
-  (see :mod:`evalkit._trec_eval`).
+  (see :mod:`evalkit.trec._command`).
 - ``evalkit --version``: evalkit's own version (``--trec-eval-version`` of ``trec_eval`` picks
   the trec_eval being imitated).
 - ``evalkit notebooks DIR [--teacher]``: the course's notebooks written into ``DIR``, the
@@ -21,10 +21,10 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ._trec_eval import add_arguments as add_trec_eval_arguments
-from ._trec_eval import help_text as trec_eval_help
-from ._trec_eval import run as run_trec_eval
 from ._version import find_version
+from .trec._command import add_arguments as add_trec_eval_arguments
+from .trec._command import help_text as trec_eval_help
+from .trec._command import run as run_trec_eval
 
 __all__ = ["main", "build_parser"]
 

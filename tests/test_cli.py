@@ -26,8 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
-from evalkit import _trec_eval
 from evalkit.cli import main
+from evalkit.trec import _command as _trec_eval
 from tests.test_trec import random_collection
 
 pytrec_eval = pytest.importorskip("pytrec_eval")

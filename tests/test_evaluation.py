@@ -1,4 +1,4 @@
-"""evalkit.evaluation: evaluate(), checked against pytrec_eval (trec_eval 9) as oracle."""
+"""evalkit.trec.evaluate(), checked against pytrec_eval (trec_eval 9) as oracle."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
-from evalkit import _trec_tables
+from evalkit.trec import _tables as _trec_tables
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -427,7 +427,7 @@ def test_duplicate_documents_are_reported_not_double_counted():
 def small_chunks(monkeypatch):
     """Chunks of a few rows, so that small tables take the paths of long runs: ids hashed,
     and the run checked for duplicates, joined and ranked, a piece at a time in threads."""
-    from evalkit import evaluation
+    from evalkit.trec import _evaluate as evaluation
 
     monkeypatch.setattr(_trec_tables, "_HASH_CHUNK", 3)
     monkeypatch.setattr(_trec_tables, "_CHUNK", 5)
@@ -522,7 +522,7 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
 
 
 def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
-    from evalkit._trec_measures import MEASURES
+    from evalkit.trec._measures import MEASURES
 
     assert ek.trec.METRICS == {name: measure.cutoff for name, measure in MEASURES.items()}
     checked = {label.split("@")[0] for label in ORACLE}

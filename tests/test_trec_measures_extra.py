@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
-from evalkit._trec_measures import MIN_GEO_MEAN, group_cumsum
+from evalkit.trec._measures import MIN_GEO_MEAN, group_cumsum
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evalkit import _trec_eval  # noqa: E402
 from evalkit.cli import build_parser  # noqa: E402
+from evalkit.trec import _command as _trec_eval  # noqa: E402
 
 SEPARATORS = [" ", " ", " ", "\t", "  ", " \t", "\x0b", "\x0c"]
 MEASURE_ARGS = [

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._ranking_core import (
+from .._ranking_core import (
     ELEVEN_POINTS,
     discounted_gain,
     is_relevant,

@@ -8,9 +8,8 @@ line; :func:`write_qrels` and :func:`write_run` write them back, a run in the or
 trec_eval ranks it (by score, highest first, equal scores by doc_id in *descending* byte
 order). A document listed twice for one query is refused, as trec_eval refuses it.
 
-Scoring a run against the qrels (:func:`evaluate`, and the metric names it takes) is the
-topic of :mod:`evalkit.evaluation`; those names are also importable from here, as they were
-before it was split off.
+Scoring a run against the qrels (:func:`evaluate`) lives beside it, in
+:mod:`evalkit.trec._evaluate`.
 
 Undefined values: none; the files are read, checked and written, nothing is divided. Grades
 are whole numbers and may be negative (trec_eval reads -1 as pooled but not judged).
@@ -26,10 +25,9 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from ._trec_measures import group_positions
-from ._trec_tables import (
-    QRELS_COLUMNS,  # noqa: F401 (evalkit.trec's name)
-    RUN_COLUMNS,  # noqa: F401 (evalkit.trec's name)
+from .._validation import keyword_only
+from ._measures import group_positions
+from ._tables import (
     _check_pair_duplicates,
     _qrels_arrays,
     _read_qrels,
@@ -38,20 +36,8 @@ from ._trec_tables import (
     _table,
     _trec_order,
 )
-from ._validation import keyword_only
 
-# Scoring a run lived here before evalkit.evaluation was split off; its names stay importable
-# from here (evalkit.trec.evaluate is evalkit.evaluation.evaluate).
-from .evaluation import (
-    METRICS,
-    MISSING_QUERIES,
-    TREC_EVAL_FAMILIES,
-    TREC_EVAL_NAMES,
-    evaluate,
-)
-
-__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "METRICS",
-           "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 
 
 # ---------------------------------------------------------------------------------------------

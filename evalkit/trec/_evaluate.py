@@ -42,8 +42,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._trec_measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
-from ._trec_tables import (
+from .._validation import check_option, check_scalar, keyword_only
+from ._measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
+from ._tables import (
     _as_table,
     _check_pair_duplicates,
     _doc_hashes,
@@ -58,12 +59,11 @@ from ._trec_tables import (
     _run_columns,
     _trec_ranking,
 )
-from ._validation import check_option, check_scalar, keyword_only
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
 
 #: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k`` ("optional",
-#: "required" or "none"). Each is one small function in the registry ``_trec_measures``.
+#: "required" or "none"). Each is one small function in the registry ``evalkit.trec._measures``.
 METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
 _METRIC_PATTERN = re.compile(
     r"(?P<name>[A-Za-z]+)(?:\((?P<options>[^()]*)\))?(?:@(?P<cutoff>[^@]+))?")
@@ -492,7 +492,7 @@ def evaluate(
     ``"AP"`` give the same numbers; each column is labelled as asked).
 
     The rest of trec_eval's measures (``all_trec`` of 9.0.8 and 10.0; definitions and
-    references in :mod:`evalkit._trec_measures`): ``infAP``, ``SetAP`` (``set_map``),
+    references in :mod:`evalkit.trec._measures`): ``infAP``, ``SetAP`` (``set_map``),
     ``SetRelP`` (``set_relative_P``), ``RelP@k`` (``relative_P``), ``Utility``
     (``utility``), ``BinG`` (``binG``), ``G``, ``nDCGRel`` (``ndcg_rel``), ``RnDCG``
     (``Rndcg``), and trec_eval 10.0's ``DCG`` (``dcg``), ``IdealDCG`` (``ideal_dcg``),
@@ -510,7 +510,7 @@ def evaluate(
     coefficients p1-p4; ``n_docs`` is its ``-N``), ``"relstring.20"``. The rules trec_eval
     applies (ranking by score with ties broken by doc_id descending, unjudged = not
     relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
-    documentation of :mod:`evalkit.evaluation`.
+    documentation of :mod:`evalkit.trec`.
 
     Parameters
     ----------

@@ -57,8 +57,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import evaluation as _evaluation
-from .evaluation import evaluate
+from .._version import find_version
+from . import _evaluate as _evaluation
+from ._evaluate import evaluate
 
 __all__ = ["add_arguments", "help_text", "run", "VERSIONS", "DEFAULT_VERSION"]
 
@@ -900,9 +901,7 @@ def add_arguments(parser: Any) -> None:
 
 
 def _version_text() -> str:
-    import evalkit  # the package's version; a name of the package, not a private import
-
-    return (f"evalkit {evalkit.__version__}; evalkit trec_eval reproduces trec_eval "
+    return (f"evalkit {find_version()}; evalkit trec_eval reproduces trec_eval "
             f"{DEFAULT_VERSION} (default) and 9.0.8 (--trec-eval-version 9.0.8)")
 
 

@@ -1,6 +1,6 @@
 """The qrels and run tables: reading them, their checks, and trec_eval's ranking order.
 
-What :mod:`evalkit.trec` (the files) and :mod:`evalkit.evaluation` (scoring a run, which
+What the files (:mod:`evalkit.trec._files`) and :func:`evalkit.trec.evaluate` (scoring a run, which
 takes a file path as well as a table) share: parsing a qrels or run file, a table's columns
 checked and turned into numpy arrays once, the (query, document) pairs hashed to find a
 document listed twice, and trec_eval's order of a run's rows (by query, score descending,
@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._measures import block_starts
 from ._text_files import read_text as _read_text
 from ._text_files import source_name as _source_name
-from ._trec_measures import block_starts
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS"]
 

@@ -1,0 +1,28 @@
+r"""The TREC engine: TREC files, trec_eval's measures over whole runs, and the trec_eval command.
+
+A *qrels* table holds the relevance judgements (``query_id``, ``doc_id``, ``relevance``), a
+*run* one system's ranked results (``query_id``, ``doc_id``, ``score``, ``run_id``). This
+subpackage reads and writes them (:func:`read_qrels`, :func:`read_run`, :func:`write_qrels`,
+:func:`write_run`) and scores a run against the qrels with exactly trec_eval's semantics, for
+all queries at once (:func:`evaluate`). The console command ``evalkit trec_eval`` is built on
+the same parts.
+
+Its private modules, one idea each, from the files up:
+
+- ``_text_files``: opening a path or buffer, plain or gzip-compressed;
+- ``_tables``: checking qrels and run tables, hashing their ids, trec_eval's ordering;
+- ``_measures``: the measures, one vectorised kernel each over a :class:`JudgedRun`;
+- ``_files``: the public readers and writers;
+- ``_evaluate``: :func:`evaluate` and the metric names it takes;
+- ``_command``: ``evalkit trec_eval``, trec_eval's options and output, byte for byte.
+
+The public names are the ones below; everything else here is private.
+"""
+
+from ._evaluate import METRICS, MISSING_QUERIES, TREC_EVAL_FAMILIES, TREC_EVAL_NAMES, evaluate
+from ._files import read_qrels, read_run, write_qrels, write_run
+from ._tables import QRELS_COLUMNS, RUN_COLUMNS
+
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "METRICS",
+           "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES", "QRELS_COLUMNS",
+           "RUN_COLUMNS"]
