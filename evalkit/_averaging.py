@@ -15,6 +15,10 @@ Precision, recall, F and specificity of several classes are all computed in thre
    the F of macro precision and macro recall, Opitz & Burst 2019), and ``exclude`` (classes
    left out of the average).
 
+The division itself (:func:`safe_divide`, with the ``zero_division`` policy and its warning)
+and the mean that leaves undefined ratios out (:func:`nan_average`) live here too, beside the
+steps that use them; :mod:`evalkit._kappa` and :mod:`evalkit.ranking` divide with them as well.
+
 :mod:`evalkit.classification` and :mod:`evalkit.probabilistic` both call these functions,
 so every averaging scheme has one definition. The counts may also carry a leading batch axis
 (a stack of confusion matrices, shape ``(..., k, k)``): every step then works along the last
@@ -24,6 +28,7 @@ thousand resampled confusion matrices that way, in one pass.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +41,8 @@ from ._validation import (
     check_option,
     check_same_label_kind,
     keyword_only,
-    nan_average,
-    safe_divide,
 )
+from .exceptions import UndefinedMetricWarning
 
 __all__ = [
     "AVERAGES",
@@ -50,6 +54,8 @@ __all__ = [
     "counts_from_matrix",
     "locate",
     "matrix_over",
+    "nan_average",
+    "safe_divide",
     "select_labels",
 ]
 
@@ -286,6 +292,112 @@ def counts_from_matrix(
 # --------------------------------------------------------------------------------------------
 # Steps 2 and 3: ratios, then averages
 # --------------------------------------------------------------------------------------------
+
+
+def _describe_labels(values: Any) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def zero_division_value(zero_division: Any) -> float:
+    """The number that stands in for an undefined ratio under a policy."""
+    return 0.0 if zero_division == "warn" else float(zero_division)
+
+
+def safe_divide(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    zero_division: Any,
+    *,
+    metric: str,
+    reason: str,
+    labels: np.ndarray | None = None,
+) -> np.ndarray:
+    """Divide element-wise; where the denominator is 0 use the ``zero_division`` value.
+
+    Under ``"warn"`` the result is 0.0 there and an :class:`UndefinedMetricWarning` says which
+    labels were affected and why (``reason``, e.g. "no predicted samples").
+    """
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = numerator / np.where(undefined, 1.0, denominator)
+    if undefined.any():
+        result = np.where(undefined, zero_division_value(zero_division), result)
+        if zero_division == "warn":
+            where = ""
+            if labels is not None and np.ndim(undefined) > 0:
+                # A stack of data sets (..., k): name each label undefined in any of them.
+                hit = undefined.reshape(-1, undefined.shape[-1]).any(axis=0)
+                where = f" for label(s) {_describe_labels(np.asarray(labels)[hit].tolist())}"
+            warnings.warn(
+                f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
+                "Use the zero_division argument to choose another value.",
+                UndefinedMetricWarning,
+                stacklevel=3,
+            )
+    return result
+
+
+def nan_average(
+    values: np.ndarray,
+    weights: np.ndarray | None = None,
+    *,
+    metric: str,
+    mask: np.ndarray | None = None,
+) -> Any:
+    """Weighted mean along the last axis that skips NaN entries, warning when it does.
+
+    NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
+    the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
+    remaining entries are averaged without weights.
+
+    ``values`` is (k,) for one data set (the result is a float) or (..., k) for a stack of
+    them (the result is an array of shape ``...``); ``mask``, if given, marks the entries
+    that take part (the others are left out silently, NaN or not).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    if mask is not None:
+        n_nan = int((~keep & mask).sum())
+        keep &= mask
+    else:
+        n_nan = int((~keep).sum())
+    if n_nan:
+        warnings.warn(
+            f"{metric}: {n_nan} undefined (NaN) per-class value(s) were left out "
+            "of the average.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    if values.ndim == 1 and mask is None:
+        if not keep.any():
+            return float("nan")
+        if weights is None:
+            return float(values[keep].mean())
+        weights = np.asarray(weights, dtype=np.float64)[keep]
+        total = weights.sum()
+        if total == 0:
+            # Every class with a defined score has zero weight: fall back to the plain
+            # mean, as scikit-learn's _nanaverage does.
+            return float(values[keep].mean())
+        return float(np.dot(values[keep], weights) / total)
+    # A stack (or a masked set): the same rule, row by row, without a loop over rows.
+    count = keep.sum(axis=-1)
+    kept = np.where(keep, values, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = kept.sum(axis=-1) / count
+        if weights is None:
+            result = plain
+        else:
+            kept_weights = np.where(keep, np.asarray(weights, dtype=np.float64), 0.0)
+            total = kept_weights.sum(axis=-1)
+            result = np.where(total == 0, plain,
+                              np.einsum("...k,...k->...", kept, kept_weights) / total)
+    result = np.where(count == 0, np.nan, result)
+    return float(result) if result.ndim == 0 else result
+
+
 
 
 def _ratio(

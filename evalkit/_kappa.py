@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import safe_divide
+from ._averaging import safe_divide
 
 __all__ = ["disagreement_weights", "kappa_of_tables", "kappa_terms_of_table"]
 
