@@ -11,7 +11,7 @@ Precision, recall, F and specificity of several classes are all computed in thre
    ``zero_division`` policy where a denominator is 0.
 3. **Averages.** ``"binary"`` (the positive class), ``"micro"`` (pool the counts, then
    divide), ``"macro"`` (unweighted mean), ``"weighted"``, ``"dodrans"`` and ``"entropy"``
-   (means weighted by :func:`class_weights`, Harbecke et al. 2022), ``"macro_pr"`` (for F:
+   (means weighted by :func:`evalkit.class_weights`, Harbecke et al. 2022), ``"macro_pr"`` (for F:
    the F of macro precision and macro recall, Opitz & Burst 2019), and ``exclude`` (classes
    left out of the average).
 
@@ -35,12 +35,9 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
-    check_1d,
     check_label_list,
     check_labels,
-    check_option,
     check_same_label_kind,
-    keyword_only,
 )
 from .exceptions import UndefinedMetricWarning
 
@@ -49,7 +46,6 @@ __all__ = [
     "WEIGHT_SCHEMES",
     "ClassCounts",
     "average_scores",
-    "class_weights",
     "weights_of",
     "counts_from_matrix",
     "locate",
@@ -62,7 +58,7 @@ __all__ = [
 #: The values ``average`` accepts, in the order the documentation lists them.
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr")
 
-#: The weighting schemes of Harbecke et al. (2022) that :func:`class_weights` knows.
+#: The weighting schemes of Harbecke et al. (2022) that :func:`evalkit.class_weights` knows.
 WEIGHT_SCHEMES = ("micro", "macro", "weighted", "dodrans", "entropy")
 
 #: The per-class ratios :func:`average_scores` computes, with the name its warnings use.
@@ -70,66 +66,11 @@ RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
           "specificity": "Specificity"}
 
 
-@keyword_only
-def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
-    r"""Weights of the classes in an average, summing to 1.
-
-    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
-    weighs as much as its samples) and macro-averaging (every class weighs the same):
-
-    .. math::
-
-        w_i \propto \begin{cases}
-            1 & \text{macro} \\
-            n_i^{3/4} & \text{dodrans} \\
-            -n_i \log_2 (n_i / N) & \text{entropy} \\
-            n_i & \text{weighted (and micro)}
-        \end{cases}
-
-    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
-
-    Parameters
-    ----------
-    support : array-like of int
-        Number of true samples of each class.
-    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
-        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
-        average of per-class *recalls* equal micro recall.
-    n_samples : int, optional
-        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
-        whole test set when some classes are left out (as the authors' code does).
-
-    Returns
-    -------
-    ndarray of float
-        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
-
-    References
-    ----------
-    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
-    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
-
-    Examples
-    --------
-    >>> class_weights([1, 9], scheme="macro")
-    array([0.5, 0.5])
-    >>> class_weights([1, 9], scheme="weighted")
-    array([0.1, 0.9])
-    >>> class_weights([1, 9], scheme="dodrans").round(3)
-    array([0.161, 0.839])
-    """
-    support = check_1d(support, "support")
-    if support.dtype.kind not in "biuf" or np.any(support < 0):
-        raise ValueError("support must hold non-negative counts")
-    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
-    return weights_of(support, scheme, n_samples=n_samples)
-
-
 def weights_of(
     support: np.ndarray, scheme: str, *, n_samples: float | None = None,
     present: np.ndarray | None = None,
 ) -> np.ndarray:
-    """:func:`class_weights` without the checks, along the last axis of ``support``.
+    """:func:`evalkit.class_weights` without the checks, along the last axis of ``support``.
 
     ``support`` is (k,) or a stack (..., k); ``present`` (same shape) marks the classes that
     take part (the others weigh 0).

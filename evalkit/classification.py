@@ -23,15 +23,16 @@ from ._averaging import (
     WEIGHT_SCHEMES,
     ClassCounts,
     average_scores,
-    class_weights,
     counts_from_matrix,
     matrix_over,
     select_labels,
+    weights_of,
 )
 from ._confusion_stack import ratio_of_stack, stacked
 from ._counting import full_confusion
 from ._docs import fill_doc
 from ._validation import (
+    check_1d,
     check_consistent_length,
     check_label_list,
     check_labels,
@@ -510,6 +511,61 @@ def specificity(
     counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
                            pos_label=pos_label)
     return average_scores(counts, average, want="specificity", zero_division=zero_division)
+
+
+@keyword_only
+def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
+    r"""Weights of the classes in an average, summing to 1.
+
+    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
+    weighs as much as its samples) and macro-averaging (every class weighs the same):
+
+    .. math::
+
+        w_i \propto \begin{cases}
+            1 & \text{macro} \\
+            n_i^{3/4} & \text{dodrans} \\
+            -n_i \log_2 (n_i / N) & \text{entropy} \\
+            n_i & \text{weighted (and micro)}
+        \end{cases}
+
+    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
+
+    Parameters
+    ----------
+    support : array-like of int
+        Number of true samples of each class.
+    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
+        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
+        average of per-class *recalls* equal micro recall.
+    n_samples : int, optional
+        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
+        whole test set when some classes are left out (as the authors' code does).
+
+    Returns
+    -------
+    ndarray of float
+        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
+
+    References
+    ----------
+    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
+    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
+
+    Examples
+    --------
+    >>> class_weights([1, 9], scheme="macro")
+    array([0.5, 0.5])
+    >>> class_weights([1, 9], scheme="weighted")
+    array([0.1, 0.9])
+    >>> class_weights([1, 9], scheme="dodrans").round(3)
+    array([0.161, 0.839])
+    """
+    support = check_1d(support, "support")
+    if support.dtype.kind not in "biuf" or np.any(support < 0):
+        raise ValueError("support must hold non-negative counts")
+    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
+    return weights_of(support, scheme, n_samples=n_samples)
 
 
 #: The averaging rows of :func:`classification_report`, in order.
