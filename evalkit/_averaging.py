@@ -34,11 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import (
-    check_label_list,
-    check_labels,
-    check_same_label_kind,
-)
 from .exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -52,7 +47,12 @@ __all__ = [
     "matrix_over",
     "nan_average",
     "safe_divide",
-    "select_labels",
+    "accuracy_of_correct",
+    "accuracy_of_stack",
+    "choose_labels",
+    "error_rate_of_correct",
+    "error_rate_of_stack",
+    "ratio_of_stack",
 ]
 
 #: The values ``average`` accepts, in the order the documentation lists them.
@@ -120,42 +120,33 @@ def matrix_over(classes: np.ndarray, matrix: np.ndarray, wanted: np.ndarray) -> 
                     matrix[..., index[:, None], index[None, :]], 0)
 
 
-def select_labels(
-    y_true: np.ndarray,
-    average: str | None,
-    labels: Any,
-    exclude: Any,
-    pos_label: Any,
-    present: np.ndarray,
-) -> np.ndarray | None:
-    """The labels a metric reports or averages over (None: every present label)."""
+def choose_labels(classes: np.ndarray, average: str | None, choice: Any) -> np.ndarray | None:
+    """The labels a metric reports or averages over (None: every class), from the sorted
+    ``classes`` of the data and the ``choice`` :func:`evalkit._validation.check_label_choice`
+    checked (its ``labels``, ``exclude``, ``positive`` and the ``pos_label`` as given).
+
+    What only the data can tell is decided here: ``average="binary"`` needs at most two
+    classes, one of which is ``pos_label``; ``exclude`` must leave a class.
+    """
     if average == "binary":
-        if exclude is not None:
+        if len(classes) > 2:
             raise ValueError(
-                "exclude leaves classes out of an average over classes; it has no meaning with "
-                "average='binary' (use average='micro', 'macro', ... instead)"
-            )
-        if len(present) > 2:
-            raise ValueError(
-                f"average='binary' needs at most two classes, but the labels hold {len(present)} "
-                f"({present.tolist()[:10]}{' ...' if len(present) > 10 else ''}); choose another "
+                f"average='binary' needs at most two classes, but the labels hold {len(classes)} "
+                f"({classes.tolist()[:10]}{' ...' if len(classes) > 10 else ''}); choose another "
                 "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
             )
-        pos = check_labels([pos_label], "pos_label")
-        kinds_differ = (pos.dtype.kind == "U") != (y_true.dtype.kind == "U")
-        if kinds_differ or (pos[0] not in present and len(present) >= 2):
+        positive = choice.positive
+        kinds_differ = (positive.dtype.kind == "U") != (classes.dtype.kind == "U")
+        if kinds_differ or (positive[0] not in classes and len(classes) >= 2):
             raise ValueError(
-                f"pos_label={pos_label!r} is not one of the labels; it should be one of "
-                f"{present.tolist()}"
+                f"pos_label={choice.pos_label!r} is not one of the labels; it should be one of "
+                f"{classes.tolist()}"
             )
-        return pos
-    chosen = None if labels is None else check_label_list(labels, y_true)
-    if exclude is not None:
-        excluded = check_labels(exclude, "exclude", allow_empty=True)
-        if len(excluded):
-            check_same_label_kind(y_true=y_true, exclude=excluded)
-        base = present if chosen is None else chosen
-        chosen = base[~np.isin(base, excluded)]
+        return positive
+    chosen = choice.labels
+    if choice.exclude is not None:
+        base = classes if chosen is None else chosen
+        chosen = base[~np.isin(base, choice.exclude)]
         if len(chosen) == 0:
             raise ValueError("exclude leaves no class to evaluate")
     return chosen
@@ -424,3 +415,61 @@ def average_scores(
         return nan_average(scores, metric=names[want], mask=present)
     weights = weights_of(support, average, n_samples=counts.n_samples, present=present)
     return nan_average(scores, weights, metric=names[want], mask=present)
+
+
+# --------------------------------------------------------------------------------------------
+# The kernels: each metric's formula over a stack of confusion matrices (..., k, k)
+# --------------------------------------------------------------------------------------------
+
+
+def ratio_of_stack(
+    classes: np.ndarray,
+    stack: np.ndarray,
+    n_samples: int,
+    *,
+    want: str,
+    average: str | None,
+    choice: Any,
+    beta: float = 1.0,
+    zero_division: Any,
+    resampled: bool = False,
+) -> Any:
+    """Precision, recall, F-beta or specificity (``want``) of every (k, k) matrix of ``stack``
+    over the sorted ``classes``, each holding ``n_samples`` rows, averaged as ``average`` says.
+
+    The one home of these metrics: :func:`evalkit.precision` and its kin call it on the one
+    matrix of their labels, :func:`evalkit.bootstrap_ci` and
+    :func:`evalkit.compare_classifiers` on a stack of resampled matrices. The options come
+    checked (:func:`evalkit._validation.check_label_choice` made ``choice``). A
+    ``resampled`` matrix may miss a class the data hold: without ``labels``, its average
+    leaves that class out, as the metric called on the resampled rows would.
+    """
+    chosen = choose_labels(classes, average, choice)
+    drop_absent = resampled and choice.labels is None and average != "binary"
+    counts = counts_from_matrix(classes, stack, chosen, n_samples, drop_absent=drop_absent)
+    return average_scores(counts, average, want=want, beta=beta, zero_division=zero_division)
+
+
+def accuracy_of_correct(correct: Any, n_samples: int) -> Any:
+    """Accuracy from the number of correct rows (the trace of the confusion matrix)."""
+    return correct / n_samples
+
+
+def error_rate_of_correct(correct: Any, n_samples: int) -> Any:
+    """Error rate from the number of correct rows: errors / n, not ``1 - accuracy`` (which
+    can print 0.09999999999999998)."""
+    return (n_samples - correct) / n_samples
+
+
+def accuracy_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int, *,
+                      resampled: bool = False) -> np.ndarray:
+    """Accuracy of every matrix of a stack (..., k, k): :func:`accuracy_of_correct` of its
+    trace."""
+    return accuracy_of_correct(np.trace(stack, axis1=-2, axis2=-1), n_samples)
+
+
+def error_rate_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int, *,
+                        resampled: bool = False) -> np.ndarray:
+    """Error rate of every matrix of a stack (..., k, k): :func:`error_rate_of_correct` of
+    its trace."""
+    return error_rate_of_correct(np.trace(stack, axis1=-2, axis2=-1), n_samples)

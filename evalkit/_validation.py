@@ -13,10 +13,12 @@ import inspect
 import numbers
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
+
+from ._averaging import choose_labels
 
 __all__ = [
     "as_array",
@@ -24,10 +26,12 @@ __all__ = [
     "check_bool",
     "check_counts",
     "check_consistent_length",
+    "check_label_choice",
     "check_label_list",
     "check_labels",
     "check_option",
     "check_zero_division",
+    "select_labels",
     "check_finite_scores",
     "check_grades",
     "check_scalar",
@@ -231,6 +235,55 @@ def check_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> n
     if len(np.unique(labels)) != len(labels):
         raise ValueError(f"{name} must not repeat a label; got {labels.tolist()}")
     return labels
+
+
+class LabelChoice(NamedTuple):
+    """The checked label options of a metric over classes (see :func:`check_label_choice`)."""
+
+    labels: np.ndarray | None
+    exclude: np.ndarray | None
+    positive: np.ndarray | None
+    pos_label: Any
+
+
+def check_label_choice(y_true: np.ndarray, average: str | None, labels: Any, exclude: Any,
+                       pos_label: Any) -> LabelChoice:
+    """Check the ``labels``, ``exclude`` and ``pos_label`` of a metric averaged as ``average``
+    against the checked ``y_true``, before any counting.
+
+    With ``average="binary"`` only ``pos_label`` matters (``labels`` is ignored, ``exclude``
+    is refused); otherwise ``pos_label`` is ignored. What needs the classes of the data
+    (is ``pos_label`` one of them?) is decided with them, by
+    :func:`evalkit._averaging.choose_labels`.
+
+    >>> check_label_choice(np.array([0, 1]), "binary", None, [0], 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: exclude leaves classes out of an average over classes; it has no meaning ...
+    """
+    if average == "binary":
+        if exclude is not None:
+            raise ValueError(
+                "exclude leaves classes out of an average over classes; it has no meaning with "
+                "average='binary' (use average='micro', 'macro', ... instead)"
+            )
+        return LabelChoice(None, None, check_labels([pos_label], "pos_label"), pos_label)
+    chosen = None if labels is None else check_label_list(labels, y_true)
+    excluded = None
+    if exclude is not None:
+        excluded = check_labels(exclude, "exclude", allow_empty=True)
+        if len(excluded):
+            check_same_label_kind(y_true=y_true, exclude=excluded)
+    return LabelChoice(chosen, excluded, None, pos_label)
+
+
+def select_labels(y_true: np.ndarray, average: str | None, labels: Any, exclude: Any,
+                  pos_label: Any, present: np.ndarray) -> np.ndarray | None:
+    """:func:`check_label_choice`, then :func:`evalkit._averaging.choose_labels` among the
+    sorted ``present`` classes: for callers that know the classes before they count (the
+    metrics of predicted probabilities)."""
+    choice = check_label_choice(y_true, average, labels, exclude, pos_label)
+    return choose_labels(present, average, choice)
 
 
 def check_finite_scores(values: Any, name: str) -> np.ndarray:
