@@ -80,7 +80,8 @@ def _ratio_options(y_true: np.ndarray, *, want: str, beta: Any = 1.0, average: A
     return {
         "want": want,
         "average": average,
-        "beta": check_scalar(beta, "beta", low=0, allow_inf=True),
+        # Only F reads beta (precision and the rest take none).
+        "beta": check_scalar(beta, "beta", low=0, allow_inf=True) if want == "f" else 1.0,
         "zero_division": check_zero_division(zero_division),
         "choice": check_label_choice(y_true, average, labels, exclude, pos_label),
     }
