@@ -1,9 +1,12 @@
 r"""Set-based evaluation: confusion matrices, accuracy, precision, recall and the F measure.
 
 Every metric here depends only on the confusion matrix, so each public function follows one
-path: validate the labels, count them into per-class true positives, false positives, false
-negatives and true negatives with a single ``np.bincount``, then divide and average. There is
-no Python loop over samples.
+path, downwards: validate the labels and options (:mod:`evalkit._validation`), count the
+labels into one confusion matrix with a single ``np.bincount`` (:mod:`evalkit._counting`),
+then call the metric's kernel (:mod:`evalkit._averaging`), which divides and averages. The
+kernel is the formula's one home: :func:`evalkit.bootstrap_ci` and
+:func:`evalkit.compare_classifiers` call it on a stack of resampled matrices
+(:mod:`evalkit._confusion_stack`). There is no Python loop over samples.
 
 The same functions serve set retrieval (relevant/not relevant, retrieved/not retrieved) and
 classification (any number of classes); the signatures follow scikit-learn's so that each
