@@ -135,6 +135,8 @@ def choose_labels(classes: np.ndarray, average: str | None, choice: Any) -> np.n
                 f"({classes.tolist()[:10]}{' ...' if len(classes) > 10 else ''}); choose another "
                 "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
             )
+        if choice.pos_label_error is not None:
+            raise ValueError(choice.pos_label_error)
         positive = choice.positive
         kinds_differ = (positive.dtype.kind == "U") != (classes.dtype.kind == "U")
         if kinds_differ or (positive[0] not in classes and len(classes) >= 2):

@@ -244,6 +244,9 @@ class LabelChoice(NamedTuple):
     exclude: np.ndarray | None
     positive: np.ndarray | None
     pos_label: Any
+    #: Why ``pos_label`` is not a label (raised once the classes show that binary averaging
+    #: itself is possible, so that a multi-class ``y_true`` hears about ``average`` first).
+    pos_label_error: str | None = None
 
 
 def check_label_choice(y_true: np.ndarray, average: str | None, labels: Any, exclude: Any,
@@ -267,7 +270,11 @@ def check_label_choice(y_true: np.ndarray, average: str | None, labels: Any, exc
                 "exclude leaves classes out of an average over classes; it has no meaning with "
                 "average='binary' (use average='micro', 'macro', ... instead)"
             )
-        return LabelChoice(None, None, check_labels([pos_label], "pos_label"), pos_label)
+        try:
+            positive = check_labels([pos_label], "pos_label")
+        except ValueError as error:
+            return LabelChoice(None, None, None, pos_label, str(error))
+        return LabelChoice(None, None, positive, pos_label)
     chosen = None if labels is None else check_label_list(labels, y_true)
     excluded = None
     if exclude is not None:

@@ -450,6 +450,11 @@ def test_unknown_zero_division(metric):
 def test_binary_average_with_three_classes(metric):
     with pytest.raises(ValueError, match="average='binary' needs at most two classes"):
         metric([0, 1, 2], [0, 1, 2])
+    # The average is the mistake to hear about first, even with a pos_label that is no label.
+    with pytest.raises(ValueError, match="average='binary' needs at most two classes"):
+        metric([0, 1, 2], [0, 1, 2], pos_label=None)
+    with pytest.raises(ValueError, match="pos_label mixes strings and numbers"):
+        metric([0, 1], [0, 1], pos_label=None)
 
 
 @pytest.mark.parametrize("metric", METRICS)
