@@ -11,9 +11,13 @@ Precision, recall, F and specificity of several classes are all computed in thre
    ``zero_division`` policy where a denominator is 0.
 3. **Averages.** ``"binary"`` (the positive class), ``"micro"`` (pool the counts, then
    divide), ``"macro"`` (unweighted mean), ``"weighted"``, ``"dodrans"`` and ``"entropy"``
-   (means weighted by :func:`class_weights`, Harbecke et al. 2022), ``"macro_pr"`` (for F:
+   (means weighted by :func:`evalkit.class_weights`, Harbecke et al. 2022), ``"macro_pr"`` (for F:
    the F of macro precision and macro recall, Opitz & Burst 2019), and ``exclude`` (classes
    left out of the average).
+
+The division itself (:func:`safe_divide`, with the ``zero_division`` policy and its warning)
+and the mean that leaves undefined ratios out (:func:`nan_average`) live here too, beside the
+steps that use them; :mod:`evalkit._kappa` and :mod:`evalkit.ranking` divide with them as well.
 
 :mod:`evalkit.classification` and :mod:`evalkit.probabilistic` both call these functions,
 so every averaging scheme has one definition. The counts may also carry a leading batch axis
@@ -24,39 +28,37 @@ thousand resampled confusion matrices that way, in one pass.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ._validation import (
-    check_1d,
-    check_label_list,
-    check_labels,
-    check_option,
-    check_same_label_kind,
-    keyword_only,
-    nan_average,
-    safe_divide,
-)
+from .exceptions import UndefinedMetricWarning
 
 __all__ = [
     "AVERAGES",
     "WEIGHT_SCHEMES",
     "ClassCounts",
     "average_scores",
-    "class_weights",
     "weights_of",
     "counts_from_matrix",
     "locate",
     "matrix_over",
-    "select_labels",
+    "nan_average",
+    "safe_divide",
+    "accuracy_of_correct",
+    "accuracy_of_stack",
+    "choose_labels",
+    "error_rate_of_correct",
+    "error_rate_of_stack",
+    "ratio_of_stack",
 ]
 
 #: The values ``average`` accepts, in the order the documentation lists them.
 AVERAGES = (None, "binary", "micro", "macro", "weighted", "dodrans", "entropy", "macro_pr")
 
-#: The weighting schemes of Harbecke et al. (2022) that :func:`class_weights` knows.
+#: The weighting schemes of Harbecke et al. (2022) that :func:`evalkit.class_weights` knows.
 WEIGHT_SCHEMES = ("micro", "macro", "weighted", "dodrans", "entropy")
 
 #: The per-class ratios :func:`average_scores` computes, with the name its warnings use.
@@ -64,66 +66,11 @@ RATIOS = {"precision": "Precision", "recall": "Recall", "f": "F-score",
           "specificity": "Specificity"}
 
 
-@keyword_only
-def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
-    r"""Weights of the classes in an average, summing to 1.
-
-    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
-    weighs as much as its samples) and macro-averaging (every class weighs the same):
-
-    .. math::
-
-        w_i \propto \begin{cases}
-            1 & \text{macro} \\
-            n_i^{3/4} & \text{dodrans} \\
-            -n_i \log_2 (n_i / N) & \text{entropy} \\
-            n_i & \text{weighted (and micro)}
-        \end{cases}
-
-    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
-
-    Parameters
-    ----------
-    support : array-like of int
-        Number of true samples of each class.
-    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
-        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
-        average of per-class *recalls* equal micro recall.
-    n_samples : int, optional
-        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
-        whole test set when some classes are left out (as the authors' code does).
-
-    Returns
-    -------
-    ndarray of float
-        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
-
-    References
-    ----------
-    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
-    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
-
-    Examples
-    --------
-    >>> class_weights([1, 9], scheme="macro")
-    array([0.5, 0.5])
-    >>> class_weights([1, 9], scheme="weighted")
-    array([0.1, 0.9])
-    >>> class_weights([1, 9], scheme="dodrans").round(3)
-    array([0.161, 0.839])
-    """
-    support = check_1d(support, "support")
-    if support.dtype.kind not in "biuf" or np.any(support < 0):
-        raise ValueError("support must hold non-negative counts")
-    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
-    return weights_of(support, scheme, n_samples=n_samples)
-
-
 def weights_of(
     support: np.ndarray, scheme: str, *, n_samples: float | None = None,
     present: np.ndarray | None = None,
 ) -> np.ndarray:
-    """:func:`class_weights` without the checks, along the last axis of ``support``.
+    """:func:`evalkit.class_weights` without the checks, along the last axis of ``support``.
 
     ``support`` is (k,) or a stack (..., k); ``present`` (same shape) marks the classes that
     take part (the others weigh 0).
@@ -173,42 +120,35 @@ def matrix_over(classes: np.ndarray, matrix: np.ndarray, wanted: np.ndarray) -> 
                     matrix[..., index[:, None], index[None, :]], 0)
 
 
-def select_labels(
-    y_true: np.ndarray,
-    average: str | None,
-    labels: Any,
-    exclude: Any,
-    pos_label: Any,
-    present: np.ndarray,
-) -> np.ndarray | None:
-    """The labels a metric reports or averages over (None: every present label)."""
+def choose_labels(classes: np.ndarray, average: str | None, choice: Any) -> np.ndarray | None:
+    """The labels a metric reports or averages over (None: every class), from the sorted
+    ``classes`` of the data and the ``choice`` :func:`evalkit._validation.check_label_choice`
+    checked (its ``labels``, ``exclude``, ``positive`` and the ``pos_label`` as given).
+
+    What only the data can tell is decided here: ``average="binary"`` needs at most two
+    classes, one of which is ``pos_label``; ``exclude`` must leave a class.
+    """
     if average == "binary":
-        if exclude is not None:
+        if len(classes) > 2:
             raise ValueError(
-                "exclude leaves classes out of an average over classes; it has no meaning with "
-                "average='binary' (use average='micro', 'macro', ... instead)"
-            )
-        if len(present) > 2:
-            raise ValueError(
-                f"average='binary' needs at most two classes, but the labels hold {len(present)} "
-                f"({present.tolist()[:10]}{' ...' if len(present) > 10 else ''}); choose another "
+                f"average='binary' needs at most two classes, but the labels hold {len(classes)} "
+                f"({classes.tolist()[:10]}{' ...' if len(classes) > 10 else ''}); choose another "
                 "average: None, 'micro', 'macro', 'weighted', 'dodrans', 'entropy' or 'macro_pr'"
             )
-        pos = check_labels([pos_label], "pos_label")
-        kinds_differ = (pos.dtype.kind == "U") != (y_true.dtype.kind == "U")
-        if kinds_differ or (pos[0] not in present and len(present) >= 2):
+        if choice.pos_label_error is not None:
+            raise ValueError(choice.pos_label_error)
+        positive = choice.positive
+        kinds_differ = (positive.dtype.kind == "U") != (classes.dtype.kind == "U")
+        if kinds_differ or (positive[0] not in classes and len(classes) >= 2):
             raise ValueError(
-                f"pos_label={pos_label!r} is not one of the labels; it should be one of "
-                f"{present.tolist()}"
+                f"pos_label={choice.pos_label!r} is not one of the labels; it should be one of "
+                f"{classes.tolist()}"
             )
-        return pos
-    chosen = None if labels is None else check_label_list(labels, y_true)
-    if exclude is not None:
-        excluded = check_labels(exclude, "exclude", allow_empty=True)
-        if len(excluded):
-            check_same_label_kind(y_true=y_true, exclude=excluded)
-        base = present if chosen is None else chosen
-        chosen = base[~np.isin(base, excluded)]
+        return positive
+    chosen = choice.labels
+    if choice.exclude is not None:
+        base = classes if chosen is None else chosen
+        chosen = base[~np.isin(base, choice.exclude)]
         if len(chosen) == 0:
             raise ValueError("exclude leaves no class to evaluate")
     return chosen
@@ -286,6 +226,112 @@ def counts_from_matrix(
 # --------------------------------------------------------------------------------------------
 # Steps 2 and 3: ratios, then averages
 # --------------------------------------------------------------------------------------------
+
+
+def _describe_labels(values: Any) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def zero_division_value(zero_division: Any) -> float:
+    """The number that stands in for an undefined ratio under a policy."""
+    return 0.0 if zero_division == "warn" else float(zero_division)
+
+
+def safe_divide(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    zero_division: Any,
+    *,
+    metric: str,
+    reason: str,
+    labels: np.ndarray | None = None,
+) -> np.ndarray:
+    """Divide element-wise; where the denominator is 0 use the ``zero_division`` value.
+
+    Under ``"warn"`` the result is 0.0 there and an :class:`UndefinedMetricWarning` says which
+    labels were affected and why (``reason``, e.g. "no predicted samples").
+    """
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = numerator / np.where(undefined, 1.0, denominator)
+    if undefined.any():
+        result = np.where(undefined, zero_division_value(zero_division), result)
+        if zero_division == "warn":
+            where = ""
+            if labels is not None and np.ndim(undefined) > 0:
+                # A stack of data sets (..., k): name each label undefined in any of them.
+                hit = undefined.reshape(-1, undefined.shape[-1]).any(axis=0)
+                where = f" for label(s) {_describe_labels(np.asarray(labels)[hit].tolist())}"
+            warnings.warn(
+                f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
+                "Use the zero_division argument to choose another value.",
+                UndefinedMetricWarning,
+                stacklevel=3,
+            )
+    return result
+
+
+def nan_average(
+    values: np.ndarray,
+    weights: np.ndarray | None = None,
+    *,
+    metric: str,
+    mask: np.ndarray | None = None,
+) -> Any:
+    """Weighted mean along the last axis that skips NaN entries, warning when it does.
+
+    NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
+    the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
+    remaining entries are averaged without weights.
+
+    ``values`` is (k,) for one data set (the result is a float) or (..., k) for a stack of
+    them (the result is an array of shape ``...``); ``mask``, if given, marks the entries
+    that take part (the others are left out silently, NaN or not).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    if mask is not None:
+        n_nan = int((~keep & mask).sum())
+        keep &= mask
+    else:
+        n_nan = int((~keep).sum())
+    if n_nan:
+        warnings.warn(
+            f"{metric}: {n_nan} undefined (NaN) per-class value(s) were left out "
+            "of the average.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    if values.ndim == 1 and mask is None:
+        if not keep.any():
+            return float("nan")
+        if weights is None:
+            return float(values[keep].mean())
+        weights = np.asarray(weights, dtype=np.float64)[keep]
+        total = weights.sum()
+        if total == 0:
+            # Every class with a defined score has zero weight: fall back to the plain
+            # mean, as scikit-learn's _nanaverage does.
+            return float(values[keep].mean())
+        return float(np.dot(values[keep], weights) / total)
+    # A stack (or a masked set): the same rule, row by row, without a loop over rows.
+    count = keep.sum(axis=-1)
+    kept = np.where(keep, values, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = kept.sum(axis=-1) / count
+        if weights is None:
+            result = plain
+        else:
+            kept_weights = np.where(keep, np.asarray(weights, dtype=np.float64), 0.0)
+            total = kept_weights.sum(axis=-1)
+            result = np.where(total == 0, plain,
+                              np.einsum("...k,...k->...", kept, kept_weights) / total)
+    result = np.where(count == 0, np.nan, result)
+    return float(result) if result.ndim == 0 else result
+
+
 
 
 def _ratio(
@@ -371,3 +417,61 @@ def average_scores(
         return nan_average(scores, metric=names[want], mask=present)
     weights = weights_of(support, average, n_samples=counts.n_samples, present=present)
     return nan_average(scores, weights, metric=names[want], mask=present)
+
+
+# --------------------------------------------------------------------------------------------
+# The kernels: each metric's formula over a stack of confusion matrices (..., k, k)
+# --------------------------------------------------------------------------------------------
+
+
+def ratio_of_stack(
+    classes: np.ndarray,
+    stack: np.ndarray,
+    n_samples: int,
+    *,
+    want: str,
+    average: str | None,
+    choice: Any,
+    beta: float = 1.0,
+    zero_division: Any,
+    resampled: bool = False,
+) -> Any:
+    """Precision, recall, F-beta or specificity (``want``) of every (k, k) matrix of ``stack``
+    over the sorted ``classes``, each holding ``n_samples`` rows, averaged as ``average`` says.
+
+    The one home of these metrics: :func:`evalkit.precision` and its kin call it on the one
+    matrix of their labels, :func:`evalkit.bootstrap_ci` and
+    :func:`evalkit.compare_classifiers` on a stack of resampled matrices. The options come
+    checked (:func:`evalkit._validation.check_label_choice` made ``choice``). A
+    ``resampled`` matrix may miss a class the data hold: without ``labels``, its average
+    leaves that class out, as the metric called on the resampled rows would.
+    """
+    chosen = choose_labels(classes, average, choice)
+    drop_absent = resampled and choice.labels is None and average != "binary"
+    counts = counts_from_matrix(classes, stack, chosen, n_samples, drop_absent=drop_absent)
+    return average_scores(counts, average, want=want, beta=beta, zero_division=zero_division)
+
+
+def accuracy_of_correct(correct: Any, n_samples: int) -> Any:
+    """Accuracy from the number of correct rows (the trace of the confusion matrix)."""
+    return correct / n_samples
+
+
+def error_rate_of_correct(correct: Any, n_samples: int) -> Any:
+    """Error rate from the number of correct rows: errors / n, not ``1 - accuracy`` (which
+    can print 0.09999999999999998)."""
+    return (n_samples - correct) / n_samples
+
+
+def accuracy_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int, *,
+                      resampled: bool = False) -> np.ndarray:
+    """Accuracy of every matrix of a stack (..., k, k): :func:`accuracy_of_correct` of its
+    trace."""
+    return accuracy_of_correct(np.trace(stack, axis1=-2, axis2=-1), n_samples)
+
+
+def error_rate_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int, *,
+                        resampled: bool = False) -> np.ndarray:
+    """Error rate of every matrix of a stack (..., k, k): :func:`error_rate_of_correct` of
+    its trace."""
+    return error_rate_of_correct(np.trace(stack, axis1=-2, axis2=-1), n_samples)

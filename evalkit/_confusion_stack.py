@@ -11,14 +11,19 @@ multinomial:
     C^{*} \sim \mathrm{Multinomial}\bigl(n;\ C / n\bigr)
 
 So :func:`evalkit.bootstrap_ci` draws R matrices with one ``rng.multinomial`` call and
-evaluates the metric on the (R, k, k) stack with the very functions that compute it for one
-matrix (:mod:`evalkit._averaging`, :mod:`evalkit._kappa`), never touching the *n* rows again.
+evaluates the metric on the (R, k, k) stack, never touching the *n* rows again.
 
-A metric joins by registering itself where it is defined: ``@stacked(evaluate_stack)`` over
-its ``def``, with the evaluator written beside it (or :func:`ratio_of_stack` for a ratio that
-:mod:`evalkit._averaging` averages). This module imports no public module; it keeps the
-registry, recognises a registered metric (or a :func:`functools.partial` of one that fixes
-keywords only) and evaluates it on a stack.
+Each metric's formula is written once, as a kernel over a stack (..., k, k)
+(:mod:`evalkit._averaging`, :mod:`evalkit._kappa`). A metric joins by registering itself
+where it is defined: ``@stacked(kernel, options)`` over its ``def``, where ``options`` checks
+the metric's keyword arguments into the kernel's. The public function checks its labels and
+options, counts one (k, k) matrix and calls that same kernel; the stack path here checks
+and counts the same way, then calls the kernel on the resampled stack. (Accuracy and the
+error rate depend on the matrix only through its trace: their kernels' formula,
+``formula`` below, takes the number of correct rows, which the public functions count
+without building the matrix.) This module imports no public module; it keeps the registry,
+recognises a registered metric (or a :func:`functools.partial` of one that fixes keywords
+only) and evaluates it on a stack.
 
 A resample can miss a class entirely. Called on such a resample without ``labels``, a
 metric averages over the classes that resample holds (and weighted kappa places the
@@ -36,30 +41,45 @@ from typing import Any
 
 import numpy as np
 
-from ._averaging import AVERAGES, average_scores, counts_from_matrix, select_labels
 from ._counting import full_confusion
-from ._validation import check_labels, check_option, check_scalar, check_zero_division
+from ._validation import check_labels
 
-__all__ = ["StackedMetric", "ratio_of_stack", "registered_metrics", "stacked", "stacked_metric"]
+__all__ = ["ConfusionKernel", "StackedMetric", "kernel_of", "registered_metrics", "stacked",
+           "stacked_metric"]
 
-#: ``evaluate_stack(classes, stack, n_samples, arguments, y_true)``: the metric of every
-#: (k, k) matrix of ``stack`` (..., k, k) over the sorted ``classes``, each holding
-#: ``n_samples`` rows; ``arguments`` are the metric's keyword arguments, bound with their
-#: defaults, and ``y_true`` the checked true labels of the data.
-StackEvaluator = Callable[[np.ndarray, np.ndarray, int, dict, np.ndarray], Any]
+#: ``kernel(classes, stack, n_samples, *, resampled, **options)``: the metric of every (k, k)
+#: matrix of ``stack`` (..., k, k) over the sorted ``classes``, each holding ``n_samples``
+#: rows, with its checked options; ``resampled`` says the matrices are resamples of the data.
+Kernel = Callable[..., Any]
 
-_EVALUATORS: dict[Callable[..., Any], StackEvaluator] = {}
+#: ``options(y_true, **arguments)``: the kernel's options from the metric's keyword
+#: arguments, checked (``y_true``, the checked true labels, tells the kind of label).
+Options = Callable[..., dict]
 
 
-def stacked(evaluate_stack: StackEvaluator) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated public metric with the function that evaluates it on a stack.
+@dataclass(frozen=True)
+class ConfusionKernel:
+    """How a registered metric is computed: its kernel, its options and its formula (the
+    function both the public metric and the kernel call; the kernel itself unless said)."""
+
+    kernel: Kernel
+    options: Options
+    formula: Callable[..., Any]
+
+
+_KERNELS: dict[Callable[..., Any], ConfusionKernel] = {}
+
+
+def stacked(kernel: Kernel, options: Options, *, formula: Callable[..., Any] | None = None
+            ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated public metric with its kernel and its options.
 
     Put it outermost (above ``@keyword_only``), so that the object registered is the one
     users call. The metric must take its two label arrays first.
     """
 
     def register(function: Callable[..., Any]) -> Callable[..., Any]:
-        _EVALUATORS[function] = evaluate_stack
+        _KERNELS[function] = ConfusionKernel(kernel, options, formula or kernel)
         return function
 
     return register
@@ -67,29 +87,12 @@ def stacked(evaluate_stack: StackEvaluator) -> Callable[[Callable[..., Any]], Ca
 
 def registered_metrics() -> tuple[Callable[..., Any], ...]:
     """Every metric registered with :func:`stacked`, in the order they were defined."""
-    return tuple(_EVALUATORS)
+    return tuple(_KERNELS)
 
 
-def ratio_of_stack(want: str, *, beta: float | None = None) -> StackEvaluator:
-    """The stack evaluator of a ratio :func:`evalkit._averaging.average_scores` averages
-    (``want``: "precision", "recall", "f" or "specificity"), whose metric takes
-    ``average``, ``labels``, ``exclude``, ``pos_label``, ``zero_division`` (and, for "f"
-    without a fixed ``beta``, ``beta``) as keywords."""
-
-    def evaluate(classes: np.ndarray, stack: np.ndarray, n_samples: int, arguments: dict,
-                 y_true: np.ndarray) -> np.ndarray:
-        average = check_option(arguments["average"], "average", AVERAGES)
-        chosen = select_labels(y_true, average, arguments["labels"], arguments["exclude"],
-                               arguments["pos_label"], classes)
-        # Without labels, a resample averages over the classes it holds.
-        drop_absent = arguments["labels"] is None and average != "binary"
-        counts = counts_from_matrix(classes, stack, chosen, n_samples, drop_absent=drop_absent)
-        f_beta = beta if beta is not None else arguments.get("beta", 1.0)
-        f_beta = check_scalar(f_beta, "beta", low=0, allow_inf=True)
-        return average_scores(counts, average, want=want, beta=f_beta,
-                              zero_division=check_zero_division(arguments["zero_division"]))
-
-    return evaluate
+def kernel_of(function: Callable[..., Any]) -> ConfusionKernel:
+    """The :class:`ConfusionKernel` a registered metric was registered with."""
+    return _KERNELS[function]
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ class StackedMetric:
 
     function: Callable[..., Any]
     arguments: dict[str, Any]
-    evaluate_stack: StackEvaluator
+    kernel: ConfusionKernel
 
     def confusion(self, y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The sorted classes, the full confusion matrix and the checked ``y_true``."""
@@ -109,9 +112,10 @@ class StackedMetric:
 
     def __call__(self, classes: np.ndarray, stack: np.ndarray, n_samples: int,
                  y_true: np.ndarray) -> np.ndarray:
-        """The metric of every confusion matrix of ``stack`` (..., k, k) over ``classes``,
-        each holding ``n_samples`` rows."""
-        values = self.evaluate_stack(classes, stack, n_samples, self.arguments, y_true)
+        """The metric of every resampled confusion matrix of ``stack`` (..., k, k) over
+        ``classes``, each holding ``n_samples`` rows."""
+        options = self.kernel.options(y_true, **self.arguments)
+        values = self.kernel.kernel(classes, stack, n_samples, resampled=True, **options)
         return np.asarray(values, dtype=np.float64)
 
 
@@ -125,10 +129,10 @@ def stacked_metric(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | Non
             return None
         function, keywords = metric.func, dict(metric.keywords)
     try:
-        evaluate_stack = _EVALUATORS.get(function)
+        kernel = _KERNELS.get(function)
     except TypeError:  # an unhashable callable object
         return None
-    if evaluate_stack is None:
+    if kernel is None:
         return None
     signature = inspect.signature(function)
     bound = signature.bind(y_true, y_pred, **keywords)
@@ -136,4 +140,4 @@ def stacked_metric(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | Non
     arguments = dict(bound.arguments)
     for name in list(signature.parameters)[:2]:
         arguments.pop(name)
-    return StackedMetric(function, arguments, evaluate_stack)
+    return StackedMetric(function, arguments, kernel)

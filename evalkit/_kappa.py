@@ -1,7 +1,8 @@
 r"""Cohen's kappa from one contingency table or a stack of them: the formula, written once.
 
-:func:`evalkit.kappa_from_table` (and so :func:`evalkit.cohen_kappa`) computes one kappa here;
-:func:`evalkit.bootstrap_ci` computes a thousand at once, one per resampled table. With
+:func:`evalkit.kappa_from_table` computes one kappa here; :func:`evalkit.cohen_kappa` counts
+its labels into one table and calls :func:`kappa_of_stack`, which :func:`evalkit.bootstrap_ci`
+calls on a thousand resampled tables at once. With
 :math:`p_{ij}` the table's shares, :math:`e_{ij}` the shares expected by chance and
 :math:`w_{ij}` the disagreement weights,
 
@@ -16,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import safe_divide
+from ._averaging import matrix_over, safe_divide
 
-__all__ = ["disagreement_weights", "kappa_of_tables", "kappa_terms_of_table"]
+__all__ = ["disagreement_weights", "kappa_of_stack", "kappa_of_tables", "kappa_terms_of_table"]
 
 
 def disagreement_weights(positions: np.ndarray, weights: str | None) -> np.ndarray:
@@ -73,6 +74,34 @@ def kappa_of_tables(
                         reason="chance agreement is 1 (both judges always use one category)")
     kappa = np.where(np.atleast_1d(chance_disagreement) == 0, ratio, 1.0 - ratio)
     return float(kappa[0]) if tables.ndim == 2 else kappa
+
+
+def kappa_of_stack(
+    classes: np.ndarray,
+    stack: np.ndarray,
+    n_samples: int,
+    *,
+    labels: np.ndarray | None,
+    weights: str | None,
+    marginals: str,
+    zero_division: Any,
+    resampled: bool = False,
+) -> Any:
+    """Cohen's kappa of every (k, k) table of ``stack`` over the sorted ``classes``, the two
+    judges' labels counted (rows: the first judge): the kernel of :func:`evalkit.cohen_kappa`.
+
+    ``labels`` (checked) are the categories in order; None: every class. A ``resampled``
+    table may miss a category neither judge used there: without ``labels``, the others move
+    up, as in the table of the resampled labels (it matters for linear and quadratic weights).
+    """
+    positions = None
+    if labels is not None:
+        stack = matrix_over(classes, stack, labels)
+    elif resampled:
+        present = (stack.sum(axis=-1) > 0) | (stack.sum(axis=-2) > 0)
+        positions = np.cumsum(present, axis=-1) - 1
+    return kappa_of_tables(stack.astype(np.float64), weights=weights, marginals=marginals,
+                           zero_division=zero_division, positions=positions)
 
 
 def kappa_terms_of_table(table: np.ndarray, *, weights: str | None, marginals: str,

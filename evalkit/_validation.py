@@ -12,14 +12,13 @@ import functools
 import inspect
 import numbers
 import reprlib
-import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .exceptions import UndefinedMetricWarning
+from ._averaging import choose_labels
 
 __all__ = [
     "as_array",
@@ -27,10 +26,12 @@ __all__ = [
     "check_bool",
     "check_counts",
     "check_consistent_length",
+    "check_label_choice",
     "check_label_list",
     "check_labels",
     "check_option",
     "check_zero_division",
+    "select_labels",
     "check_finite_scores",
     "check_grades",
     "check_scalar",
@@ -38,8 +39,6 @@ __all__ = [
     "check_same_label_kind",
     "check_square_matrix",
     "keyword_only",
-    "safe_divide",
-    "nan_average",
 ]
 
 
@@ -236,6 +235,62 @@ def check_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> n
     if len(np.unique(labels)) != len(labels):
         raise ValueError(f"{name} must not repeat a label; got {labels.tolist()}")
     return labels
+
+
+class LabelChoice(NamedTuple):
+    """The checked label options of a metric over classes (see :func:`check_label_choice`)."""
+
+    labels: np.ndarray | None
+    exclude: np.ndarray | None
+    positive: np.ndarray | None
+    pos_label: Any
+    #: Why ``pos_label`` is not a label (raised once the classes show that binary averaging
+    #: itself is possible, so that a multi-class ``y_true`` hears about ``average`` first).
+    pos_label_error: str | None = None
+
+
+def check_label_choice(y_true: np.ndarray, average: str | None, labels: Any, exclude: Any,
+                       pos_label: Any) -> LabelChoice:
+    """Check the ``labels``, ``exclude`` and ``pos_label`` of a metric averaged as ``average``
+    against the checked ``y_true``, before any counting.
+
+    With ``average="binary"`` only ``pos_label`` matters (``labels`` is ignored, ``exclude``
+    is refused); otherwise ``pos_label`` is ignored. What needs the classes of the data
+    (is ``pos_label`` one of them?) is decided with them, by
+    :func:`evalkit._averaging.choose_labels`.
+
+    >>> check_label_choice(np.array([0, 1]), "binary", None, [0], 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: exclude leaves classes out of an average over classes; it has no meaning ...
+    """
+    if average == "binary":
+        if exclude is not None:
+            raise ValueError(
+                "exclude leaves classes out of an average over classes; it has no meaning with "
+                "average='binary' (use average='micro', 'macro', ... instead)"
+            )
+        try:
+            positive = check_labels([pos_label], "pos_label")
+        except ValueError as error:
+            return LabelChoice(None, None, None, pos_label, str(error))
+        return LabelChoice(None, None, positive, pos_label)
+    chosen = None if labels is None else check_label_list(labels, y_true)
+    excluded = None
+    if exclude is not None:
+        excluded = check_labels(exclude, "exclude", allow_empty=True)
+        if len(excluded):
+            check_same_label_kind(y_true=y_true, exclude=excluded)
+    return LabelChoice(chosen, excluded, None, pos_label)
+
+
+def select_labels(y_true: np.ndarray, average: str | None, labels: Any, exclude: Any,
+                  pos_label: Any, present: np.ndarray) -> np.ndarray | None:
+    """:func:`check_label_choice`, then :func:`evalkit._averaging.choose_labels` among the
+    sorted ``present`` classes: for callers that know the classes before they count (the
+    metrics of predicted probabilities)."""
+    choice = check_label_choice(y_true, average, labels, exclude, pos_label)
+    return choose_labels(present, average, choice)
 
 
 def check_finite_scores(values: Any, name: str) -> np.ndarray:
@@ -579,103 +634,3 @@ def check_zero_division(zero_division: Any) -> Any:
         if np.isnan(zero_division) or zero_division in (0, 1):
             return float(zero_division)
     raise ValueError(f"{_ZERO_DIVISION_HELP}; got {zero_division!r}")
-
-
-def zero_division_value(zero_division: Any) -> float:
-    """The number that stands in for an undefined ratio under a policy."""
-    return 0.0 if zero_division == "warn" else float(zero_division)
-
-
-def safe_divide(
-    numerator: np.ndarray,
-    denominator: np.ndarray,
-    zero_division: Any,
-    *,
-    metric: str,
-    reason: str,
-    labels: np.ndarray | None = None,
-) -> np.ndarray:
-    """Divide element-wise; where the denominator is 0 use the ``zero_division`` value.
-
-    Under ``"warn"`` the result is 0.0 there and an :class:`UndefinedMetricWarning` says which
-    labels were affected and why (``reason``, e.g. "no predicted samples").
-    """
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    undefined = denominator == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = numerator / np.where(undefined, 1.0, denominator)
-    if undefined.any():
-        result = np.where(undefined, zero_division_value(zero_division), result)
-        if zero_division == "warn":
-            where = ""
-            if labels is not None and np.ndim(undefined) > 0:
-                # A stack of data sets (..., k): name each label undefined in any of them.
-                hit = undefined.reshape(-1, undefined.shape[-1]).any(axis=0)
-                where = f" for label(s) {_describe(np.asarray(labels)[hit].tolist())}"
-            warnings.warn(
-                f"{metric} is ill-defined and set to 0.0{where}: {reason}. "
-                "Use the zero_division argument to choose another value.",
-                UndefinedMetricWarning,
-                stacklevel=3,
-            )
-    return result
-
-
-def nan_average(
-    values: np.ndarray,
-    weights: np.ndarray | None = None,
-    *,
-    metric: str,
-    mask: np.ndarray | None = None,
-) -> Any:
-    """Weighted mean along the last axis that skips NaN entries, warning when it does.
-
-    NaN entries come from ``zero_division=np.nan``; like scikit-learn, they are left out of
-    the average. If every entry is NaN the result is NaN; if every remaining weight is 0 the
-    remaining entries are averaged without weights.
-
-    ``values`` is (k,) for one data set (the result is a float) or (..., k) for a stack of
-    them (the result is an array of shape ``...``); ``mask``, if given, marks the entries
-    that take part (the others are left out silently, NaN or not).
-    """
-    values = np.asarray(values, dtype=np.float64)
-    keep = ~np.isnan(values)
-    if mask is not None:
-        n_nan = int((~keep & mask).sum())
-        keep &= mask
-    else:
-        n_nan = int((~keep).sum())
-    if n_nan:
-        warnings.warn(
-            f"{metric}: {n_nan} undefined (NaN) per-class value(s) were left out "
-            "of the average.",
-            UndefinedMetricWarning,
-            stacklevel=3,
-        )
-    if values.ndim == 1 and mask is None:
-        if not keep.any():
-            return float("nan")
-        if weights is None:
-            return float(values[keep].mean())
-        weights = np.asarray(weights, dtype=np.float64)[keep]
-        total = weights.sum()
-        if total == 0:
-            # Every class with a defined score has zero weight: fall back to the plain
-            # mean, as scikit-learn's _nanaverage does.
-            return float(values[keep].mean())
-        return float(np.dot(values[keep], weights) / total)
-    # A stack (or a masked set): the same rule, row by row, without a loop over rows.
-    count = keep.sum(axis=-1)
-    kept = np.where(keep, values, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plain = kept.sum(axis=-1) / count
-        if weights is None:
-            result = plain
-        else:
-            kept_weights = np.where(keep, np.asarray(weights, dtype=np.float64), 0.0)
-            total = kept_weights.sum(axis=-1)
-            result = np.where(total == 0, plain,
-                              np.einsum("...k,...k->...", kept, kept_weights) / total)
-    result = np.where(count == 0, np.nan, result)
-    return float(result) if result.ndim == 0 else result

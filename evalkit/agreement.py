@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ._averaging import matrix_over
 from ._confusion_stack import stacked
 from ._counting import full_confusion
-from ._kappa import kappa_of_tables, kappa_terms_of_table
+from ._kappa import kappa_of_stack, kappa_of_tables, kappa_terms_of_table
 from ._results import make_result
 from ._validation import (
     check_consistent_length,
@@ -222,26 +221,18 @@ def kappa_terms(
                                              zero_division=zero_division))
 
 
-def _cohen_kappa_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
-                          arguments: dict, y_true: np.ndarray) -> np.ndarray:
-    labels = arguments["labels"]
-    positions = None
-    if labels is None:
-        # A category neither judge used in a resample is not in its table: the others move
-        # up, which matters for linear and quadratic weights.
-        present = (stack.sum(axis=-1) > 0) | (stack.sum(axis=-2) > 0)
-        positions = np.cumsum(present, axis=-1) - 1
-        tables = stack
-    else:
-        tables = matrix_over(classes, stack, check_label_list(labels, y_true))
-    return kappa_of_tables(
-        tables.astype(np.float64),
-        weights=check_option(arguments["weights"], "weights", KAPPA_WEIGHTS),
-        marginals=check_option(arguments["marginals"], "marginals", KAPPA_MARGINALS),
-        zero_division=check_zero_division(arguments["zero_division"]), positions=positions)
+def _kappa_options(rater_a: np.ndarray, *, labels: Any, weights: Any, marginals: Any,
+                   zero_division: Any) -> dict:
+    """The checked options of :func:`evalkit._kappa.kappa_of_stack`."""
+    return {
+        "weights": check_option(weights, "weights", KAPPA_WEIGHTS),
+        "marginals": check_option(marginals, "marginals", KAPPA_MARGINALS),
+        "zero_division": check_zero_division(zero_division),
+        "labels": None if labels is None else check_label_list(labels, rater_a),
+    }
 
 
-@stacked(_cohen_kappa_of_stack)
+@stacked(kappa_of_stack, _kappa_options)
 @keyword_only
 def cohen_kappa(
     rater_a: Any,
@@ -299,21 +290,19 @@ def cohen_kappa(
     >>> round(cohen_kappa([0, 1, 2, 3, 3], [0, 2, 2, 3, 1], weights="quadratic"), 4)
     0.5902
     """
-    # Each argument is checked once, here; the table is then counted, not re-checked.
+    # Each argument is checked once, here; the labels are then counted into one table.
     rater_a = check_labels(rater_a, "rater_a")
     rater_b = check_labels(rater_b, "rater_b")
     check_consistent_length(rater_a=rater_a, rater_b=rater_b)
     check_same_label_kind(rater_a=rater_a, rater_b=rater_b)
-    weights = check_option(weights, "weights", KAPPA_WEIGHTS)
-    marginals = check_option(marginals, "marginals", KAPPA_MARGINALS)
-    zero_division = check_zero_division(zero_division)
+    options = _kappa_options(rater_a, labels=labels, weights=weights, marginals=marginals,
+                             zero_division=zero_division)
     classes, table = full_confusion(rater_a, rater_b)
-    if labels is not None:
-        table = matrix_over(classes, table, check_label_list(labels, rater_a))
-    if table.sum() == 0:
-        raise ValueError("no item has a label listed in labels; there is nothing to agree on")
-    return kappa_of_tables(table.astype(np.float64), weights=weights, marginals=marginals,
-                           zero_division=zero_division)
+    if options["labels"] is not None:
+        listed = np.isin(classes, options["labels"])
+        if not table[np.ix_(listed, listed)].any():
+            raise ValueError("no item has a label listed in labels; there is nothing to agree on")
+    return kappa_of_stack(classes, table, len(rater_a), **options)
 
 
 def fleiss_kappa(counts: Any) -> float:

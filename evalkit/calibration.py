@@ -480,7 +480,6 @@ def expected_calibration_error(
 def consistency_band(
     y_true: Any, y_proba: Any, *, n_bins: int = 15, strategy: str = "uniform",
     n_resamples: int = 1000, confidence: float = 0.95, seed: Any = None,
-    confidence_level: Any = None,
 ) -> pd.DataFrame:
     r"""How far a *calibrated* model's reliability curve would stray by chance, bin by bin.
 
@@ -510,8 +509,6 @@ def consistency_band(
         interval of evalkit uses).
     seed : int or numpy.random.Generator, optional
         For ``np.random.default_rng``.
-    confidence_level : float, optional
-        Deprecated name of ``confidence`` (a DeprecationWarning; removed in the next release).
 
     Returns
     -------
@@ -536,10 +533,6 @@ def consistency_band(
     True
     """
     n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=1)
-    if confidence_level is not None:
-        warnings.warn("consistency_band: confidence_level is deprecated and will be removed in "
-                      "the next release; use confidence", DeprecationWarning, stacklevel=3)
-        confidence = confidence_level
     level = check_scalar(confidence, "confidence", low=0, high=1, low_inclusive=False,
                          high_inclusive=False)
     sample_confidence, _, n_bins, strategy = _calibration_input(y_true, y_proba, n_bins,

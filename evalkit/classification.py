@@ -1,9 +1,12 @@
 r"""Set-based evaluation: confusion matrices, accuracy, precision, recall and the F measure.
 
 Every metric here depends only on the confusion matrix, so each public function follows one
-path: validate the labels, count them into per-class true positives, false positives, false
-negatives and true negatives with a single ``np.bincount``, then divide and average. There is
-no Python loop over samples.
+path, downwards: validate the labels and options (:mod:`evalkit._validation`), count the
+labels into one confusion matrix with a single ``np.bincount`` (:mod:`evalkit._counting`),
+then call the metric's kernel (:mod:`evalkit._averaging`), which divides and averages. The
+kernel is the formula's one home: :func:`evalkit.bootstrap_ci` and
+:func:`evalkit.compare_classifiers` call it on a stack of resampled matrices
+(:mod:`evalkit._confusion_stack`). There is no Python loop over samples.
 
 The same functions serve set retrieval (relevant/not relevant, retrieved/not retrieved) and
 classification (any number of classes); the signatures follow scikit-learn's so that each
@@ -21,18 +24,24 @@ import pandas as pd
 from ._averaging import (
     AVERAGES,
     WEIGHT_SCHEMES,
-    ClassCounts,
+    accuracy_of_correct,
+    accuracy_of_stack,
     average_scores,
-    class_weights,
+    choose_labels,
     counts_from_matrix,
+    error_rate_of_correct,
+    error_rate_of_stack,
     matrix_over,
-    select_labels,
+    ratio_of_stack,
+    weights_of,
 )
-from ._confusion_stack import ratio_of_stack, stacked
-from ._counting import full_confusion
+from ._confusion_stack import stacked
+from ._counting import count_correct, full_confusion
 from ._docs import fill_doc
 from ._validation import (
+    check_1d,
     check_consistent_length,
+    check_label_choice,
     check_label_list,
     check_labels,
     check_option,
@@ -67,39 +76,40 @@ def _validate_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     return y_true, y_pred
 
 
-def _class_counts(
-    y_true: np.ndarray,
-    y_pred: np.ndarray,
-    *,
-    average: str | None,
-    labels: Any,
-    exclude: Any,
-    pos_label: Any,
-) -> ClassCounts:
-    """Validate the label choice, count once, and return the counts of the chosen labels."""
-    classes, matrix = full_confusion(y_true, y_pred)
-    selected = select_labels(y_true, average, labels, exclude, pos_label, classes)
-    return counts_from_matrix(classes, matrix, selected, len(y_true))
-
-
-def _set_metric(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    want: str,
-    beta: float = 1.0,
-    average: str | None,
-    pos_label: Any,
-    labels: Any,
-    exclude: Any,
-    zero_division: Any,
-) -> Any:
+def _ratio_options(y_true: np.ndarray, *, want: str, beta: Any = 1.0, average: Any,
+                   pos_label: Any, labels: Any, exclude: Any, zero_division: Any) -> dict:
+    """The checked options of :func:`evalkit._averaging.ratio_of_stack` for ``want``."""
     average = check_option(average, "average", AVERAGES)
-    zero_division = check_zero_division(zero_division)
+    return {
+        "want": want,
+        "average": average,
+        # Only F reads beta (precision and the rest take none).
+        "beta": check_scalar(beta, "beta", low=0, allow_inf=True) if want == "f" else 1.0,
+        "zero_division": check_zero_division(zero_division),
+        "choice": check_label_choice(y_true, average, labels, exclude, pos_label),
+    }
+
+
+def _ratio_metric(y_true: Any, y_pred: Any, **arguments: Any) -> Any:
+    """Check, count one confusion matrix, and call the ratios' kernel on it."""
     y_true, y_pred = _validate_pair(y_true, y_pred)
-    counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
-                           pos_label=pos_label)
-    return average_scores(counts, average, want=want, beta=beta, zero_division=zero_division)
+    options = _ratio_options(y_true, **arguments)
+    classes, matrix = full_confusion(y_true, y_pred)
+    return ratio_of_stack(classes, matrix, len(y_true), **options)
+
+
+def _options_of(want: str, **fixed: Any) -> Any:
+    """The ``options`` a ratio metric registers: :func:`_ratio_options` for ``want``."""
+
+    def options(y_true: np.ndarray, **arguments: Any) -> dict:
+        return _ratio_options(y_true, want=want, **fixed, **arguments)
+
+    return options
+
+
+def _no_options(y_true: np.ndarray) -> dict:
+    """The options of a metric that has none (accuracy, error rate)."""
+    return {}
 
 
 # --------------------------------------------------------------------------------------------
@@ -152,12 +162,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None) -> np.ndar
     return matrix_over(classes, matrix, wanted)
 
 
-def _accuracy_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
-                       arguments: dict, y_true: np.ndarray) -> np.ndarray:
-    return np.trace(stack, axis1=-2, axis2=-1) / n_samples
-
-
-@stacked(_accuracy_of_stack)
+@stacked(accuracy_of_stack, _no_options, formula=accuracy_of_correct)
 def accuracy(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label equals the true label.
 
@@ -184,15 +189,10 @@ def accuracy(y_true: Any, y_pred: Any) -> float:
     0.75
     """
     y_true, y_pred = _validate_pair(y_true, y_pred)
-    return float(np.count_nonzero(y_true == y_pred) / len(y_true))
+    return float(accuracy_of_correct(count_correct(y_true, y_pred), len(y_true)))
 
 
-def _error_rate_of_stack(classes: np.ndarray, stack: np.ndarray, n_samples: int,
-                         arguments: dict, y_true: np.ndarray) -> np.ndarray:
-    return (n_samples - np.trace(stack, axis1=-2, axis2=-1)) / n_samples
-
-
-@stacked(_error_rate_of_stack)
+@stacked(error_rate_of_stack, _no_options, formula=error_rate_of_correct)
 def error_rate(y_true: Any, y_pred: Any) -> float:
     r"""Fraction of samples whose predicted label is wrong.
 
@@ -220,7 +220,7 @@ def error_rate(y_true: Any, y_pred: Any) -> float:
     0.1
     """
     y_true, y_pred = _validate_pair(y_true, y_pred)
-    return float(np.count_nonzero(y_true != y_pred) / len(y_true))
+    return float(error_rate_of_correct(count_correct(y_true, y_pred), len(y_true)))
 
 
 _COMMON_PARAMETERS = """
@@ -260,7 +260,7 @@ float, or ndarray of float when ``average`` is None
 _shared_docs = fill_doc(parameters=_COMMON_PARAMETERS, returns=_RETURNS)
 
 
-@stacked(ratio_of_stack("precision"))
+@stacked(ratio_of_stack, _options_of("precision"))
 @keyword_only
 @_shared_docs
 def precision(
@@ -295,11 +295,12 @@ def precision(
     >>> precision(["a", "b", "b", "c"], ["a", "b", "c", "c"], average=None)
     array([1. , 1. , 0.5])
     """
-    return _set_metric(y_true, y_pred, want="precision", average=average, pos_label=pos_label,
-                       labels=labels, exclude=exclude, zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="precision", average=average,
+                         pos_label=pos_label, labels=labels, exclude=exclude,
+                         zero_division=zero_division)
 
 
-@stacked(ratio_of_stack("recall"))
+@stacked(ratio_of_stack, _options_of("recall"))
 @keyword_only
 @_shared_docs
 def recall(
@@ -334,11 +335,11 @@ def recall(
     >>> recall(["a", "b", "b", "c"], ["a", "b", "c", "c"], average="macro")
     0.8333333333333334
     """
-    return _set_metric(y_true, y_pred, want="recall", average=average, pos_label=pos_label,
-                       labels=labels, exclude=exclude, zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="recall", average=average, pos_label=pos_label,
+                         labels=labels, exclude=exclude, zero_division=zero_division)
 
 
-@stacked(ratio_of_stack("f"))
+@stacked(ratio_of_stack, _options_of("f"))
 @keyword_only
 @_shared_docs
 def f_score(
@@ -381,13 +382,12 @@ def f_score(
     >>> round(f_score(y_true, y_pred, beta=1), 4), round(f_score(y_true, y_pred, beta=2), 4)
     (0.6154, 0.8)
     """
-    beta = check_scalar(beta, "beta", low=0, allow_inf=True)
-    return _set_metric(y_true, y_pred, want="f", beta=beta, average=average,
-                       pos_label=pos_label, labels=labels, exclude=exclude,
-                       zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="f", beta=beta, average=average,
+                         pos_label=pos_label, labels=labels, exclude=exclude,
+                         zero_division=zero_division)
 
 
-@stacked(ratio_of_stack("f", beta=1.0))
+@stacked(ratio_of_stack, _options_of("f", beta=1.0))
 @keyword_only
 @_shared_docs
 def f1_score(
@@ -426,11 +426,12 @@ def f1_score(
     >>> round(f1_score([0, 1, 2, 2], [0, 2, 2, 2], average="macro", zero_division=0.0), 4)
     0.6
     """
-    return f_score(y_true, y_pred, beta=1.0, average=average, pos_label=pos_label,
-                   labels=labels, exclude=exclude, zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="f", beta=1.0, average=average,
+                         pos_label=pos_label, labels=labels, exclude=exclude,
+                         zero_division=zero_division)
 
 
-@stacked(ratio_of_stack("recall"))
+@stacked(ratio_of_stack, _options_of("recall"))
 @keyword_only
 @_shared_docs
 def sensitivity(
@@ -463,11 +464,11 @@ def sensitivity(
     >>> sensitivity([1, 1, 1, 0], [1, 1, 0, 0])
     0.6666666666666666
     """
-    return recall(y_true, y_pred, average=average, pos_label=pos_label, labels=labels,
-                  exclude=exclude, zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="recall", average=average, pos_label=pos_label,
+                         labels=labels, exclude=exclude, zero_division=zero_division)
 
 
-@stacked(ratio_of_stack("specificity"))
+@stacked(ratio_of_stack, _options_of("specificity"))
 @keyword_only
 @_shared_docs
 def specificity(
@@ -504,12 +505,64 @@ def specificity(
     >>> specificity([1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0])
     0.6666666666666666
     """
-    average = check_option(average, "average", AVERAGES)
-    zero_division = check_zero_division(zero_division)
-    y_true, y_pred = _validate_pair(y_true, y_pred)
-    counts = _class_counts(y_true, y_pred, average=average, labels=labels, exclude=exclude,
-                           pos_label=pos_label)
-    return average_scores(counts, average, want="specificity", zero_division=zero_division)
+    return _ratio_metric(y_true, y_pred, want="specificity", average=average,
+                         pos_label=pos_label, labels=labels, exclude=exclude,
+                         zero_division=zero_division)
+
+
+@keyword_only
+def class_weights(support: Any, *, scheme: str, n_samples: int | None = None) -> np.ndarray:
+    r"""Weights of the classes in an average, summing to 1.
+
+    The schemes of Harbecke et al. (2022) form a family between micro-averaging (a class
+    weighs as much as its samples) and macro-averaging (every class weighs the same):
+
+    .. math::
+
+        w_i \propto \begin{cases}
+            1 & \text{macro} \\
+            n_i^{3/4} & \text{dodrans} \\
+            -n_i \log_2 (n_i / N) & \text{entropy} \\
+            n_i & \text{weighted (and micro)}
+        \end{cases}
+
+    where :math:`n_i` is the support of class *i* and :math:`N` the number of samples.
+
+    Parameters
+    ----------
+    support : array-like of int
+        Number of true samples of each class.
+    scheme : {"macro", "weighted", "micro", "dodrans", "entropy"}
+        The weighting. ``"micro"`` gives the support-proportional weights that make a weighted
+        average of per-class *recalls* equal micro recall.
+    n_samples : int, optional
+        :math:`N` for ``"entropy"``; default the sum of ``support``. Pass the size of the
+        whole test set when some classes are left out (as the authors' code does).
+
+    Returns
+    -------
+    ndarray of float
+        Non-negative weights summing to 1. When every support is 0 the weights are uniform.
+
+    References
+    ----------
+    Harbecke, D., Chen, Y., Hennig, L. and Alt, C. (2022). Why only Micro-F1? Class Weighting
+    of Measures for Relation Classification. NLP Power! Workshop, ACL 2022.
+
+    Examples
+    --------
+    >>> class_weights([1, 9], scheme="macro")
+    array([0.5, 0.5])
+    >>> class_weights([1, 9], scheme="weighted")
+    array([0.1, 0.9])
+    >>> class_weights([1, 9], scheme="dodrans").round(3)
+    array([0.161, 0.839])
+    """
+    support = check_1d(support, "support")
+    if support.dtype.kind not in "biuf" or np.any(support < 0):
+        raise ValueError("support must hold non-negative counts")
+    scheme = check_option(scheme, "scheme", WEIGHT_SCHEMES)
+    return weights_of(support, scheme, n_samples=n_samples)
 
 
 #: The averaging rows of :func:`classification_report`, in order.
@@ -588,11 +641,13 @@ def classification_report(
     beta = check_scalar(beta, "beta", low=0, allow_inf=True)
     zero_division = check_zero_division(zero_division)
     y_true, y_pred = _validate_pair(y_true, y_pred)
-    counts = _class_counts(y_true, y_pred, average=None, labels=labels, exclude=None,
-                           pos_label=None)
+    choice = check_label_choice(y_true, None, labels, exclude, None)
+    classes, matrix = full_confusion(y_true, y_pred)
+    counts = counts_from_matrix(classes, matrix, choice.labels, len(y_true))
     averaged = counts
     if exclude is not None:
-        keep_labels = select_labels(y_true, None, counts.labels, exclude, None, counts.labels)
+        # The averaging rows leave the excluded classes out of the listed ones.
+        keep_labels = choose_labels(counts.labels, None, choice._replace(labels=None))
         averaged = counts.subset(np.isin(counts.labels, keep_labels))
     columns = {"precision": "precision", "recall": "recall", "f": "f_score"}
     with warnings.catch_warnings(record=True) as caught:

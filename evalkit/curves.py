@@ -5,10 +5,10 @@ when the score is at least t"). Sweeping t from +inf down to the lowest score tr
 confusion matrix per distinct score, and every curve here is read off that one sweep
 (:func:`confusion_at_thresholds`), as scikit-learn's ``_binary_clf_curve`` does.
 
-The sweep sorts the positives' and the negatives' scores separately and counts, for each
-threshold, how many of each lie at or above it with ``np.searchsorted``. Tied scores form one
-threshold, so ties are handled as scikit-learn handles them: a tie between a positive and a
-negative is a diagonal step of the ROC curve and counts one half in the AUC. There is no
+The sweep itself (:mod:`evalkit._sweep`) sorts the positives' and the negatives' scores
+separately and counts, for each threshold, how many of each lie at or above it. Tied scores
+form one threshold, so ties are handled as scikit-learn handles them: a tie between a positive
+and a negative is a diagonal step of the ROC curve and counts one half in the AUC. There is no
 Python loop over samples; the multi-class AUCs loop over classes (or pairs of classes) only.
 """
 
@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ._results import make_result
+from ._sweep import Sweep, pair_count
 from ._validation import (
     check_bool,
     check_consistent_length,
@@ -50,49 +51,8 @@ MULTI_CLASS = (None, "ovr", "hand_till")
 
 
 # --------------------------------------------------------------------------------------------
-# The sweep
+# Checks and helpers
 # --------------------------------------------------------------------------------------------
-
-
-class _Sweep(NamedTuple):
-    """The scores of the positives and of the negatives, each sorted ascending."""
-
-    positives: np.ndarray
-    negatives: np.ndarray
-
-    @classmethod
-    def of(cls, is_positive: np.ndarray, y_score: np.ndarray) -> _Sweep:
-        return cls(np.sort(y_score[is_positive]), np.sort(y_score[~is_positive]))
-
-    def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Distinct thresholds (descending) and the TP and FP counts at each: score >= t."""
-        # Two sorted runs: a stable sort (timsort) merges them in linear time.
-        merged = np.sort(np.concatenate([self.positives, self.negatives]), kind="stable")
-        distinct = np.empty(len(merged), dtype=bool)
-        distinct[-1] = True
-        np.not_equal(merged[1:], merged[:-1], out=distinct[:-1])
-        thresholds = merged[distinct][::-1]
-        tp = len(self.positives) - np.searchsorted(self.positives, thresholds, side="left")
-        fp = len(self.negatives) - np.searchsorted(self.negatives, thresholds, side="left")
-        return thresholds, tp, fp
-
-    def pair_count(self) -> int:
-        """Twice the Mann-Whitney U: 2 per positive-negative pair won by the positive, 1 per tie."""
-        return _pair_count(self.positives, self.negatives)
-
-
-def _pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
-    # For each positive, the negatives strictly below it count 2, those tied with it 1:
-    # below + (below or tied) = 2 * below + tied. Sorted needles keep searchsorted cache-friendly.
-    # Tied positives share one search: look up each distinct positive score once.
-    if len(positives) == 0 or len(negatives) == 0:
-        return 0
-    starts = np.flatnonzero(np.concatenate([[True], positives[1:] != positives[:-1]]))
-    values = positives[starts]
-    repeats = np.diff(np.append(starts, len(positives)))
-    below = np.searchsorted(negatives, values, side="left")
-    below_or_tied = np.searchsorted(negatives, values, side="right")
-    return int(np.dot(below + below_or_tied, repeats))
 
 
 def _check_scores_and_labels(y_true: Any, y_score: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -186,7 +146,7 @@ def confusion_at_thresholds(y_true: Any, y_score: Any, *, pos_label: Any = 1) ->
     4       0.10   2   2   0   0
     """
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
-    sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
+    sweep = Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
     n_pos, n_neg = len(sweep.positives), len(sweep.negatives)
     tp = np.concatenate([[0], tp])
@@ -243,7 +203,7 @@ def roc_curve(
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
-    sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
+    sweep = Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
     if drop_intermediate and len(tp) > 2:
         corner = np.logical_or(np.diff(fp, 2), np.diff(tp, 2))
@@ -314,7 +274,7 @@ def precision_recall_curve(
     """
     drop_intermediate = check_bool(drop_intermediate, "drop_intermediate")
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
-    sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
+    sweep = Sweep.of(_positive_mask(y_true, pos_label), y_score)
     thresholds, tp, fp = sweep.counts()
     if drop_intermediate and len(tp) > 2:
         changes = np.logical_or(np.diff(tp[:-1]), np.diff(tp[1:]))
@@ -378,7 +338,7 @@ def youden_index(y_true: Any, y_score: Any, *, pos_label: Any = 1) -> YoudenResu
     0.5
     """
     y_true, y_score = _check_scores_and_labels(y_true, y_score)
-    sweep = _Sweep.of(_positive_mask(y_true, pos_label), y_score)
+    sweep = Sweep.of(_positive_mask(y_true, pos_label), y_score)
     if len(sweep.positives) == 0 or len(sweep.negatives) == 0:
         raise ValueError("y_true must contain both positive and negative samples for Youden's J")
     thresholds, tp, fp = sweep.counts()
@@ -495,7 +455,7 @@ def _binary_auc(y_true: Any, y_score: Any, pos_label: Any) -> float:
         return float("nan")
     is_positive = (y_true == classes[1] if pos_label is None
                    else _positive_mask(y_true, pos_label))
-    sweep = _Sweep.of(is_positive, y_score)
+    sweep = Sweep.of(is_positive, y_score)
     return sweep.pair_count() / (2.0 * len(sweep.positives) * len(sweep.negatives))
 
 
@@ -564,7 +524,7 @@ def _multiclass_auc(y_true: Any, y_score: Any, multi_class: str, labels: Any,
     for a in range(k):
         for b in range(k):
             if a != b:
-                u[a, b] = _pair_count(sorted_scores[a][:, a], sorted_scores[b][:, a])
+                u[a, b] = pair_count(sorted_scores[a][:, a], sorted_scores[b][:, a])
     if multi_class == "ovr":
         n = len(y_true)
         per_class = u.sum(axis=1) / (2.0 * support * (n - support))

@@ -30,14 +30,20 @@ from typing import Any
 
 import numpy as np
 
-from ._averaging import AVERAGES, ClassCounts, average_scores, select_labels
+from ._averaging import AVERAGES, ClassCounts, average_scores
 from ._docs import fill_doc
 from ._probabilities import (
     ROW_SUM_TOLERANCE,  # noqa: F401 (evalkit.probabilistic's name)
     _check_probabilities,
     _Probabilities,
 )
-from ._validation import check_labels, check_option, check_zero_division, keyword_only
+from ._validation import (
+    check_labels,
+    check_option,
+    check_zero_division,
+    keyword_only,
+    select_labels,
+)
 
 # The calibration metrics lived here before evalkit.calibration was split off; they stay
 # importable from here (evalkit.probabilistic.brier_score is evalkit.calibration.brier_score).

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._averaging import safe_divide
 from ._docs import fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,
@@ -40,7 +41,6 @@ from ._validation import (
     check_scalar,
     check_zero_division,
     keyword_only,
-    safe_divide,
 )
 
 __all__ = [

@@ -292,7 +292,7 @@ def test_a_bin_no_resample_reaches_is_nan_with_a_warning():
     assert np.isfinite(reached[["low", "high"]].to_numpy(float)).all()
 
 
-def test_consistency_band_confidence_is_the_one_name_and_confidence_level_still_works():
+def test_consistency_band_confidence_is_the_one_name_and_confidence_level_is_refused():
     rng = np.random.default_rng(4)
     p = rng.uniform(0.5, 1.0, 300)
     y = (rng.uniform(size=300) < p).astype(int)
@@ -302,7 +302,7 @@ def test_consistency_band_confidence_is_the_one_name_and_confidence_level_still_
     # Same resamples (same seed), so the 50 % band lies inside the 95 % band, bin by bin.
     assert ((wide["low"] <= narrow["low"]) & (narrow["high"] <= wide["high"])).all()
     assert ((narrow["high"] - narrow["low"]) < (wide["high"] - wide["low"])).any()
-    with pytest.warns(DeprecationWarning, match="confidence_level is deprecated.*use confidence"):
-        old = ek.calibration.consistency_band(y, p, n_bins=4, n_resamples=400,
-                                              confidence_level=0.5, seed=2)
-    pd.testing.assert_frame_equal(old, narrow)
+    # The name deprecated in 0.1.0 is gone: Python's own error for an unknown keyword.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'confidence_level'"):
+        ek.calibration.consistency_band(y, p, n_bins=4, n_resamples=400,
+                                        confidence_level=0.5, seed=2)

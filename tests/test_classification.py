@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 import evalkit as ek
+from evalkit import _averaging as averaging
 from evalkit.exceptions import UndefinedMetricWarning
 
 
@@ -449,6 +450,11 @@ def test_unknown_zero_division(metric):
 def test_binary_average_with_three_classes(metric):
     with pytest.raises(ValueError, match="average='binary' needs at most two classes"):
         metric([0, 1, 2], [0, 1, 2])
+    # The average is the mistake to hear about first, even with a pos_label that is no label.
+    with pytest.raises(ValueError, match="average='binary' needs at most two classes"):
+        metric([0, 1, 2], [0, 1, 2], pos_label=None)
+    with pytest.raises(ValueError, match="pos_label mixes strings and numbers"):
+        metric([0, 1], [0, 1], pos_label=None)
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -653,3 +659,27 @@ def test_the_options_made_keyword_only_still_work_by_keyword():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ek.class_weights([1, 9], scheme="macro")
+
+
+# The division and averaging maths of _averaging (zero_division, NaN left out)
+
+
+def test_safe_divide_policies():
+    num, den = np.array([1.0, 2.0]), np.array([2.0, 0.0])
+    with pytest.warns(UndefinedMetricWarning, match=r"label\(s\) 'b'"):
+        np.testing.assert_array_equal(
+            averaging.safe_divide(num, den, "warn", metric="Precision", reason="r",
+                                  labels=np.array(["a", "b"])), [0.5, 0.0])
+    np.testing.assert_array_equal(
+        averaging.safe_divide(num, den, 1.0, metric="P", reason="r"), [0.5, 1])
+    assert np.isnan(averaging.safe_divide(num, den, np.nan, metric="P", reason="r")[1])
+
+
+def test_nan_average():
+    assert averaging.nan_average([1.0, 3.0], metric="m") == 2.0
+    with pytest.warns(UndefinedMetricWarning):
+        assert averaging.nan_average([1.0, np.nan], [1, 3], metric="m") == 1.0
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(averaging.nan_average([np.nan], metric="m"))
+    # All remaining weight is zero: plain mean, as scikit-learn.
+    assert averaging.nan_average([1.0, 3.0], [0, 0], metric="m") == 2.0

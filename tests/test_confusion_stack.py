@@ -1,18 +1,21 @@
 """The registry of confusion-matrix metrics that :func:`evalkit.bootstrap_ci` evaluates on a
 stack of resampled confusion matrices (``evalkit._confusion_stack``).
 
-A metric registers itself where it is defined (``@stacked(...)``). These tests fail when a
-public metric of two label arrays is not registered (it would silently lose the fast path),
-when a registered one has no Spec in tests/test_common.py or is not public, and when the
-stack's values differ from the metric called on the resampled rows.
+A metric registers itself where it is defined (``@stacked(kernel, options)``). These tests
+fail when a public metric of two label arrays is not registered (it would silently lose the
+fast path), when a registered one has no Spec in tests/test_common.py or is not public, when
+the stack's values differ from the metric called on the resampled rows, and when a formula is
+written twice: the public function must compute with the very kernel the stack path calls.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import inspect
 import pathlib
+import sys
 import warnings
 
 import numpy as np
@@ -20,7 +23,7 @@ import pytest
 
 import evalkit as ek
 from evalkit import _confusion_stack, agreement, classification
-from evalkit._confusion_stack import registered_metrics, stacked_metric
+from evalkit._confusion_stack import kernel_of, registered_metrics, stacked_metric
 from tests.test_common import SPEC_BY_NAME
 
 REGISTERED = registered_metrics()
@@ -110,3 +113,72 @@ def test_the_stack_module_imports_no_public_module():
     imported = [node.module for node in ast.walk(tree)
                 if isinstance(node, ast.ImportFrom) and node.level == 1]
     assert imported and all(name.startswith("_") for name in imported), imported
+
+
+# ---------------------------------------------------------------------------------------------
+# One kernel per formula
+# ---------------------------------------------------------------------------------------------
+
+
+def _spy_on(formula, monkeypatch):
+    """Replace every binding of ``formula`` in evalkit's modules by a spy; its calls."""
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append((args, kwargs))
+        return formula(*args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if name == "evalkit" or name.startswith("evalkit."):
+            for attribute, value in list(vars(module).items()):
+                if value is formula:
+                    monkeypatch.setattr(module, attribute, spy)
+    return spy, calls
+
+
+@pytest.mark.parametrize("function", REGISTERED, ids=lambda f: f.__name__)
+def test_the_public_metric_and_its_stack_compute_with_one_kernel(function, monkeypatch):
+    record = kernel_of(function)
+    spy, calls = _spy_on(record.formula, monkeypatch)
+    if record.kernel is record.formula:
+        monkeypatch.setitem(_confusion_stack._KERNELS, function,
+                            dataclasses.replace(record, kernel=spy, formula=spy))
+    (y_true, y_pred), options = _options(function)
+    value = _quiet(function, y_true, y_pred, **options)
+    assert len(calls) == 1, (
+        f"{function.__name__} did not compute with {record.formula.__qualname__}, the formula "
+        "its stack path uses: is the formula written a second time?")
+    assert np.asarray(value, dtype=float) == pytest.approx(
+        np.asarray(_quiet(record.formula, *calls[0][0], **calls[0][1]), dtype=float), nan_ok=True)
+
+    stacked = stacked_metric(functools.partial(function, **options), y_true, y_pred)
+    classes, matrix, checked_true = stacked.confusion(y_true, y_pred)
+    _quiet(stacked, classes, matrix[None], len(checked_true), checked_true)
+    assert len(calls) == 2, "the stack path did not compute with the registered kernel"
+
+
+def _functions_defined(package_root):
+    """(module path, function name) of every function defined in evalkit's source."""
+    found = []
+    for path in sorted(package_root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        found += [(path.relative_to(package_root).as_posix(), node.name)
+                  for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+    return found
+
+
+def test_each_kernel_is_defined_once_and_no_public_module_writes_one():
+    root = pathlib.Path(ek.__file__).parent
+    defined = _functions_defined(root)
+    kernels = {f for metric in REGISTERED
+               for f in (kernel_of(metric).kernel, kernel_of(metric).formula)}
+    for kernel in kernels:
+        homes = [path for path, name in defined if name == kernel.__name__]
+        assert len(homes) == 1, f"{kernel.__name__} is defined in {homes}"
+        assert kernel.__module__.rsplit(".", 1)[-1].startswith("_"), (
+            f"{kernel.__qualname__} belongs in a private kernel module")
+    # A stack evaluator beside a public metric is the formula's second home.
+    public_kernels = [(path, name) for path, name in defined
+                      if name.endswith(("_of_stack", "_of_correct"))
+                      and not path.rsplit("/", 1)[-1].startswith("_")]
+    assert not public_kernels, public_kernels

@@ -477,17 +477,17 @@ def _band_limits(ax):
     return vertices[:, 1].min(), vertices[:, 1].max()
 
 
-def test_reliability_diagram_old_n_bootstrap_still_works_with_a_deprecation_warning():
+def test_reliability_diagram_takes_n_resamples_and_refuses_the_old_n_bootstrap():
     rng = np.random.default_rng(5)
     p = rng.uniform(0.5, 1.0, 200)
     y = (rng.uniform(size=200) < p).astype(int)
     new = ek.plots.plot_reliability_diagram(y, p, n_bins=5, n_resamples=50, seed=3)
-    with pytest.warns(DeprecationWarning, match="n_bootstrap is deprecated.*use n_resamples"):
-        old = ek.plots.plot_reliability_diagram(y, p, n_bins=5, n_bootstrap=50, seed=3)
-    assert _band_limits(old) == _band_limits(new)  # the same band, under either name
+    low, high = _band_limits(new)
+    assert 0 <= low < high <= 1  # a band
     assert len(ek.plots.plot_reliability_diagram(y, p, n_bins=5).collections) == 0  # no band
-    with pytest.raises(TypeError, match="pass n_resamples only"):
-        ek.plots.plot_reliability_diagram(y, p, n_resamples=50, n_bootstrap=50)
+    # The name deprecated in 0.1.0 is gone: Python's own error for an unknown keyword.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_bootstrap'"):
+        ek.plots.plot_reliability_diagram(y, p, n_bins=5, n_bootstrap=50, seed=3)
     with pytest.raises(ValueError, match="n_resamples"):
         ek.plots.plot_reliability_diagram(y, p, n_resamples=-1)
 

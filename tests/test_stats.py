@@ -1464,15 +1464,15 @@ def test_the_stats_package_imports_no_presentation_and_no_cycle():
 # --------------------------------------------------------------------------------------------
 
 
-def test_simulate_test_accuracies_takes_the_old_n_sets_with_a_deprecation_warning():
+def test_simulate_test_accuracies_takes_n_repeats_and_refuses_the_old_n_sets():
     new = ek.simulate_test_accuracies(30, 0.7, n_repeats=50, seed=3)
-    with pytest.warns(DeprecationWarning, match="n_sets is deprecated.*use n_repeats"):
-        old = ek.simulate_test_accuracies(30, 0.7, n_sets=50, seed=3)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="pass n_repeats only"):
-        ek.simulate_test_accuracies(30, 0.7, n_sets=50, n_repeats=60)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="n_repeats"):
-        ek.simulate_test_accuracies(30, 0.7, n_sets=0)
+    np.testing.assert_array_equal(
+        new, np.random.default_rng(3).binomial(30, 0.7, 50) / 30)
+    # The name deprecated in 0.1.0 is gone: Python's own error for an unknown keyword.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_sets'"):
+        ek.simulate_test_accuracies(30, 0.7, n_sets=50, seed=3)
+    with pytest.raises(ValueError, match="n_repeats"):
+        ek.simulate_test_accuracies(30, 0.7, n_repeats=0)
 
 
 def test_proportion_se_by_hand_and_against_scipy_and_statsmodels():

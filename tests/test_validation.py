@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from evalkit import _validation as v
-from evalkit.exceptions import UndefinedMetricWarning
 
 
 def test_check_1d_accepts_column_vectors_and_series():
@@ -56,26 +55,6 @@ def test_zero_division_accepts_the_policies(good):
 def test_zero_division_rejects_others(bad):
     with pytest.raises(ValueError, match="zero_division must be"):
         v.check_zero_division(bad)
-
-
-def test_safe_divide_policies():
-    num, den = np.array([1.0, 2.0]), np.array([2.0, 0.0])
-    with pytest.warns(UndefinedMetricWarning, match=r"label\(s\) 'b'"):
-        np.testing.assert_array_equal(
-            v.safe_divide(num, den, "warn", metric="Precision", reason="r",
-                          labels=np.array(["a", "b"])), [0.5, 0.0])
-    np.testing.assert_array_equal(v.safe_divide(num, den, 1.0, metric="P", reason="r"), [0.5, 1])
-    assert np.isnan(v.safe_divide(num, den, np.nan, metric="P", reason="r")[1])
-
-
-def test_nan_average():
-    assert v.nan_average([1.0, 3.0], metric="m") == 2.0
-    with pytest.warns(UndefinedMetricWarning):
-        assert v.nan_average([1.0, np.nan], [1, 3], metric="m") == 1.0
-    with pytest.warns(UndefinedMetricWarning):
-        assert np.isnan(v.nan_average([np.nan], metric="m"))
-    # All remaining weight is zero: plain mean, as scikit-learn.
-    assert v.nan_average([1.0, 3.0], [0, 0], metric="m") == 2.0
 
 
 @pytest.mark.parametrize("value, kind, expected", [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -25,7 +24,6 @@ def plot_reliability_diagram(
     seed: Any = 0,
     label: str | None = None,
     ax: Any = None,
-    n_bootstrap: int | None = None,
 ) -> Any:
     r"""Accuracy against confidence, bin by bin, with the diagonal of perfect calibration.
 
@@ -52,9 +50,6 @@ def plot_reliability_diagram(
     label : str, optional
         Legend label of the curve (default: the ECE).
     ax : matplotlib Axes, optional
-    n_bootstrap : int, optional
-        Deprecated spelling of ``n_resamples`` (one name per concept across evalkit); it
-        still works, with a DeprecationWarning, and will be removed in the next release.
 
     Returns
     -------
@@ -78,12 +73,6 @@ def plot_reliability_diagram(
     """
     from ..calibration import expected_calibration_error
 
-    if n_bootstrap is not None:
-        if n_resamples:
-            raise TypeError("pass n_resamples only (n_bootstrap is its deprecated name)")
-        warnings.warn("plot_reliability_diagram: n_bootstrap is deprecated and will be removed "
-                      "in the next release; use n_resamples", DeprecationWarning, stacklevel=3)
-        n_resamples = n_bootstrap
     n_resamples = check_scalar(n_resamples, "n_resamples", kind="int", low=0)
     curve = reliability_curve(y_true, y_proba, n_bins=n_bins, strategy=strategy)
     ece = expected_calibration_error(y_true, y_proba, n_bins=n_bins, strategy=strategy)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._averaging import AVERAGES, ClassCounts, average_scores, select_labels
+from .._averaging import AVERAGES, ClassCounts, average_scores
 from .._confusion_stack import StackedMetric, stacked_metric
 from .._lazy import lazy_module
 from .._probabilities import _check_probabilities
@@ -33,6 +33,7 @@ from .._validation import (
     check_seed,
     check_zero_division,
     keyword_only,
+    select_labels,
 )
 from ._common import (
     _check_distribution,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -193,7 +192,6 @@ def proportion_se(p: float, n: int) -> float:
 @keyword_only
 def simulate_test_accuracies(
     n_test: int, true_accuracy: float, *, n_repeats: int = 5000, seed: Any = None,
-    n_sets: int | None = None,
 ) -> np.ndarray:
     r"""Accuracies measured on many simulated test sets of one size, for one classifier.
 
@@ -220,9 +218,6 @@ def simulate_test_accuracies(
     seed : None, int or numpy.random.Generator
         Seed of the random draws; the same seed gives the same test sets
         (``np.random.default_rng(seed).binomial(n_test, true_accuracy, n_repeats) / n_test``).
-    n_sets : int, optional
-        Deprecated name of ``n_repeats``; it still works, with a DeprecationWarning, and
-        will be removed in the next release.
 
     Returns
     -------
@@ -242,13 +237,6 @@ def simulate_test_accuracies(
     >>> simulate_test_accuracies(4, 1.0, n_repeats=3, seed=0).tolist()
     [1.0, 1.0, 1.0]
     """
-    if n_sets is not None:
-        if n_repeats != 5000:
-            raise TypeError("pass n_repeats only (n_sets is its deprecated name)")
-        warnings.warn("simulate_test_accuracies: n_sets is deprecated and will be removed in "
-                      "the next release; use n_repeats (one name for the number of simulated "
-                      "repetitions)", DeprecationWarning, stacklevel=3)
-        n_repeats = n_sets
     n_test = check_scalar(n_test, "n_test", kind="int", low=1)
     true_accuracy = check_scalar(true_accuracy, "true_accuracy", low=0.0, high=1.0)
     n_repeats = check_scalar(n_repeats, "n_repeats", kind="int", low=1)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from ..ranking import DCG_VARIANTS
@@ -38,9 +37,6 @@ class DCGModel(_RankedList):
         The cutoff of DCG@k and nDCG@k.
     doc_ids : list of str, optional
         Names of the documents, kept in step with :meth:`move`; default d1, d2, ...
-    relevance : array-like of numbers, optional
-        Deprecated name of ``gains`` (one name per concept: DCG's list is ``gains``); it
-        still works, with a DeprecationWarning, and will be removed in the next release.
 
     Examples
     --------
@@ -56,18 +52,8 @@ class DCGModel(_RankedList):
 
     _LIST_NAME = "gains"
 
-    def __init__(self, gains: Any = None, *, n_relevant: int | None = None, ideal: Any = None,
-                 relevance_level: float = 1, k: int = 5, doc_ids: Any = None,
-                 relevance: Any = None) -> None:
-        if relevance is not None:
-            if gains is not None:
-                raise TypeError("pass gains only (relevance is its deprecated name)")
-            warnings.warn("DCGModel: the keyword relevance is deprecated and will be removed "
-                          "in the next release; use gains (the list DCG reads)",
-                          DeprecationWarning, stacklevel=3)
-            gains = relevance
-        if gains is None:
-            raise TypeError("DCGModel() missing 1 required argument: 'gains'")
+    def __init__(self, gains: Any, *, n_relevant: int | None = None, ideal: Any = None,
+                 relevance_level: float = 1, k: int = 5, doc_ids: Any = None) -> None:
         super().__init__(gains, n_relevant=n_relevant, ideal=ideal,
                          relevance_level=relevance_level, k=k, doc_ids=doc_ids)
 

@@ -93,17 +93,16 @@ def test_dcg_explorer_draws_the_chosen_convention():
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def test_dcg_model_takes_gains_and_the_old_relevance_keyword_with_a_deprecation_warning():
+def test_dcg_model_takes_gains_and_refuses_the_old_relevance_keyword():
     import pytest
 
     new = DCGModel(gains=[2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0])
-    with pytest.warns(DeprecationWarning, match="relevance is deprecated.*use gains"):
-        old = DCGModel(relevance=[2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0])
-    assert old.summary() == new.summary()
+    assert new.summary() == DCGModel([2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0]).summary()
     assert round(new.summary()["ndcg_trec"], 4) == 0.833  # 3.4923 / 4.1926, by hand
-    with pytest.raises(TypeError, match="pass gains only"):
-        DCGModel([1, 0], relevance=[1, 0])
-    with pytest.raises(TypeError, match="missing 1 required argument: 'gains'"):
+    # The name deprecated in 0.1.0 is gone: Python's own error for an unknown keyword.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'relevance'"):
+        DCGModel(relevance=[2, 1, 0, 2, 0], ideal=[2, 2, 1, 1, 0])
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'gains'"):
         DCGModel()
     with pytest.raises(ValueError, match="doc_ids and gains have different lengths"):
         DCGModel([1, 0], doc_ids=["a"])
