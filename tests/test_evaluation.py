@@ -9,7 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
+from evalkit import _hashing
+from evalkit.trec import _evaluate as _trec_evaluate
+from evalkit.trec import _ordering as _trec_ordering
+from evalkit.trec import _pairs as _trec_pairs
 from evalkit.trec import _tables as _trec_tables
+from evalkit.trec import _threads as _trec_threads
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -312,15 +317,15 @@ def test_id_hashes_depend_on_the_id_alone(ids, chunk):
     # The hash of an id must not depend on its neighbours, its place, the chunk it falls in,
     # or whether some id holds a NUL (the separator of the fast path).
     values = np.array(ids, dtype=object)
-    hashes = _trec_tables._id_hashes(values)
-    one_by_one = [int(_trec_tables._id_hashes(np.array([i], dtype=object))[0]) for i in ids]
+    hashes = _hashing._id_hashes(values)
+    one_by_one = [int(_hashing._id_hashes(np.array([i], dtype=object))[0]) for i in ids]
     assert hashes.tolist() == one_by_one
-    original = _trec_tables._HASH_CHUNK
+    original = _trec_pairs._HASH_CHUNK
     try:
-        _trec_tables._HASH_CHUNK = chunk
-        assert _trec_tables._doc_hashes(values).tolist() == one_by_one
+        _trec_pairs._HASH_CHUNK = chunk
+        assert _trec_pairs._doc_hashes(values).tolist() == one_by_one
     finally:
-        _trec_tables._HASH_CHUNK = original
+        _trec_pairs._HASH_CHUNK = original
     # Different ids, different hashes (a collision would only cost time, but would show a
     # weak hash).
     distinct = dict(zip(ids, one_by_one, strict=True))
@@ -331,10 +336,10 @@ def test_id_hashes_of_long_ids_read_every_byte():
     base = "x" * 1000
     ids = [base, base[:-1] + "y", "y" + base[1:], base[:300], base[:301], base[:300] + "\0",
            base[:299] + "é"]
-    hashes = _trec_tables._id_hashes(np.array(ids + ids[:2], dtype=object)).tolist()
+    hashes = _hashing._id_hashes(np.array(ids + ids[:2], dtype=object)).tolist()
     assert len(set(hashes[:-2])) == len(ids) and hashes[-2:] == hashes[:2]
     with pytest.raises(TypeError):
-        _trec_tables._id_hashes(np.array(["a", 1.5], dtype=object))
+        _hashing._id_hashes(np.array(["a", 1.5], dtype=object))
 
 
 @pytest.mark.parametrize("missing", [np.nan, None, pd.NA])
@@ -429,8 +434,8 @@ def small_chunks(monkeypatch):
     and the run checked for duplicates, joined and ranked, a piece at a time in threads."""
     from evalkit.trec import _evaluate as evaluation
 
-    monkeypatch.setattr(_trec_tables, "_HASH_CHUNK", 3)
-    monkeypatch.setattr(_trec_tables, "_CHUNK", 5)
+    monkeypatch.setattr(_trec_pairs, "_HASH_CHUNK", 3)
+    monkeypatch.setattr(_trec_pairs, "_CHUNK", 5)
     monkeypatch.setattr(evaluation, "_PIECE", 5)
 
 
@@ -473,7 +478,7 @@ def test_long_run_paths_give_the_same_scores(small_chunks, monkeypatch, seed):
 def test_a_bad_thread_count_is_named(monkeypatch, setting):
     monkeypatch.setenv("EVALKIT_THREADS", setting)
     with pytest.raises(ValueError, match="EVALKIT_THREADS must be a whole number >= 1"):
-        _trec_tables._threads()
+        _trec_threads._threads()
 
 
 def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
@@ -483,6 +488,14 @@ def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
     run.loc[33, "doc_id"] = None
     with pytest.raises(ValueError, match=r"run\['doc_id'\] is missing .* in row 33"):
         ek.evaluate(QRELS, run, ["AP"])
+
+
+def use_id_hash(monkeypatch, function):
+    """Hash doc_ids with ``function`` wherever evaluate looks the hash up: the qrels' and the
+    readers' (``_pairs._doc_hashes``) and the run pieces' (``_evaluate``)."""
+    for module in (_trec_pairs, _trec_evaluate):
+        assert hasattr(module, "_id_hashes")
+        monkeypatch.setattr(module, "_id_hashes", function)
 
 
 @pytest.mark.parametrize("chunks", ["one", "small"])
@@ -496,13 +509,13 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     qrels, run = random_collection(seed + 7000, n_queries=5)
     labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet", "Bpref"]
     expected = ek.evaluate(qrels, run, labels)
-    real = _trec_tables._id_hashes
+    real = _hashing._id_hashes
 
     def weak(ids):
         hashes = real(np.array([i[:1] + str(len(i)) for i in ids], dtype=object))
         return hashes
 
-    monkeypatch.setattr(_trec_tables, "_id_hashes", weak)
+    use_id_hash(monkeypatch, weak)
     pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels), expected)
     judged_query = run.index[run["query_id"].isin(qrels["query_id"])][-1]
     twice = pd.concat([run, run.loc[[judged_query]]], ignore_index=True)
@@ -514,9 +527,9 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     decoy = pd.concat([pd.DataFrame({"query_id": [query], "doc_id": ["x" + doc],
                                      "score": [run["score"].max() + 1]}), run],
                       ignore_index=True)
-    monkeypatch.setattr(_trec_tables, "_id_hashes", real)
+    use_id_hash(monkeypatch, real)
     expected = ek.evaluate(qrels, decoy, labels)
-    monkeypatch.setattr(_trec_tables, "_id_hashes", lambda ids: real(np.array(
+    use_id_hash(monkeypatch, lambda ids: real(np.array(
         [doc if i == "x" + doc else i for i in ids], dtype=object)))
     pd.testing.assert_frame_equal(ek.evaluate(qrels, decoy, labels), expected)
 
@@ -582,17 +595,17 @@ def test_ties_of_one_grade_are_left_unordered_and_every_measure_is_unchanged(
     labels = [required.get(name, name + "@5") if cutoff == "required" else name
               for name, cutoff in ek.trec.METRICS.items()] + ["AP@5", "RR@5", "nDCG@5"]
     ordered_pairs = []
-    real_break_ties = _trec_tables._break_ties
+    real_break_ties = _trec_ordering._break_ties
 
     def counting_break_ties(order, pairs, doc_id):
         ordered_pairs.append(int(pairs.size))
         return real_break_ties(order, pairs, doc_id)
 
-    monkeypatch.setattr(_trec_tables, "_break_ties", counting_break_ties)
+    monkeypatch.setattr(_trec_ordering, "_break_ties", counting_break_ties)
     for level in (1, 2):
         skipping = ek.evaluate(qrels, run, labels, relevance_level=level)
         with monkeypatch.context() as full:
-            full.setattr(_trec_tables, "_mixed_blocks", lambda pairs, order, classes: pairs)
+            full.setattr(_trec_ordering, "_mixed_blocks", lambda pairs, order, classes: pairs)
             everything = ek.evaluate(qrels, run, labels, relevance_level=level)
         pd.testing.assert_frame_equal(skipping, everything)
     assert ordered_pairs[0] < ordered_pairs[1]  # it did skip some tied pairs
@@ -603,18 +616,18 @@ def test_mixed_blocks_keep_only_blocks_whose_classes_differ():
     classes = np.array([5, 5, 5, 1, 2, 2, 3, 3, 4])
     # Blocks (tied runs): rows 0-2 (one class), 3-5 (two), 6-7 (one); row 8 alone.
     pairs = np.array([0, 1, 3, 4, 6])  # the row at each of these ties with the next one
-    kept = _trec_tables._mixed_blocks(pairs, None, lambda rows: classes[rows])
+    kept = _trec_ordering._mixed_blocks(pairs, None, lambda rows: classes[rows])
     assert kept.tolist() == [3, 4]
-    assert _trec_tables._mixed_blocks(pairs, np.arange(9), lambda rows: classes[rows]).tolist() \
+    assert _trec_ordering._mixed_blocks(pairs, np.arange(9), lambda rows: classes[rows]).tolist() \
         == [3, 4]
     # Read through an order: the same rows listed backwards.
-    backwards = _trec_tables._mixed_blocks(pairs, np.arange(9)[::-1].copy(),
+    backwards = _trec_ordering._mixed_blocks(pairs, np.arange(9)[::-1].copy(),
                                            lambda rows: classes[::-1][rows])
     assert backwards.tolist() == kept.tolist()
-    assert _trec_tables._mixed_blocks(pairs, None, lambda rows: rows * 0).size == 0
+    assert _trec_ordering._mixed_blocks(pairs, None, lambda rows: rows * 0).size == 0
     # Adjacent blocks stay apart: 0-1 and 2-3 tie within, not across (positions 0 and 2).
     four = np.array([1, 1, 2, 3])
-    assert _trec_tables._mixed_blocks(np.array([0, 2]), None, lambda r: four[r]).tolist() == [2]
+    assert _trec_ordering._mixed_blocks(np.array([0, 2]), None, lambda r: four[r]).tolist() == [2]
 
 
 def test_ties_in_blocks_of_three_or_more_follow_doc_id_descending():
@@ -635,7 +648,7 @@ def test_tie_keys_order_names_by_their_bytes_descending(unicode):
     names = ["clueweb09-en0000-00-0000" + "".join(rng.choice(alphabet, size=rng.integers(0, 6)))
              for _ in range(300)] + ["", "a", "clueweb09", "clueweb09-en0000-00-0000"]
     names = np.array(names, dtype=object)
-    order = np.lexsort(_trec_tables._descending_name_keys(names))
+    order = np.lexsort(_trec_ordering._descending_name_keys(names))
     expected = sorted(names.tolist(), key=lambda name: name.encode(), reverse=True)
     assert names[order].tolist() == expected
 

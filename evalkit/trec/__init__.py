@@ -10,7 +10,11 @@ the same parts.
 Its private modules, one idea each, from the files up:
 
 - ``_text_files``: opening a path or buffer, plain or gzip-compressed;
-- ``_tables``: checking qrels and run tables, hashing their ids, trec_eval's ordering;
+- ``_threads``: work in pieces of whole queries, on a few threads;
+- ``_pairs``: (query, document) pairs hashed to 64-bit keys, and the check for a pair listed twice;
+- ``_parsing``: qrels and run files parsed into tables, errors naming the file and line;
+- ``_tables``: a qrels or run table's columns checked and turned into arrays;
+- ``_ordering``: trec_eval's order of a run's rows (score descending, ties by doc_id);
 - ``_measures``: the measures, one vectorised kernel each over a :class:`JudgedRun`;
 - ``_files``: the public readers and writers;
 - ``_evaluate``: :func:`evaluate` and the metric names it takes;

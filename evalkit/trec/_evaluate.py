@@ -42,23 +42,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._hashing import _id_hashes
 from .._validation import check_option, check_scalar, keyword_only
 from ._measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
-from ._tables import (
-    _as_table,
-    _check_pair_duplicates,
-    _doc_hashes,
-    _for_each,
-    _id_hashes,
-    _ids,
-    _pair_keys,
-    _pieces_between,
-    _qrels_arrays,
-    _read_qrels,
-    _read_run,
-    _run_columns,
-    _trec_ranking,
-)
+from ._ordering import _trec_ranking
+from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
+from ._parsing import _read_qrels, _read_run
+from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
+from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
 

@@ -27,15 +27,10 @@ import pandas as pd
 
 from .._validation import keyword_only
 from ._measures import group_positions
-from ._tables import (
-    _check_pair_duplicates,
-    _qrels_arrays,
-    _read_qrels,
-    _read_run,
-    _run_arrays,
-    _table,
-    _trec_order,
-)
+from ._ordering import _trec_order
+from ._pairs import _check_pair_duplicates
+from ._parsing import _read_qrels, _read_run
+from ._tables import _qrels_arrays, _run_arrays, _table
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
 

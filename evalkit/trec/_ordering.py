@@ -1,0 +1,135 @@
+"""trec_eval's order of a run's rows: by query, score descending, then doc_id descending.
+
+trec_eval sorts each query's rows by score and breaks ties by comparing doc_ids with
+``strcmp``, the later name first. The rows are ranked here with numpy sorts, and ties broken
+only in the blocks of tied rows where the order can change a measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+__all__: list[str] = []
+
+
+def _trec_order(
+    query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
+    tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Row order: grouped by query, then score descending, then doc_id descending.
+
+    With ``tie_class`` (given row numbers, their classes), a block of tied rows is put in
+    doc_id order only when its rows' classes differ: the order within a block of one class is
+    left as it is. :func:`~evalkit.evaluate` gives each row's grade (another value when
+    unjudged), since a measure sees only the grade at each rank; most tied rows are unjudged
+    ones, whose names it then need not compare.
+    """
+    order, positions, rows = _trec_ranking(query_code, score, doc_id, tie_class)
+    if order is None:
+        order = np.arange(score.size, dtype=np.int32 if score.size < 2**31 else np.intp)
+    order[positions] = rows
+    return order
+
+
+def _trec_ranking(
+    query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
+    tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """trec_eval's order of the rows (see :func:`_trec_order`) as ``order, positions, rows``:
+    the rows ordered by query and score (``None`` when they already are, as in most run
+    files), then the rows that ties put at some positions of that order.
+
+    Ties only move rows within their query, so with ``order`` None each row keeps its query's
+    place and a caller can skip a gather over the whole run.
+    """
+    n = score.size
+    none = np.zeros(0, dtype=np.intp)
+    if n == 0:
+        return None, none, none
+    same_query = query_code[1:] == query_code[:-1]
+    starts = np.flatnonzero(np.r_[True, ~same_query])
+    grouped = np.unique(query_code[starts]).size == starts.size
+    if grouped and not np.any(same_query & (score[1:] > score[:-1])):
+        # Already ranked, as most run files are: only ties may need reordering.
+        order = None
+        pairs = np.flatnonzero(same_query & (score[1:] == score[:-1]))
+    else:
+        # Equal scores are ordered by doc_id below, so the score sort need not be stable.
+        order = np.argsort(-score)
+        codes = query_code[order]
+        if codes.max(initial=0) < 2**16:
+            codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
+        order = order[np.argsort(codes, kind="stable")]
+        ranked_score, ranked_code = score[order], query_code[order]
+        pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
+                               & (ranked_score[1:] == ranked_score[:-1]))
+    if tie_class is not None and pairs.size:
+        pairs = _mixed_blocks(pairs, order, tie_class)
+    if pairs.size == 0:
+        return order, none, none
+    return (order, *_break_ties(order, pairs, doc_id))
+
+
+def _rows_at(order: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
+    return positions if order is None else order[positions]
+
+
+def _mixed_blocks(
+    pairs: np.ndarray, order: np.ndarray | None, tie_class: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """The tied pairs in blocks whose classes are not all equal.
+
+    ``pairs`` (ascending): the positions i of ``order`` (None: the identity) whose rows tie
+    with the row at i + 1; a block is a run of consecutive positions. Classes are looked up
+    for the tied pairs only.
+    """
+    differs = tie_class(_rows_at(order, pairs)) != tie_class(_rows_at(order, pairs + 1))
+    if not differs.any():
+        return pairs[:0]
+    first = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])  # each block's first
+    mixed = np.logical_or.reduceat(differs, first)
+    return pairs[np.repeat(mixed, np.diff(np.r_[first, pairs.size]))]
+
+
+def _break_ties(
+    order: np.ndarray | None, pairs: np.ndarray, doc_id: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Order each block of equal (query, score) rows by doc_id descending (trec_eval: strcmp).
+
+    ``pairs`` as in :func:`_mixed_blocks`. Returns the tied positions and the rows that go
+    there. Python compares str by code point, which is the byte order of UTF-8, so this is
+    strcmp's order. Most ties are pairs: one comparison each decides them.
+    """
+    first_pair = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])
+    size = np.diff(np.r_[first_pair, pairs.size]) + 1  # rows in each block
+    first = np.cumsum(size) - size  # each block's first row, in ``positions``
+    positions = np.repeat(pairs[first_pair] - first, size) + np.arange(int(size.sum()))
+    rows = _rows_at(order, positions)
+    names = doc_id[rows]
+    inner = np.arange(positions.size)
+    pair = first[size == 2]
+    swap = pair[names[pair] < names[pair + 1]]
+    inner[swap], inner[swap + 1] = swap + 1, swap
+    if (size > 2).any():
+        big = np.flatnonzero(np.repeat(size > 2, size))
+        block = np.repeat(np.arange(first.size), size)[big]
+        # Descending names within each block, in one sort on integer keys.
+        inner[big] = big[np.lexsort((*_descending_name_keys(names[big]), block))]
+    return positions, rows[inner]
+
+
+def _descending_name_keys(names: np.ndarray) -> list[np.ndarray]:
+    """Integer sort keys, least significant first, that order ``names`` by strcmp descending.
+
+    The UTF-8 bytes, zero-padded to a multiple of 8, read as big-endian 64-bit words: word by
+    word they compare as the bytes do (a shorter name, padded with zeros, comes first).
+    """
+    try:
+        encoded = names.astype(bytes)  # ASCII ids
+    except UnicodeEncodeError:
+        encoded = np.array([name.encode() for name in names], dtype=bytes)
+    width = -(-max(encoded.dtype.itemsize, 1) // 8) * 8
+    words = encoded.astype(f"S{width}").view(">u8").reshape(len(names), width // 8)
+    return [~words[:, i].astype(np.uint64) for i in range(width // 8 - 1, -1, -1)]

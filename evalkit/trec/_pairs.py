@@ -1,0 +1,115 @@
+"""(query, document) pairs: a 64-bit key for each, and the check that none occurs twice.
+
+trec_eval refuses a qrels or run that lists a document twice for a query. The pairs are
+hashed to 64-bit keys (the query number in the top bits, the document's hash in the rest),
+sorted a piece at a time, and only equal keys are confirmed on the ids themselves, so that a
+hash collision never counts as a duplicate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._hashing import _id_hashes
+from ._measures import block_starts
+from ._threads import _for_each, _pieces_between
+
+__all__: list[str] = []
+
+# Rows per chunk where ids are walked in Python (bounds the temporary lists).
+_CHUNK = 1 << 20
+# Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it,
+# and lets threads take turns (see _for_each).
+_HASH_CHUNK = 1 << 17
+
+
+def _report_duplicates(
+    query_id: np.ndarray, doc_id: np.ndarray, rows: np.ndarray, what: str, verb: str
+) -> None:
+    pairs = sorted({(str(query_id[r]), str(doc_id[r])) for r in rows[:1000]})
+    shown = "; ".join(f"query {q}: {d}" for q, d in pairs[:5])
+    more = f" (and {len(pairs) - 5} more)" if len(pairs) > 5 else ""
+    raise ValueError(
+        f"{what} lists a document more than once for a query ({verb}): {shown}{more}. "
+        "trec_eval refuses such input; keep one row per query and document."
+    )
+
+
+def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
+    """The readers' check: the same hashed, verified test as :func:`evaluate` uses."""
+    code, queries = pd.factorize(table["query_id"].to_numpy())
+    _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
+                           what, verb)
+
+
+def _check_pair_duplicates(
+    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
+    keys: np.ndarray | None = None,
+) -> bool:
+    """Raise when a (query, document) pair occurs twice; hashing first keeps it fast.
+
+    Returns whether the keys themselves are unique (False only after a hash collision).
+    """
+    keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
+    # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
+    # rows share a query, so when each query's rows are together the keys can be sorted a
+    # piece at a time, cut between queries: no copy of all of them.
+    repeated = []
+    for start, stop in _query_pieces(code):
+        ordered = np.sort(keys[start:stop])
+        repeated.append(ordered[1:][ordered[1:] == ordered[:-1]])
+    repeated = np.concatenate(repeated)
+    if repeated.size == 0:
+        return True
+    # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
+    suspects = np.flatnonzero(np.isin(keys, repeated, kind="sort"))
+    dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
+    if dup.any():  # a true duplicate, not a hash collision
+        _report_duplicates(queries[code], doc, suspects[dup], what, verb)
+    return False
+
+
+def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
+    """Row ranges of about ``_CHUNK`` rows, cut between queries, that hold each query's rows
+    whole; one range when the rows of some query are not all together."""
+    n = code.size
+    if n <= _CHUNK:
+        return [(0, n)]
+    starts = block_starts(code)
+    if np.unique(code[starts]).size != starts.size:  # some query comes back later
+        return [(0, n)]
+    return _pieces_between(starts, n, _CHUNK)
+
+
+def _pair_keys(
+    query_code: np.ndarray, hashes: np.ndarray, n_codes: int | None = None
+) -> np.ndarray:
+    """A 64-bit key per (query, document) pair, made from the documents' ``hashes`` (from
+    :func:`_doc_hashes`) in place; equal pairs get equal keys.
+
+    The query number fills the top bits and the hash the rest, so keys sort grouped by query
+    (searches in query order stay in cache). ``n_codes`` (more than the largest query number)
+    must be the same for keys that are compared with each other.
+    """
+    if n_codes is None:
+        n_codes = int(query_code.max(initial=0)) + 1
+    query_bits = np.uint64(max(int(n_codes - 1).bit_length(), 1))
+    hashes >>= query_bits
+    for start in range(0, hashes.size, _HASH_CHUNK):  # no temporary as long as the run
+        stop = start + _HASH_CHUNK
+        hashes[start:stop] |= (query_code[start:stop].astype(np.uint64)
+                               << (np.uint64(64) - query_bits))
+    return hashes
+
+
+def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
+    """:func:`_id_hashes` of each id (str), a chunk at a time; chunks in parallel threads
+    (see :func:`_for_each`)."""
+    hashes = np.empty(doc_id.size, dtype=np.uint64)
+
+    def hash_chunk(start: int) -> None:
+        hashes[start : start + _HASH_CHUNK] = _id_hashes(doc_id[start : start + _HASH_CHUNK])
+
+    _for_each(hash_chunk, range(0, doc_id.size, _HASH_CHUNK))
+    return hashes

@@ -1,0 +1,144 @@
+"""Reading TREC's text files: qrels and run lines parsed into tables.
+
+A qrels line is ``query_id iteration doc_id relevance`` and a run line ``query_id Q0 doc_id
+rank score run_id``. pandas' C parser reads a well-formed file in one pass; only when it fails
+are the lines walked in Python, to name the file and the first bad line. What is read is
+checked for a document listed twice (:mod:`evalkit.trec._pairs`).
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._pairs import _check_no_duplicates
+from ._text_files import read_text as _read_text
+from ._text_files import source_name as _source_name
+
+__all__: list[str] = []
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if fields:
+            yield number, fields
+
+
+def _first_bad_qrels_line(text: str, name: str) -> None:
+    """Raise for the first malformed qrels line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) != 4:
+            raise ValueError(
+                f"{where}: expected 4 fields 'query_id iteration doc_id relevance', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            int(fields[3])
+        except ValueError:
+            raise ValueError(
+                f"{where}: relevance must be a whole number (e.g. 0, 1, 2, or -1 for unjudged); "
+                f"got {fields[3]!r}"
+            ) from None
+
+
+def _first_bad_run_line(text: str, name: str) -> None:
+    """Raise for the first malformed run line (the slow path, run only when parsing failed)."""
+    for number, fields in _numbered_lines(text):
+        where = f"{name}, line {number}"
+        if len(fields) < 6:
+            raise ValueError(
+                f"{where}: expected 6 fields 'query_id Q0 doc_id rank score run_id', "
+                f"got {len(fields)}: {' '.join(fields)!r}"
+            )
+        try:
+            score = float(fields[4])
+        except ValueError:
+            raise ValueError(f"{where}: score must be a number; got {fields[4]!r}") from None
+        if not np.isfinite(score):
+            raise ValueError(f"{where}: score must be a finite number; got {fields[4]!r}")
+
+
+def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFrame | None:
+    """Fast C parse of white-space separated fields (all kept as str).
+
+    Returns None when the text is not well formed: the caller then walks the lines itself to
+    name the first bad one. A missing field shows up as "" in the last column.
+    """
+    columns = range(n_fields)
+    if not text.strip():
+        return pd.DataFrame({i: pd.Series(dtype=object) for i in columns})
+    with warnings.catch_warnings():
+        # Too many fields on the first line only warns (and drops them): make it an error.
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            return pd.read_csv(
+                io.StringIO(text),
+                sep=r"\s+",
+                header=None,
+                names=columns,
+                usecols=columns if extra_fields else None,
+                index_col=False,
+                dtype=str,
+                keep_default_na=False,
+                na_values=[],
+                engine="c",
+                quoting=3,  # csv.QUOTE_NONE: quotes are ordinary characters in TREC files
+            )
+        except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
+            return None
+
+def _read_qrels(path_or_buffer: Any) -> pd.DataFrame:
+    """The body of :func:`evalkit.read_qrels`."""
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 4, extra_fields=False)
+    relevance = None
+    if table is not None and not (table[3] == "").any():
+        relevance = pd.to_numeric(table[3], errors="coerce").to_numpy(dtype=np.float64)
+        if not (np.isfinite(relevance).all() and np.all(relevance == np.round(relevance))):
+            relevance = None
+    if relevance is None:
+        _first_bad_qrels_line(text, name)
+        raise ValueError(f"{name}: could not read it as TREC qrels")  # pragma: no cover
+    qrels = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "relevance": relevance.astype(np.int64),
+        }
+    )
+    _check_no_duplicates(qrels, f"{name}: the qrels", "judged twice")
+    return qrels
+
+
+def _read_run(path_or_buffer: Any) -> pd.DataFrame:
+    """The body of :func:`evalkit.read_run`."""
+    text = _read_text(path_or_buffer)
+    name = _source_name(path_or_buffer)
+    table = _parse_table(text, 6, extra_fields=True)
+    score = None
+    if table is not None and not (table[5] == "").any():
+        score = pd.to_numeric(table[4], errors="coerce").to_numpy(dtype=np.float64)
+        if not np.isfinite(score).all():
+            score = None
+    if score is None:
+        _first_bad_run_line(text, name)
+        raise ValueError(f"{name}: could not read it as a TREC run")  # pragma: no cover
+    run = pd.DataFrame(
+        {
+            "query_id": table[0].to_numpy(dtype=object),
+            "doc_id": table[2].to_numpy(dtype=object),
+            "score": score,
+            "run_id": table[5].to_numpy(dtype=object),
+            "rank": table[3].to_numpy(dtype=object),
+        }
+    )
+    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
+    return run

@@ -1,0 +1,55 @@
+"""Work split in pieces of whole queries, and the threads that run the pieces.
+
+numpy releases the GIL in most of its loops, so a few threads overlap the pieces' numpy work
+with the parts that hold it (joining ids into text); ``EVALKIT_THREADS`` sets how many.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__: list[str] = []
+
+
+def _pieces_between(starts: np.ndarray, n: int, size: int) -> list[tuple[int, int]]:
+    """Row ranges of about ``size`` of ``n`` rows, each cut at one of ``starts`` (where the
+    blocks of one query's rows start)."""
+    if n <= size:
+        return [(0, n)]
+    at = np.searchsorted(starts, np.arange(size, n, size))
+    bounds = np.unique(np.r_[0, starts[at[at < starts.size]], n]).tolist()
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
+
+
+def _threads() -> int:
+    """Threads for work split in chunks: ``EVALKIT_THREADS`` if set, else the CPUs this
+    process may use, at most 4 (the part that holds the GIL, joining ids, would keep more
+    waiting)."""
+    setting = os.environ.get("EVALKIT_THREADS", "").strip()
+    if setting:
+        if not setting.isdigit() or int(setting) < 1:
+            raise ValueError(f"the environment variable EVALKIT_THREADS must be a whole number "
+                             f">= 1 (threads evalkit may use); got {setting!r}")
+        return int(setting)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cpus or 1))
+
+
+def _for_each(function: Callable[[Any], None], items: Sequence[Any]) -> None:
+    """``function(item)`` for each item; in parallel threads when there are several CPUs and
+    at least 4 items. The items must touch disjoint data. numpy releases the GIL in most of
+    its loops, so threads overlap those with the parts that need it."""
+    threads = _threads()
+    if threads == 1 or len(items) < 4:
+        for item in items:
+            function(item)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for _ in pool.map(function, items):  # re-raises the first error
+            pass
