@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._hashing import string_hashes
+
 __all__ = ["count_correct", "count_matrix", "encode", "factorize_strings", "full_confusion"]
 
 # Integer labels spanning at most this many values are counted with a lookup table instead of
@@ -59,10 +61,6 @@ def encode(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 _BUCKETS = 1 << 20
 _CHUNK = 1 << 15  # rows hashed or checked at a time: keeps each pass in the CPU cache
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-# One odd 64-bit multiplier per 8-byte word of a label (labels of up to 64 characters).
-_MULTIPLIERS = np.random.default_rng(0x5EED).integers(1, 2**63, 32, dtype=np.uint64)
-_MULTIPLIERS |= np.uint64(1)
 
 
 def _words(values: np.ndarray, itemsize: int) -> np.ndarray:
@@ -72,18 +70,10 @@ def _words(values: np.ndarray, itemsize: int) -> np.ndarray:
 
 
 def _hash_block(block: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """The hash bucket of each row of code-point words, written to ``out`` (uint64)."""
-    multipliers = _MULTIPLIERS[: block.shape[1]]
-    with np.errstate(over="ignore"):
-        np.multiply(block[:, 0], multipliers[0], out=out, casting="unsafe")
-        for column in range(1, block.shape[1]):  # a loop over character positions
-            out += block[:, column] * multipliers[column]
-        # The sum is linear in the code points: mix so that the low bits (the bucket) depend
-        # on every bit.
-        out ^= out >> np.uint64(31)
-        out *= _MIX
-        out ^= out >> np.uint64(29)
-        out &= np.uint64(_BUCKETS - 1)
+    """The hash bucket of each row of code-point words, written to ``out`` (uint64): the top
+    bits of the row's :func:`~evalkit._hashing.string_hashes`, which depend on every bit."""
+    string_hashes(block, out=out)
+    out >>= np.uint64(65 - _BUCKETS.bit_length())
     return out.astype(np.intp)
 
 

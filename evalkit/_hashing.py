@@ -1,8 +1,12 @@
-"""A vectorised 64-bit hash of strings, shared by the label encoding and the TREC engine.
+"""A vectorised 64-bit hash of strings: the one that the label encoding and the TREC engine share.
 
-Hashing millions of ids or labels one at a time in Python is slow; here they are hashed in
-numpy, a few machine words at a time. Equal strings get equal hashes; unequal ones share a
-hash rarely, and every caller confirms matches on the strings themselves.
+Hashing millions of ids or labels one at a time from Python is slow; here they are hashed in
+numpy, 8 bytes at a time: a string's byte length and each of its 8-byte words, every one times
+its own fixed odd 64-bit multiplier, are summed (modulo 2**64) and the sum's top bits folded
+into its low ones. Equal strings get equal hashes. Unequal ones share a hash rarely, and every
+caller confirms what it matches on the strings themselves, so a collision costs time, never a
+wrong result. Users: :mod:`evalkit._counting` (string labels, bucketed by the top bits of
+their hash) and :mod:`evalkit.trec._pairs` (the (query, document) keys of qrels and runs).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__: list[str] = []
+__all__ = ["string_hashes"]
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -34,16 +38,58 @@ def _odd_multipliers(count: int) -> np.ndarray:
 # One odd multiplier for the length and one for each 8 bytes of an id (more made on demand).
 _MULTIPLIERS = _odd_multipliers(33)
 _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
+_FOLD = np.uint64(29)
 
 
-def _id_hashes(ids: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each id (a str), equal for equal ids, from their UTF-8 bytes.
+def _multipliers(n_words: int) -> np.ndarray:
+    return _MULTIPLIERS if n_words < _MULTIPLIERS.size else _odd_multipliers(n_words + 1)
+
+
+def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """A 64-bit hash (uint64) of each string of ``values``, equal for equal strings.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Either variable-length strings, an object array of str (or a numpy ``StringDType``
+        array), hashed from their UTF-8 bytes (``str.join`` checks that each is a str:
+        TypeError if one is not); or fixed-width strings, a numpy ``U`` array or a 2-D array
+        whose rows are the raw words of such strings, hashed from each item's raw bytes (the
+        code points, zero-padded to the width). Hashes of one kind and one width compare
+        with each other: the same text as an object and as a ``U`` array hashes differently.
+    out : numpy.ndarray, optional
+        A uint64 array of ``len(values)`` to write the hashes to.
+
+    Returns
+    -------
+    numpy.ndarray
+        The hashes (``out`` when given). All 64 bits are usable; a caller that needs fewer
+        takes the top ones, which depend on every byte of the string.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids = np.array(["doc-1", "doc-2", "doc-1"], dtype=object)
+    >>> hashes = string_hashes(ids)
+    >>> bool(hashes[0] == hashes[2]), bool(hashes[0] == hashes[1])
+    (True, False)
+    """
+    if values.ndim == 2 or values.dtype.kind in "US":
+        return _fixed_width_hashes(values, out)
+    hashes = _utf8_hashes(values)
+    if out is None:
+        return hashes
+    out[:] = hashes
+    return out
+
+
+def _utf8_hashes(ids: np.ndarray) -> np.ndarray:
+    """The hash of each str from its UTF-8 bytes.
 
     The ids are joined into one bytes object, a single pass in C (``str.join`` also checks
     that each is a str: TypeError if not), and every id is then read 8 bytes at a time in
-    numpy: its length and its words, each times its own odd multiplier, summed and mixed.
-    Unequal ids can share a hash, rarely; the callers confirm matches on the ids themselves.
-    Python's ``hash`` would touch every id from Python, which takes longer for long runs.
+    numpy. Python's ``hash`` would touch every id from Python, which takes longer for long
+    runs.
     """
     part = ids.tolist()
     if not part:
@@ -68,7 +114,7 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarra
     words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
     hashed = length.astype(np.uint64) * _MULTIPLIERS[0]
     n_words = (int(length.max(initial=0)) + 7) // 8
-    multipliers = _MULTIPLIERS if n_words < _MULTIPLIERS.size else _odd_multipliers(n_words + 1)
+    multipliers = _multipliers(n_words)
     for j in range(n_words):
         # Bytes 8j to 8j + 7 of each id (all of them: a shorter id's are masked to 0), or of
         # just the ids this long when they are few.
@@ -84,5 +130,45 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarra
         word *= multipliers[j + 1]
         hashed[rows] += word
     # The top bits of a sum of products depend on every byte; fold them into the low bits.
-    hashed ^= hashed >> np.uint64(29)
+    hashed ^= hashed >> _FOLD
     return hashed
+
+
+def _fixed_width_hashes(values: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    """:func:`_hash_bytes` of each item's raw bytes (each row's, for a 2-D array), all of one
+    length: the words are strided views of the array, read column by column, no gathers.
+
+    Little-endian words, as in :func:`_hash_bytes`: the last, partial word of an item is its
+    last 8 bytes shifted down, which equals those bytes masked.
+    """
+    raw = np.ascontiguousarray(values)
+    n = raw.shape[0]
+    data = raw.reshape(-1).view(np.uint8)
+    size = data.size // n if n else 0
+    if out is None:
+        out = np.empty(n, dtype=np.uint64)
+    out.fill(size)
+    out *= _MULTIPLIERS[0]
+    if n == 0 or size == 0:
+        out ^= out >> _FOLD
+        return out
+    full, tail = divmod(size, 8)
+    multipliers = _multipliers(full + (tail > 0))
+    product = np.empty(n, dtype=np.uint64)
+    for j in range(full):
+        word = np.ndarray((n,), dtype=np.uint64, buffer=data, offset=8 * j, strides=(size,))
+        np.multiply(word, multipliers[j + 1], out=product)
+        out += product
+    if tail:
+        if full:  # the item's last 8 bytes, the tail at their top
+            word = np.ndarray((n,), dtype=np.uint64, buffer=data, offset=size - 8,
+                              strides=(size,))
+            np.right_shift(word, np.uint64(8 * (8 - tail)), out=product)
+        else:  # items shorter than a word: zero-padded to one
+            padded = np.zeros((n, 8), dtype=np.uint8)
+            padded[:, :size] = data.reshape(n, size)
+            product[:] = padded.view(np.uint64)[:, 0]
+        product *= multipliers[full + 1]
+        out += product
+    out ^= out >> _FOLD
+    return out

@@ -317,8 +317,8 @@ def test_id_hashes_depend_on_the_id_alone(ids, chunk):
     # The hash of an id must not depend on its neighbours, its place, the chunk it falls in,
     # or whether some id holds a NUL (the separator of the fast path).
     values = np.array(ids, dtype=object)
-    hashes = _hashing._id_hashes(values)
-    one_by_one = [int(_hashing._id_hashes(np.array([i], dtype=object))[0]) for i in ids]
+    hashes = _hashing.string_hashes(values)
+    one_by_one = [int(_hashing.string_hashes(np.array([i], dtype=object))[0]) for i in ids]
     assert hashes.tolist() == one_by_one
     original = _trec_pairs._HASH_CHUNK
     try:
@@ -336,10 +336,10 @@ def test_id_hashes_of_long_ids_read_every_byte():
     base = "x" * 1000
     ids = [base, base[:-1] + "y", "y" + base[1:], base[:300], base[:301], base[:300] + "\0",
            base[:299] + "é"]
-    hashes = _hashing._id_hashes(np.array(ids + ids[:2], dtype=object)).tolist()
+    hashes = _hashing.string_hashes(np.array(ids + ids[:2], dtype=object)).tolist()
     assert len(set(hashes[:-2])) == len(ids) and hashes[-2:] == hashes[:2]
     with pytest.raises(TypeError):
-        _hashing._id_hashes(np.array(["a", 1.5], dtype=object))
+        _hashing.string_hashes(np.array(["a", 1.5], dtype=object))
 
 
 @pytest.mark.parametrize("missing", [np.nan, None, pd.NA])
@@ -493,9 +493,9 @@ def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):
 def use_id_hash(monkeypatch, function):
     """Hash doc_ids with ``function`` wherever evaluate looks the hash up: the qrels' and the
     readers' (``_pairs._doc_hashes``) and the run pieces' (``_evaluate``)."""
-    for module in (_trec_pairs, _trec_evaluate):
-        assert hasattr(module, "_id_hashes")
-        monkeypatch.setattr(module, "_id_hashes", function)
+    for module, name in ((_trec_pairs, "string_hashes"), (_trec_evaluate, "_id_hashes")):
+        assert hasattr(module, name)
+        monkeypatch.setattr(module, name, function)
 
 
 @pytest.mark.parametrize("chunks", ["one", "small"])
@@ -509,7 +509,7 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     qrels, run = random_collection(seed + 7000, n_queries=5)
     labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet", "Bpref"]
     expected = ek.evaluate(qrels, run, labels)
-    real = _hashing._id_hashes
+    real = _hashing.string_hashes
 
     def weak(ids):
         hashes = real(np.array([i[:1] + str(len(i)) for i in ids], dtype=object))

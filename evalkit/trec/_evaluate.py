@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._hashing import _id_hashes
+from .._hashing import string_hashes as _id_hashes
 from .._validation import check_option, check_scalar, keyword_only
 from ._measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
 from ._ordering import _trec_ranking

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._hashing import _id_hashes
+from .._hashing import string_hashes
 from ._measures import block_starts
 from ._threads import _for_each, _pieces_between
 
@@ -104,12 +104,12 @@ def _pair_keys(
 
 
 def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
-    """:func:`_id_hashes` of each id (str), a chunk at a time; chunks in parallel threads
-    (see :func:`_for_each`)."""
+    """:func:`~evalkit._hashing.string_hashes` of each id (str), a chunk at a time; chunks
+    in parallel threads (see :func:`~evalkit.trec._threads._for_each`)."""
     hashes = np.empty(doc_id.size, dtype=np.uint64)
 
     def hash_chunk(start: int) -> None:
-        hashes[start : start + _HASH_CHUNK] = _id_hashes(doc_id[start : start + _HASH_CHUNK])
+        hashes[start : start + _HASH_CHUNK] = string_hashes(doc_id[start : start + _HASH_CHUNK])
 
     _for_each(hash_chunk, range(0, doc_id.size, _HASH_CHUNK))
     return hashes

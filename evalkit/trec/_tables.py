@@ -138,8 +138,9 @@ def _scores(column: pd.Series) -> np.ndarray:
 def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """As :func:`_run_arrays`, with the starts of the query blocks (see :func:`_id_blocks`)
     after the query ids. The doc_ids of an object column are not checked here: the caller
-    hashes them, which checks that each is a str (see :func:`_id_hashes`), and calls
-    :func:`_ids` on the column if one is not."""
+    hashes them, which checks that each is a str (see
+    :func:`~evalkit._hashing.string_hashes`), and calls :func:`_ids` on the column if one
+    is not."""
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
     query_id, starts = _id_blocks(run["query_id"], "run['query_id']")

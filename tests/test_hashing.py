@@ -1,0 +1,185 @@
+"""evalkit._hashing: the one vectorised string hash, and a check that it stays the only one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evalkit as ek
+from evalkit import _counting, _hashing
+
+TEXT = st.text(st.characters() | st.sampled_from(["\0", "é", "😀", "中"]), max_size=20)
+
+
+def raw_byte_hashes(values: np.ndarray) -> np.ndarray:
+    """The byte-string hash of each item's raw bytes, item by item through ``_hash_bytes``."""
+    size = values.dtype.itemsize
+    raw = np.ascontiguousarray(values).tobytes()
+    return np.array([int(_hashing._hash_bytes(raw[i * size : (i + 1) * size] + bytes(8),
+                                              np.array([0]), np.array([size]))[0])
+                     for i in range(len(values))], dtype=np.uint64)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(TEXT.filter(lambda s: "\0" not in s), min_size=1, max_size=20),
+       st.integers(0, 9))
+def test_fixed_width_strings_hash_as_the_bytes_of_their_items(values, extra):
+    # Fixed-width arrays are read a word column at a time; the hash must be the byte-string
+    # hash of each item (the code points, zero-padded to the width), whatever the width
+    # (multiple of 8 bytes or not, under 8 bytes), and the same for the words of each row.
+    width = max(1, max(map(len, values))) + extra
+    array = np.array(values, dtype=f"<U{width}")
+    expected = raw_byte_hashes(array)
+    np.testing.assert_array_equal(_hashing.string_hashes(array), expected)
+    np.testing.assert_array_equal(_hashing.string_hashes(array.view(np.uint32)
+                                                         .reshape(len(array), width)), expected)
+    if width % 2 == 0:
+        words = array.view(np.uint64).reshape(len(array), width // 2)
+        np.testing.assert_array_equal(_hashing.string_hashes(words), expected)
+    out = np.empty(len(array), dtype=np.uint64)
+    assert _hashing.string_hashes(array, out=out) is out
+    np.testing.assert_array_equal(out, expected)
+    # Equal strings, equal hashes; different strings, different hashes (a collision here
+    # would show a weak hash).
+    distinct = dict(zip(array.tolist(), expected.tolist(), strict=True))
+    assert len(set(distinct.values())) == len(distinct)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(TEXT, min_size=1, max_size=20))
+def test_variable_length_strings_hash_from_their_utf8_bytes(values):
+    objects = np.array(values, dtype=object)
+    expected = [int(_hashing._hash_bytes(v.encode() + bytes(8), np.array([0]),
+                                         np.array([len(v.encode())]))[0]) for v in values]
+    assert _hashing.string_hashes(objects).tolist() == expected
+    # numpy's variable-width string dtype hashes as the same str objects do.
+    strings = np.array(values, dtype=np.dtypes.StringDType())
+    assert _hashing.string_hashes(strings).tolist() == expected
+
+
+@pytest.mark.parametrize("intruder", [None, 1, 1.5, b"bytes", np.nan])
+def test_an_object_array_with_a_non_string_raises_type_error(intruder):
+    # The TREC engine relies on it: a TypeError sends it to the column check, which converts
+    # whole numbers and names a missing id (ValueError naming the column).
+    with pytest.raises(TypeError):
+        _hashing.string_hashes(np.array(["a", intruder, "b"], dtype=object))
+
+
+def test_a_missing_doc_id_met_while_hashing_is_named_with_its_column():
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    run = pd.DataFrame({"query_id": "1", "doc_id": np.array(["a", None, "c"], dtype=object),
+                        "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ValueError, match=r"run\['doc_id'\] is missing .* in row 1"):
+        ek.evaluate(qrels, run, ["AP"])
+    whole = run.assign(doc_id=np.array(["a", 7, "c"], dtype=object))
+    assert ek.evaluate(qrels, whole, ["NumRet"]).loc["1", "NumRet"] == 3
+
+
+def test_empty_and_zero_width_arrays():
+    for values in (np.array([], dtype=object), np.array([], dtype="<U3"),
+                   np.zeros((0, 2), dtype=np.uint64)):
+        assert _hashing.string_hashes(values).tolist() == []
+    empty = _hashing.string_hashes(np.array(["", ""]))  # dtype <U1: one zero code point each
+    assert empty[0] == empty[1]
+
+
+def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
+    # Labels that differ in a character or two must spread over the 2**20 buckets (the low
+    # bits of the unmixed sum of products would not: they see only the low bytes of each
+    # word, and collide by the hundred here). About 4 collisions are expected of random
+    # buckets; a collision costs a fall back to np.unique, never a wrong count.
+    for labels in ([f"label-{i}" for i in range(3000)], [f"{i}-label" for i in range(3000)],
+                   [f"doc{i:06d}" for i in range(3000)]):
+        array = np.array(labels)
+        buckets = _counting._hash_block(_counting._words(array, array.dtype.itemsize),
+                                        np.empty(len(array), dtype=np.uint64))
+        np.testing.assert_array_equal(buckets, _hashing.string_hashes(array) >> np.uint64(44))
+        assert len(array) - np.unique(buckets).size <= 12
+
+
+# ---------------------------------------------------------------------------------------------
+# One hash: no second vectorised string hash in evalkit
+# ---------------------------------------------------------------------------------------------
+
+EVALKIT = Path(ek.__file__).parent
+HASHING = EVALKIT / "_hashing.py"
+
+
+def second_hashes(source: str) -> list[str]:
+    """What in ``source`` (a module other than _hashing) looks like a hash of its own.
+
+    - an integer literal of 2**32 or more (the odd 64-bit multipliers and mixing constants
+      that every multiplicative string hash needs);
+    - a module-level name for hash multipliers, mixers or byte masks;
+    - a function named for hashing that neither calls ``string_hashes`` nor is a
+      cryptographic digest (hashlib, hmac);
+    - a function that encodes text and reads the bytes as numbers (``np.frombuffer``).
+    """
+    found = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and type(node.value) is int
+                and node.value >= 2**32):
+            found.append(f"line {node.lineno}: the constant {node.value:#x}")
+    for node in tree.body:
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        for target in targets:
+            if isinstance(target, ast.Name) and any(
+                    word in target.id.upper() for word in ("MULTIPLIER", "MIX", "BYTE_MASK")):
+                found.append(f"line {node.lineno}: {target.id}")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+        if "hash" in node.name.lower() and not names & {"string_hashes", "hashlib", "hmac"}:
+            found.append(f"line {node.lineno}: {node.name}() hashes without string_hashes")
+        if {"encode", "frombuffer"} <= names:
+            found.append(f"line {node.lineno}: {node.name}() reads encoded text as numbers")
+    return found
+
+
+def test_evalkit_has_one_vectorised_string_hash():
+    offenders = {
+        str(path.relative_to(EVALKIT)): second_hashes(path.read_text(encoding="utf-8"))
+        for path in sorted(EVALKIT.rglob("*.py")) if path != HASHING
+    }
+    offenders = {path: found for path, found in offenders.items() if found}
+    assert not offenders, (f"a second string hash outside evalkit/_hashing.py: {offenders}; "
+                           "use evalkit._hashing.string_hashes")
+    assert second_hashes(HASHING.read_text(encoding="utf-8"))  # the check sees the real one
+
+
+def test_the_one_hash_check_finds_the_hashes_it_replaced():
+    # The label encoding's own hash before issue 31, and a byte-wise FNV-1a: both caught.
+    counting_before = '''
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_MULTIPLIERS = np.random.default_rng(0x5EED).integers(1, 2**63, 32, dtype=np.uint64)
+
+def _hash_block(block, out):
+    np.multiply(block[:, 0], _MULTIPLIERS[0], out=out, casting="unsafe")
+    out ^= out >> np.uint64(31)
+    out *= _MIX
+    return out.astype(np.intp)
+'''
+    fnv = '''
+def _label_keys(labels):
+    data = np.frombuffer("\\0".join(labels).encode(), dtype=np.uint8)
+    keys = np.full(len(labels), 0xCBF29CE484222325, dtype=np.uint64)
+    return keys
+'''
+    assert len(second_hashes(counting_before)) == 4
+    assert len(second_hashes(fnv)) == 2
+    uses_the_one = '''
+def _hash_block(block, out):
+    string_hashes(block, out=out)
+    return out
+'''
+    assert second_hashes(uses_the_one) == []
