@@ -112,6 +112,8 @@ def factorize_strings(
             new = slot == 0
             if new.any():
                 fresh, first = np.unique(bucket[new], return_index=True)
+                by_appearance = np.argsort(first)  # slots in order of first appearance,
+                fresh, first = fresh[by_appearance], first[by_appearance]  # not of hash
                 if n_slots + len(fresh) > len(representatives):
                     grown = np.empty((2 * (n_slots + len(fresh)), n_words), dtype=word)
                     grown[:n_slots] = representatives[:n_slots]

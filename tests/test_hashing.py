@@ -103,6 +103,26 @@ def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
         assert len(array) - np.unique(buckets).size <= 12
 
 
+def test_string_classes_come_in_order_of_first_appearance_whatever_the_hash(monkeypatch):
+    # encode promises string classes in order of first appearance; the order must not
+    # depend on the hash (it shows, e.g., in the error that lists labels missing from y_proba).
+    y_true = np.array(["pear", "apple", "fig", "kiwi", "apple", "plum", "lime"])
+    y_pred = np.array(["fig", "date", "pear", "pear", "kiwi", "fig", "fig"])
+    appearance = ["pear", "apple", "fig", "kiwi", "plum", "lime", "date"]
+    real = _hashing.string_hashes
+    for flip in (0, 2**64 - 1):  # the real hash, and one that reverses the bucket order
+        monkeypatch.setattr(_counting, "string_hashes",
+                            lambda values, out=None, flip=flip: np.bitwise_xor(
+                                real(values, out=out), np.uint64(flip), out=out))
+        classes, true_codes, pred_codes = _counting.encode(y_true, y_pred)
+        assert classes.tolist() == appearance
+        assert classes[true_codes].tolist() == y_true.tolist()
+        assert classes[pred_codes].tolist() == y_pred.tolist()
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match=r"not columns of y_proba: \['pear', 'apple', 'fig', "):
+        ek.brier_score(y_true, np.full((7, 2), 0.5), labels=["x", "y"])
+
+
 # ---------------------------------------------------------------------------------------------
 # One hash: no second vectorised string hash in evalkit
 # ---------------------------------------------------------------------------------------------
