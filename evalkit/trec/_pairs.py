@@ -37,7 +37,8 @@ def _report_duplicates(
 
 
 def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
-    """The readers' check: the same hashed, verified test as :func:`evaluate` uses."""
+    """The readers' check: the same hashed, verified test as :func:`~evalkit.trec.evaluate`
+    uses."""
     code, queries = pd.factorize(table["query_id"].to_numpy())
     _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
                            what, verb)
