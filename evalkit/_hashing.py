@@ -147,16 +147,22 @@ def _fixed_width_hashes(values: np.ndarray, out: np.ndarray | None) -> np.ndarra
     size = data.size // n if n else 0
     if out is None:
         out = np.empty(n, dtype=np.uint64)
-    out.fill(size)
-    out *= _MULTIPLIERS[0]
+    # The length's term, as in _hash_bytes: one number, as every item has the same length.
+    length_term = np.uint64(size * int(_MULTIPLIERS[0]) % 2**64)
+    full, tail = divmod(size, 8)
+    if not full:
+        out.fill(length_term)
     if n == 0 or size == 0:
         out ^= out >> _FOLD
         return out
-    full, tail = divmod(size, 8)
     multipliers = _multipliers(full + (tail > 0))
     product = np.empty(n, dtype=np.uint64)
     for j in range(full):
         word = np.ndarray((n,), dtype=np.uint64, buffer=data, offset=8 * j, strides=(size,))
+        if j == 0:
+            np.multiply(word, multipliers[1], out=out)
+            out += length_term
+            continue
         np.multiply(word, multipliers[j + 1], out=product)
         out += product
     if tail:
