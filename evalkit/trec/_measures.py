@@ -2,8 +2,10 @@ r"""The measures of :func:`evalkit.trec.evaluate`: one small function per measur
 
 Each measure reads a :class:`JudgedRun` (a run already ranked as trec_eval ranks it and joined
 with its qrels) and returns one value per query, computed for all queries at once: it picks
-rows, applies the conventions of :mod:`evalkit._ranking_core` (the same ones the single-list
-functions of :mod:`evalkit.ranking` use) and adds them up per query with ``np.bincount``.
+rows, applies the conventions of :mod:`evalkit._ranking_core` and adds them up per query with
+``np.bincount``. AP, P, R, Rprec, RR, IPrec, IPrecAvg, DCG and nDCG are also the one home of
+the single-list functions of :mod:`evalkit.ranking`, which call them on a run of one query
+(:meth:`JudgedRun.from_grades`) with the options trec_eval lacks (keywords after its own).
 
 Like trec_eval's ``m_*.c`` files and ranx's ``metrics/``, every function's docstring states
 its definition and the trec_eval measure it reproduces. Notation, per query: rank i = 1, 2, …
