@@ -709,28 +709,42 @@ def normalized_gain(run: JudgedRun, k: float | None,
 
 def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
                variant: str = "trec") -> tuple[np.ndarray, np.ndarray]:
-    """DCG of the run and of the ideal ranking per query (top k when k is given).
+    """DCG of the run and of the ideal ranking per query (top k when k is given)."""
+    return _dcg_of_run(run, gains, k, variant), _dcg_of_ideal(run, gains, k, variant)
+
+
+def _dcg_of_run(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
+                variant: str = "trec") -> np.ndarray:
+    """DCG per query of the documents retrieved (top k when k is given).
 
     Without ``gains`` each grade's term is :func:`evalkit._ranking_core.discounted_gain`
-    under ``variant`` and the ideal ranking is :attr:`JudgedRun.ideal`; with ``gains``
-    (trec_eval's ``ndcg.1=3.5,2=9``) the gains are trec_eval's (:func:`_gains`), taken as they
-    are (a gain may be negative), over the discount of ``variant``.
+    under ``variant``; with ``gains`` (trec_eval's ``ndcg.1=3.5,2=9``) the gains are
+    trec_eval's (:func:`_gains`), taken as they are (a gain may be negative), over the
+    discount of ``variant``.
     """
     top = within_cutoff(run.judged_rank, k)
     ranks = run.judged_rank[top]
     if gains is None:
-        ideal_codes, ideal_grades, ideal_ranks = run.ideal
-        ideal_top = within_cutoff(ideal_ranks, k)
         terms = discounted_gain(run.judged_grade[top], ranks, variant)
-        ideal_terms = discounted_gain(ideal_grades[ideal_top], ideal_ranks[ideal_top], variant)
+    else:
+        terms = _gains(run, gains).row_gain[top] / discount(ranks, variant)
+    return run.per_query(run.judged_query[top], terms)
+
+
+def _dcg_of_ideal(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
+                  variant: str = "trec") -> np.ndarray:
+    """DCG per query of the ideal ranking (:attr:`JudgedRun.ideal`, or trec_eval's with
+    ``gains``), top k when k is given; terms as in :func:`_dcg_of_run`."""
+    if gains is None:
+        codes, grades, ranks = run.ideal
+        top = within_cutoff(ranks, k)
+        terms = discounted_gain(grades[top], ranks[top], variant)
     else:
         table = _gains(run, gains)
-        ideal_codes, ideal_ranks = _ideal_codes(run, table)
-        ideal_top = within_cutoff(ideal_ranks, k)
-        terms = table.row_gain[top] / discount(ranks, variant)
-        ideal_terms = table.ideal_gain[ideal_top] / discount(ideal_ranks[ideal_top], variant)
-    dcg = run.per_query(run.judged_query[top], terms)
-    return dcg, run.per_query(ideal_codes[ideal_top], ideal_terms)
+        codes, ranks = _ideal_codes(run, table)
+        top = within_cutoff(ranks, k)
+        terms = table.ideal_gain[top] / discount(ranks[top], variant)
+    return run.per_query(codes[top], terms)
 
 
 @_measure("DCG", cutoff="optional", options=("gains",))
@@ -745,7 +759,7 @@ def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
     :math:`\log_2 \max(i, 2)` (Järvelin & Kekäläinen 2002); see
     :func:`evalkit._ranking_core.gain` and :func:`evalkit._ranking_core.discount`.
     """
-    return _dcg_parts(run, gains, k, variant)[0]
+    return _dcg_of_run(run, gains, k, variant)
 
 
 @_measure("IdealDCG", cutoff="optional", options=("gains",))
