@@ -1,9 +1,10 @@
-r"""trec_eval's conventions for ranked lists, written once for one list and for whole runs.
+r"""trec_eval's conventions for ranked lists, the terms every ranking measure is built from.
 
-:mod:`evalkit.ranking` applies these rules to one ranked list; :mod:`evalkit.trec` applies them
-to the rows of every query at once and then adds them up per query (``np.bincount``). Every
-function is element-wise over numpy arrays, trusts its inputs (the public functions validate)
-and states the convention it encodes and where trec_eval writes it.
+The measures of :mod:`evalkit.trec._measures` apply these rules to the rows of every query at
+once and add them up per query (``np.bincount``); :mod:`evalkit.ranking`'s single-list
+functions call those measures on a run of one query, and :mod:`evalkit.plots` draws the terms.
+Every function is element-wise over numpy arrays, trusts its inputs (the public functions
+validate) and states the convention it encodes and where trec_eval writes it.
 
 - What counts as relevant: a grade at or above the relevance level, never a negative grade
   (``form_res_rels.c``: -1 means "pooled but not judged").
@@ -26,9 +27,9 @@ __all__ = [
     "discount",
     "discounted_gain",
     "gain",
-    "interpolate",
     "is_relevant",
     "precision_at_relevant",
+    "precision_recall_by_rank",
     "relevant_needed",
     "within_cutoff",
 ]
@@ -59,6 +60,16 @@ def within_cutoff(ranks: np.ndarray, k: float | None) -> np.ndarray:
 def precision_at_relevant(found: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     """P@i at the rank i of the found-th relevant document: found / i (AP's terms)."""
     return found / ranks
+
+
+def precision_recall_by_rank(relevant: np.ndarray, n_relevant: int
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points of one list's precision-recall curve: each 1-based rank, P@rank and R@rank
+    (recall NaN when R = 0)."""
+    hits = np.cumsum(relevant)
+    ranks = np.arange(1, relevant.size + 1)
+    recall = hits / n_relevant if n_relevant else np.full(relevant.size, np.nan)
+    return ranks, precision_at_relevant(hits, ranks), recall
 
 
 def gain(grades: np.ndarray, variant: str) -> np.ndarray:
@@ -118,15 +129,3 @@ def relevant_needed(recall_levels: np.ndarray, n_relevant: np.ndarray,
         needed = np.where((needed - 1) / divisor >= levels, needed - 1, needed)
         needed = np.where(needed / divisor < levels, needed + 1, needed)
     return np.maximum(needed, 1)
-
-
-def interpolate(relevant_ranks: np.ndarray, needed: np.ndarray) -> np.ndarray:
-    """Interpolated precision of one list from the ranks of its relevant documents.
-
-    For each entry of ``needed``: the best precision at the needed-th relevant document or any
-    later one, and 0 when the list holds fewer relevant documents.
-    """
-    found = np.arange(1, relevant_ranks.size + 1)
-    best_from_here = np.maximum.accumulate(precision_at_relevant(found, relevant_ranks)[::-1])
-    padded = np.append(best_from_here[::-1], 0.0)  # a level never reached scores 0
-    return padded[np.minimum(needed, found.size + 1) - 1]

@@ -12,6 +12,11 @@ relevant documents were missed (``evalkit.trec.evaluate`` does this for whole ru
 
 The definitions follow trec_eval (``m_P.c``, ``m_map.c``, ``m_Rprec.c``, ``m_recip_rank.c``,
 ``m_iprec_at_recall.c``, ``m_ndcg.c``); where textbooks differ, a keyword names the choice.
+
+Each formula is written once, in the measure of :mod:`evalkit.trec._measures` that
+:func:`evalkit.trec.evaluate` runs on whole runs: a function here checks its arguments, makes
+the list a run of one query (:meth:`~evalkit.trec._measures.JudgedRun.from_grades`), and
+returns that measure's one value.
 """
 
 from __future__ import annotations
@@ -27,12 +32,8 @@ from ._ranking_core import (
     DCG_VARIANTS,
     ELEVEN_POINTS,
     INTERPOLATION_CONVENTIONS,
-    discounted_gain,
-    interpolate,
     is_relevant,
-    precision_at_relevant,
-    relevant_needed,
-    within_cutoff,
+    precision_recall_by_rank,
 )
 from ._validation import (
     check_1d,
@@ -42,6 +43,16 @@ from ._validation import (
     check_zero_division,
     keyword_only,
 )
+from .trec._measures import JudgedRun as _JudgedRun
+from .trec._measures import average_precision as _batch_average_precision
+from .trec._measures import dcg as _batch_dcg
+from .trec._measures import eleven_point_average as _batch_eleven_point_average
+from .trec._measures import interpolated_precision as _batch_interpolated_precision
+from .trec._measures import ndcg as _batch_ndcg
+from .trec._measures import precision as _batch_precision
+from .trec._measures import r_precision as _batch_r_precision
+from .trec._measures import recall as _batch_recall
+from .trec._measures import reciprocal_rank as _batch_reciprocal_rank
 
 __all__ = [
     "AP_DENOMINATORS",
@@ -76,18 +87,8 @@ def _cutoff(k: Any, name: str = "k") -> int:
     return check_scalar(k, name, kind="int", low=1)
 
 
-def _relevant(relevance: Any, relevance_level: Any) -> np.ndarray:
-    """The boolean relevance of each rank, from validated grades and level."""
-    return is_relevant(check_grades(relevance), _level(relevance_level))
-
-
-def _ranks(size: int) -> np.ndarray:
-    return np.arange(1, size + 1)
-
-
-def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
+def _n_relevant(n_relevant: Any, found: int) -> int:
     """R: given, or the relevant documents in the list; never fewer than the list holds."""
-    found = int(relevant.sum())
     if n_relevant is None:
         return found
     total = check_scalar(n_relevant, "n_relevant", kind="int", low=0)
@@ -99,16 +100,17 @@ def _n_relevant(n_relevant: Any, relevant: np.ndarray) -> int:
     return total
 
 
-def _divide(numerator: float, denominator: float, zero_division: Any, metric: str) -> float:
-    return float(
-        safe_divide(
-            np.float64(numerator),
-            np.float64(denominator),
-            zero_division,
-            metric=metric,
-            reason="the query has no relevant documents (n_relevant = 0)",
-        )
-    )
+def _one_query(relevance: Any, relevance_level: Any, n_relevant: Any = None
+               ) -> _JudgedRun:
+    """The ranked list as a run of one query, its grades, level and R checked."""
+    grades, level = check_grades(relevance), _level(relevance_level)
+    found = int(np.count_nonzero(is_relevant(grades, level)))
+    return _JudgedRun.from_grades(grades, level, n_relevant=_n_relevant(n_relevant, found))
+
+
+def _value(per_query: np.ndarray) -> float:
+    """The one query's value."""
+    return float(per_query[0])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,8 +157,7 @@ def precision_at_k(relevance: Any, *, k: int, relevance_level: float = 1) -> flo
     0.2
     """
     k = _cutoff(k)
-    relevant = _relevant(relevance, relevance_level)
-    return float(np.sum(relevant & within_cutoff(_ranks(relevant.size), k)) / k)
+    return _value(_batch_precision(_one_query(relevance, relevance_level), k))
 
 
 @keyword_only
@@ -203,10 +204,8 @@ def recall_at_k(
     """
     k = _cutoff(k)
     zero_division = check_zero_division(zero_division)
-    relevant = _relevant(relevance, relevance_level)
-    total = _n_relevant(n_relevant, relevant)
-    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), k))
-    return _divide(found, total, zero_division, "recall_at_k")
+    run = _one_query(relevance, relevance_level, n_relevant)
+    return _value(_batch_recall(run, k, zero_division=zero_division))
 
 
 @keyword_only
@@ -253,10 +252,8 @@ def r_precision(
     0.5
     """
     zero_division = check_zero_division(zero_division)
-    relevant = _relevant(relevance, relevance_level)
-    total = _n_relevant(n_relevant, relevant)
-    found = np.sum(relevant & within_cutoff(_ranks(relevant.size), total))
-    return _divide(found, total, zero_division, "r_precision")
+    run = _one_query(relevance, relevance_level, n_relevant)
+    return _value(_batch_r_precision(run, None, zero_division=zero_division))
 
 
 @keyword_only
@@ -321,13 +318,9 @@ def average_precision(
     denominator = check_option(denominator, "denominator", AP_DENOMINATORS)
     zero_division = check_zero_division(zero_division)
     k = None if k is None else _cutoff(k)
-    relevant = _relevant(relevance, relevance_level)
-    total = _n_relevant(n_relevant, relevant)
-    ranks = _ranks(relevant.size)[relevant]  # the ranks of the relevant documents
-    ranks = ranks[within_cutoff(ranks, k)]
-    summed = float(np.sum(precision_at_relevant(_ranks(ranks.size), ranks)))
-    divide_by = total if denominator == "n_relevant" else ranks.size
-    return _divide(summed, divide_by, zero_division, "average_precision")
+    run = _one_query(relevance, relevance_level, n_relevant)
+    return _value(_batch_average_precision(run, k, denominator=denominator,
+                                             zero_division=zero_division))
 
 
 @keyword_only
@@ -367,10 +360,7 @@ def reciprocal_rank(relevance: Any, *, k: int | None = None, relevance_level: fl
     0.0
     """
     k = None if k is None else _cutoff(k)
-    relevant = _relevant(relevance, relevance_level)
-    ranks = _ranks(relevant.size)[relevant]
-    ranks = ranks[within_cutoff(ranks, k)]
-    return float(1.0 / ranks[0]) if ranks.size else 0.0
+    return _value(_batch_reciprocal_rank(_one_query(relevance, relevance_level), k))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,13 +407,11 @@ def precision_recall_points(
     1     2     False      0.500    0.25
     2     3      True      0.667    0.50
     """
-    relevant = _relevant(relevance, relevance_level)
-    total = _n_relevant(n_relevant, relevant)
-    hits = np.cumsum(relevant)
-    ranks = np.arange(1, relevant.size + 1)
-    recall = hits / total if total else np.full(relevant.size, np.nan)
+    relevant = is_relevant(check_grades(relevance), _level(relevance_level))
+    total = _n_relevant(n_relevant, int(np.count_nonzero(relevant)))
+    ranks, precision, recall = precision_recall_by_rank(relevant, total)
     return pd.DataFrame(
-        {"rank": ranks, "relevant": relevant, "precision": hits / ranks, "recall": recall}
+        {"rank": ranks, "relevant": relevant, "precision": precision, "recall": recall}
     )
 
 
@@ -500,18 +488,14 @@ def interpolated_precision(
     array([1.    , 1.    , 0.6667, 0.6667])
     """
     convention = check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
-    relevant = _relevant(relevance, relevance_level)
-    total = _n_relevant(n_relevant, relevant)
+    run = _one_query(relevance, relevance_level, n_relevant)
     if recall_levels is None:
         levels = ELEVEN_POINTS.copy()
     else:
         levels = check_1d(recall_levels, "recall_levels").astype(np.float64)
         if np.isnan(levels).any() or (levels < 0).any() or (levels > 1).any():
             raise ValueError(f"recall_levels must lie in [0, 1]; got {levels.tolist()}")
-    if total == 0:
-        return np.zeros(levels.size)
-    needed = relevant_needed(levels, total, convention)
-    return interpolate(_ranks(relevant.size)[relevant], needed)
+    return _batch_interpolated_precision(run, levels, convention=convention)[:, 0]
 
 
 @keyword_only
@@ -569,18 +553,14 @@ def eleven_point_average(
     >>> round(eleven_point_average([1, 0, 1, 0, 0, 0, 1], convention="trec_eval"), 4)
     0.7229
     """
-    return float(np.mean(interpolated_precision(
-        relevance, n_relevant=n_relevant, relevance_level=relevance_level,
-        convention=convention)))
+    convention = check_option(convention, "convention", INTERPOLATION_CONVENTIONS)
+    run = _one_query(relevance, relevance_level, n_relevant)
+    return _value(_batch_eleven_point_average(run, None, convention=convention))
 
 
 # ---------------------------------------------------------------------------------------------
 # Graded relevance: DCG and nDCG
 # ---------------------------------------------------------------------------------------------
-
-
-def _discounted(gains: np.ndarray, variant: str) -> float:
-    return float(np.sum(discounted_gain(gains, _ranks(gains.size), variant)))
 
 
 _DCG_FORMULAS = r"""
@@ -635,9 +615,9 @@ def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
     """
     grades = check_grades(gains, "gains")
     variant = check_option(variant, "variant", DCG_VARIANTS)
-    if k is not None:
-        grades = grades[within_cutoff(_ranks(grades.size), _cutoff(k))]
-    return _discounted(grades, variant)
+    k = None if k is None else _cutoff(k)
+    run = _JudgedRun.from_grades(grades, 1.0)
+    return _value(_batch_dcg(run, k, variant=variant))
 
 
 @keyword_only
@@ -695,18 +675,7 @@ def ndcg(
     grades = check_grades(gains, "gains")
     variant = check_option(variant, "variant", DCG_VARIANTS)
     zero_division = check_zero_division(zero_division)
-    best = grades if ideal is None else check_grades(ideal, "ideal")
-    best = np.sort(best)[::-1]
-    if k is not None:
-        k = _cutoff(k)
-        grades = grades[within_cutoff(_ranks(grades.size), k)]
-        best = best[within_cutoff(_ranks(best.size), k)]
-    return float(
-        safe_divide(
-            np.float64(_discounted(grades, variant)),
-            np.float64(_discounted(best, variant)),
-            zero_division,
-            metric="ndcg",
-            reason="the ideal DCG is 0 (no document with a positive grade)",
-        )
-    )
+    best = None if ideal is None else check_grades(ideal, "ideal")
+    k = None if k is None else _cutoff(k)
+    run = _JudgedRun.from_grades(grades, 1.0, ideal_grades=best)
+    return _value(_batch_ndcg(run, k, variant=variant, zero_division=zero_division))

@@ -2,8 +2,10 @@ r"""The measures of :func:`evalkit.trec.evaluate`: one small function per measur
 
 Each measure reads a :class:`JudgedRun` (a run already ranked as trec_eval ranks it and joined
 with its qrels) and returns one value per query, computed for all queries at once: it picks
-rows, applies the conventions of :mod:`evalkit._ranking_core` (the same ones the single-list
-functions of :mod:`evalkit.ranking` use) and adds them up per query with ``np.bincount``.
+rows, applies the conventions of :mod:`evalkit._ranking_core` and adds them up per query with
+``np.bincount``. AP, P, R, Rprec, RR, IPrec, IPrecAvg, DCG and nDCG are also the one home of
+the single-list functions of :mod:`evalkit.ranking`, which call them on a run of one query
+(:meth:`JudgedRun.from_grades`) with the options trec_eval lacks (keywords after its own).
 
 Like trec_eval's ``m_*.c`` files and ranx's ``metrics/``, every function's docstring states
 its definition and the trec_eval measure it reproduces. Notation, per query: rank i = 1, 2, …
@@ -23,15 +25,20 @@ import numpy as np
 
 from .._ranking_core import (
     ELEVEN_POINTS,
+    discount,
     discounted_gain,
     is_relevant,
     precision_at_relevant,
     relevant_needed,
     within_cutoff,
 )
+from .._validation import safe_divide
 
 __all__ = ["INFAP_EPSILON", "JudgedRun", "MIN_GEO_MEAN", "Measure", "MEASURES",
-           "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions"]
+           "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions",
+           # the kernels evalkit.ranking's single-list functions call
+           "average_precision", "dcg", "eleven_point_average", "interpolated_precision", "ndcg",
+           "precision", "r_precision", "recall", "reciprocal_rank"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -40,7 +47,10 @@ def block_starts(codes: np.ndarray) -> np.ndarray:
     of int64)."""
     if codes.size == 0:
         return np.zeros(0, dtype=np.intp)
-    return np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    changed = np.empty(codes.size, dtype=bool)  # (np.r_ costs more than the work, for a short list)
+    changed[0] = True
+    np.not_equal(codes[1:], codes[:-1], out=changed[1:])
+    return np.flatnonzero(changed)
 
 
 def group_positions(codes: np.ndarray) -> np.ndarray:
@@ -49,7 +59,10 @@ def group_positions(codes: np.ndarray) -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     starts = block_starts(codes)
-    return np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
+    lengths = np.empty(starts.size, dtype=np.intp)
+    np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+    lengths[-1] = n - starts[-1]
+    return np.arange(n) - np.repeat(starts, lengths) + 1
 
 
 class JudgedRun:
@@ -88,14 +101,46 @@ class JudgedRun:
         #: Gain tables already built, by gains (see _gains): G, nDCGRel, … share one.
         self.gain_tables: dict[tuple, Any] = {}
 
+    @classmethod
+    def from_grades(cls, grades: np.ndarray, relevance_level: float,
+                    ideal_grades: np.ndarray | None = None,
+                    n_relevant: int | None = None) -> JudgedRun:
+        """A batch of one query from one ranked list, every document judged: what the
+        single-list functions of :mod:`evalkit.ranking` hand to the measures below.
+
+        ``grades`` are the list's grades in rank order (validated floats); the query's
+        judgements are ``ideal_grades`` (nDCG's ideal ranking; default: ``grades``) and R is
+        ``n_relevant`` (default: the relevant documents among those judgements).
+        """
+        judged = grades if ideal_grades is None else ideal_grades
+        size = grades.size
+        run = cls(1, relevance_level, np.zeros(judged.size, dtype=np.intp), judged,
+                  np.array([size]), np.zeros(size, dtype=np.intp), np.arange(1, size + 1),
+                  grades)
+        if n_relevant is not None:
+            run.n_relevant = np.array([n_relevant])
+        return run
+
     def per_query(self, codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum ``weights`` (or count rows) per query number."""
         return np.bincount(codes, weights=weights, minlength=self.n_queries).astype(np.float64)
 
-    def over_r(self, values: np.ndarray) -> np.ndarray:
-        """``values / R`` per query, 0 where R = 0."""
-        n_rel = self.n_relevant
-        return np.divide(values, n_rel, out=np.zeros(self.n_queries), where=n_rel > 0)
+    def ratio(self, values: np.ndarray, denominators: np.ndarray, zero_division: Any = 0.0,
+              metric: str = "", reason: str = "") -> np.ndarray:
+        """``values / denominators`` per query, and ``zero_division`` where a denominator is 0:
+        trec_eval's 0, or the policy of a single-list function (1.0, NaN, or "warn": 0.0 with
+        an :class:`~evalkit.exceptions.UndefinedMetricWarning` naming ``metric`` and
+        ``reason``)."""
+        if zero_division == 0:
+            return np.divide(values, denominators, out=np.zeros(self.n_queries),
+                             where=denominators > 0)
+        return safe_divide(values, denominators, zero_division, metric=metric, reason=reason)
+
+    def over_r(self, values: np.ndarray, zero_division: Any = 0.0,
+               metric: str = "") -> np.ndarray:
+        """``values / R`` per query, ``zero_division`` (trec_eval: 0) where R = 0."""
+        return self.ratio(values, self.n_relevant, zero_division, metric,
+                          "the query has no relevant documents (n_relevant = 0)")
 
     @cached_property
     def n_relevant(self) -> np.ndarray:
@@ -112,14 +157,13 @@ class JudgedRun:
 
     @cached_property
     def ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """nDCG's ideal ranking from the qrels: per positive grade its query, its discounted
-        gain at its ideal rank, and that rank (grades sorted high to low within each query)."""
+        """nDCG's ideal ranking from the qrels: per positive grade its query, the grade, and
+        its ideal rank (grades sorted high to low within each query)."""
         positive = self.qrels_grade > 0
         codes, grades = self.qrels_query[positive], self.qrels_grade[positive]
         order = np.lexsort((-grades, codes))
         codes, grades = codes[order], grades[order]
-        ranks = group_positions(codes)
-        return codes, discounted_gain(grades, ranks, "trec"), ranks
+        return codes, grades, group_positions(codes)
 
 
 class Measure(NamedTuple):
@@ -147,16 +191,25 @@ def _measure(name: str, cutoff: str, options: tuple[str, ...] = (),
 
 
 @_measure("AP", cutoff="optional")
-def average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
+def average_precision(run: JudgedRun, k: float | None, denominator: str = "n_relevant",
+                      zero_division: Any = 0.0) -> np.ndarray:
     r"""AP, trec_eval ``map`` (``map_cut.k`` for AP@k).
 
     :math:`\frac{1}{R}\sum_{i \le k,\ \text{relevant}} \frac{\#\{\text{relevant in top } i\}}{i}`:
     the precision at the rank of each retrieved relevant document (in the top k), summed, and
     divided by R, so a relevant document never retrieved adds 0.
+    ``denominator="retrieved_relevant"`` divides by the relevant documents in the (top k of
+    the) run instead (:func:`evalkit.average_precision`); ``zero_division`` is the value when
+    the denominator is 0 (see :meth:`JudgedRun.ratio`).
     """
     top = within_cutoff(run.relevant_rank, k)
-    terms = precision_at_relevant(run.relevant_found[top], run.relevant_rank[top])
-    return run.over_r(run.per_query(run.relevant_query[top], terms))
+    codes = run.relevant_query[top]
+    summed = run.per_query(codes, precision_at_relevant(run.relevant_found[top],
+                                                        run.relevant_rank[top]))
+    if denominator == "retrieved_relevant":
+        return run.ratio(summed, run.per_query(codes), zero_division, "average_precision",
+                         "the query has no relevant documents (n_relevant = 0)")
+    return run.over_r(summed, zero_division, "average_precision")
 
 
 @_measure("P", cutoff="required")
@@ -170,10 +223,11 @@ def precision(run: JudgedRun, k: float | None) -> np.ndarray:
 
 
 @_measure("R", cutoff="required")
-def recall(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""R@k, trec_eval ``recall.k``: relevant documents in the top k, divided by R."""
+def recall(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np.ndarray:
+    r"""R@k, trec_eval ``recall.k``: relevant documents in the top k, divided by R
+    (``zero_division`` when R = 0, see :meth:`JudgedRun.ratio`)."""
     top = within_cutoff(run.relevant_rank, k)
-    return run.over_r(run.per_query(run.relevant_query[top]))
+    return run.over_r(run.per_query(run.relevant_query[top]), zero_division, "recall_at_k")
 
 
 @_measure("RR", cutoff="optional")
@@ -185,7 +239,8 @@ def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
 
 
 @_measure("nDCG", cutoff="optional", options=("gains",))
-def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
+def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
+         variant: str = "trec", zero_division: Any = 0.0) -> np.ndarray:
     r"""nDCG, trec_eval ``ndcg`` (``ndcg_cut.k`` for nDCG@k).
 
     :math:`\sum_{i \le k} g_i / \log_2(i + 1)` divided by the same sum over the query's judged
@@ -193,23 +248,20 @@ def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None)
     Gains are the grades whatever the relevance level; negative grades gain nothing.
     ``gains`` maps grades to other gains (trec_eval ``ndcg.1=3.5,2=9``; a gain may be 0 or
     negative, and the ideal ranking holds the documents of positive gain, highest first).
+    ``variant`` is the gain and discount of :func:`evalkit.dcg` (see :func:`dcg`);
+    ``zero_division`` the value when the ideal DCG is 0 (see :meth:`JudgedRun.ratio`).
     """
-    if gains is not None:
-        return _ndcg_with_gains(run, k, gains)
-    top = within_cutoff(run.judged_rank, k)
-    gains = discounted_gain(run.judged_grade[top], run.judged_rank[top], "trec")
-    dcg = run.per_query(run.judged_query[top], gains)
-    ideal_query, ideal_gain, ideal_rank = run.ideal
-    ideal_top = within_cutoff(ideal_rank, k)
-    best = run.per_query(ideal_query[ideal_top], ideal_gain[ideal_top])
-    return np.divide(dcg, best, out=np.zeros(run.n_queries), where=best > 0)
+    found, best = _dcg_parts(run, gains, k, variant)
+    return run.ratio(found, best, zero_division, "ndcg",
+                     "the ideal DCG is 0 (no document with a positive grade)")
 
 
 @_measure("Rprec", cutoff="none")
-def r_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""R-precision, trec_eval ``Rprec``: relevant documents in the top R, divided by R."""
+def r_precision(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np.ndarray:
+    r"""R-precision, trec_eval ``Rprec``: relevant documents in the top R, divided by R
+    (``zero_division`` when R = 0, see :meth:`JudgedRun.ratio`)."""
     top = within_cutoff(run.relevant_rank, run.n_relevant[run.relevant_query])
-    return run.over_r(run.per_query(run.relevant_query[top]))
+    return run.over_r(run.per_query(run.relevant_query[top]), zero_division, "r_precision")
 
 
 @_measure("Bpref", cutoff="none")
@@ -238,8 +290,8 @@ def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
 
 
 @_measure("IPrec", cutoff="required", versioned=True)
-def interpolated_precision(run: JudgedRun, level: float | None,
-                           version: str = "9.0.8") -> np.ndarray:
+def interpolated_precision(run: JudgedRun, level: Any, version: str = "9.0.8",
+                           convention: str | None = None) -> np.ndarray:
     r"""Interpolated precision at recall level r, trec_eval ``iprec_at_recall.r``.
 
     The best precision at or below the rank of the c-th relevant document; 0 when fewer than
@@ -248,18 +300,35 @@ def interpolated_precision(run: JudgedRun, level: float | None,
     :math:`c = \max(1, (\text{long})(rR + 0.9))`, trec_eval 10.0
     :math:`c = \max(1, \text{lround}(rR))`. They differ when the fraction of rR is in
     [0.1, 0.5): level 0.4 of R = 3 (1.2) needs 2 relevant documents in 9.0.8 and 1 in 10.0
-    (see :func:`evalkit._ranking_core.relevant_needed`).
+    (see :func:`evalkit._ranking_core.relevant_needed`). ``convention`` names the rule
+    instead of the release (``"textbook"``, ``"trec_eval"``, ``"trec_eval_10"``).
+
+    ``level`` may be an array of levels: the result then has one row per level.
     """
-    convention = "trec_eval_10" if version == "10.0" else "trec_eval"
-    needed = relevant_needed(level, run.n_relevant, convention)
-    after = run.relevant_found >= needed[run.relevant_query]
-    codes = run.relevant_query[after]
-    precisions = precision_at_relevant(run.relevant_found, run.relevant_rank)[after]
-    value = np.zeros(run.n_queries)
-    if codes.size:
-        # Rows past the c-th relevant document are a contiguous tail of each query's block.
-        starts = block_starts(codes)
-        value[codes[starts]] = np.maximum.reduceat(precisions, starts)
+    if convention is None:
+        convention = "trec_eval_10" if version == "10.0" else "trec_eval"
+    levels = np.asarray(level, dtype=np.float64)
+    needed = relevant_needed(levels[..., None], run.n_relevant, convention)
+    value = np.zeros(needed.shape)
+    codes = run.relevant_query
+    if codes.size == 0:
+        return value
+    # Each query's relevant rows are one block; the rows from its c-th relevant document to
+    # the block's end are those at or below that document's rank.
+    starts = block_starts(codes)
+    first = np.zeros(run.n_queries, dtype=np.intp)
+    count = np.zeros(run.n_queries, dtype=np.intp)
+    first[codes[starts]] = starts
+    count[codes[starts]] = np.diff(np.r_[starts, codes.size])
+    reached = needed <= count
+    query = np.broadcast_to(np.arange(run.n_queries), needed.shape)[reached]
+    # One maximum per (level, query) over rows [from, to): reduceat over the pairs, every
+    # other result kept; a 0 after the last row keeps the index `to` in bounds.
+    bounds = np.empty(2 * query.size, dtype=np.intp)
+    bounds[0::2] = first[query] + needed[reached] - 1
+    bounds[1::2] = first[query] + count[query]
+    precisions = np.append(precision_at_relevant(run.relevant_found, run.relevant_rank), 0.0)
+    value[reached] = np.maximum.reduceat(precisions, bounds)[0::2]
     return value
 
 
@@ -340,12 +409,13 @@ def r_precision_multiple(run: JudgedRun, multiple: float | None) -> np.ndarray:
 
 
 @_measure("IPrecAvg", cutoff="none", versioned=True)
-def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8") -> np.ndarray:
+def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8",
+                         convention: str | None = None) -> np.ndarray:
     r"""IPrecAvg, trec_eval ``11pt_avg``: the mean of interpolated precision (IPrec) at the
     recall levels 0.0, 0.1, …, 1.0 (``m_11pt_avg.c``; the level becomes a count of relevant
-    documents by truncation in 9.0.8 and by rounding in 10.0, as for IPrec)."""
-    return np.mean([interpolated_precision(run, level, version) for level in ELEVEN_POINTS],
-                   axis=0)
+    documents by truncation in 9.0.8 and by rounding in 10.0, as for IPrec, or by
+    ``convention``)."""
+    return np.mean(interpolated_precision(run, ELEVEN_POINTS, version, convention), axis=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -637,26 +707,59 @@ def normalized_gain(run: JudgedRun, k: float | None,
     return np.divide(total, ideal_total, out=np.zeros(run.n_queries), where=ideal_total > 0)
 
 
-def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None
-               ) -> tuple[np.ndarray, np.ndarray]:
+def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
+               variant: str = "trec") -> tuple[np.ndarray, np.ndarray]:
     """DCG of the run and of the ideal ranking per query (top k when k is given)."""
-    table = _gains(run, gains)
+    return _dcg_of_run(run, gains, k, variant), _dcg_of_ideal(run, gains, k, variant)
+
+
+def _dcg_of_run(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
+                variant: str = "trec") -> np.ndarray:
+    """DCG per query of the documents retrieved (top k when k is given).
+
+    Without ``gains`` each grade's term is :func:`evalkit._ranking_core.discounted_gain`
+    under ``variant``; with ``gains`` (trec_eval's ``ndcg.1=3.5,2=9``) the gains are
+    trec_eval's (:func:`_gains`), taken as they are (a gain may be negative), over the
+    discount of ``variant``.
+    """
     top = within_cutoff(run.judged_rank, k)
-    terms = table.row_gain[top] / np.log2(run.judged_rank[top] + 1.0)
-    dcg = run.per_query(run.judged_query[top], terms)
-    ideal_codes, ideal_ranks = _ideal_codes(run, table)
-    ideal_top = within_cutoff(ideal_ranks, k)
-    best = run.per_query(ideal_codes[ideal_top],
-                         table.ideal_gain[ideal_top] / np.log2(ideal_ranks[ideal_top] + 1.0))
-    return dcg, best
+    ranks = run.judged_rank[top]
+    if gains is None:
+        terms = discounted_gain(run.judged_grade[top], ranks, variant)
+    else:
+        terms = _gains(run, gains).row_gain[top] / discount(ranks, variant)
+    return run.per_query(run.judged_query[top], terms)
+
+
+def _dcg_of_ideal(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
+                  variant: str = "trec") -> np.ndarray:
+    """DCG per query of the ideal ranking (:attr:`JudgedRun.ideal`, or trec_eval's with
+    ``gains``), top k when k is given; terms as in :func:`_dcg_of_run`."""
+    if gains is None:
+        codes, grades, ranks = run.ideal
+        top = within_cutoff(ranks, k)
+        terms = discounted_gain(grades[top], ranks[top], variant)
+    else:
+        table = _gains(run, gains)
+        codes, ranks = _ideal_codes(run, table)
+        top = within_cutoff(ranks, k)
+        terms = table.ideal_gain[top] / discount(ranks[top], variant)
+    return run.per_query(codes[top], terms)
 
 
 @_measure("DCG", cutoff="optional", options=("gains",))
-def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
+def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
+        variant: str = "trec") -> np.ndarray:
     r"""DCG, trec_eval 10.0 ``dcg`` (``m_ndcg.c``): :math:`\sum_i g_i / \log_2(i + 1)` over
     the retrieved documents (the top k with ``@k``), gains the grades unless ``gains`` maps
-    them (trec_eval ``dcg.1=3.5,2=9``)."""
-    return _dcg_parts(run, gains, k)[0]
+    them (trec_eval ``dcg.1=3.5,2=9``).
+
+    ``variant`` (:func:`evalkit.dcg`): ``"trec"`` as above, ``"exponential"`` with gain
+    :math:`2^{g_i} - 1` (Burges et al. 2005), ``"jarvelin"`` with discount
+    :math:`\log_2 \max(i, 2)` (Järvelin & Kekäläinen 2002); see
+    :func:`evalkit._ranking_core.gain` and :func:`evalkit._ranking_core.discount`.
+    """
+    return _dcg_of_run(run, gains, k, variant)
 
 
 @_measure("IdealDCG", cutoff="optional", options=("gains",))
@@ -672,11 +775,6 @@ def ideal_dcg(run: JudgedRun, k: float | None,
     prints that query's ideal DCG again; ``evalkit trec_eval`` prints what 10.0 prints. Every
     other measure is 0 either way (nothing retrieved gains)."""
     return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
-
-
-def _ndcg_with_gains(run: JudgedRun, k: float | None, gains: dict[int, float]) -> np.ndarray:
-    found, best = _dcg_parts(run, gains, k)
-    return np.divide(found, best, out=np.zeros(run.n_queries), where=best > 0)
 
 
 @_measure("nDCGRel", cutoff="none", options=("gains",))
