@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._averaging import safe_divide
 from ._docs import fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._averaging import safe_divide
 from .._ranking_core import (
     ELEVEN_POINTS,
     discount,
@@ -32,7 +33,6 @@ from .._ranking_core import (
     relevant_needed,
     within_cutoff,
 )
-from .._validation import safe_divide
 
 __all__ = ["INFAP_EPSILON", "JudgedRun", "MIN_GEO_MEAN", "Measure", "MEASURES",
            "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions",
