@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_scalar, keyword_only
+from . import _measures_extra  # noqa: F401  (registers its measures)
 from ._measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
 from ._tables import (
     _as_table,
