@@ -522,7 +522,7 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
 
 
 def test_every_registered_measure_is_documented_and_checked_against_pytrec_eval():
-    from evalkit.trec._measures import MEASURES
+    from evalkit.trec._registry import MEASURES
 
     assert ek.trec.METRICS == {name: measure.cutoff for name, measure in MEASURES.items()}
     checked = {label.split("@")[0] for label in ORACLE}

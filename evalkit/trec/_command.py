@@ -41,7 +41,7 @@ from .._version import find_version
 from ._command_files import Crash, TrecEvalError, c_atol, read_trec_qrels, read_trec_results
 from ._command_loop import compute
 from ._command_output import format_output, help_text
-from ._command_plan import _SHARED_GAINS, plan, select_measures
+from ._command_plan import plan, select_measures
 from ._registry import DEFAULT_VERSION, VERSIONS
 
 __all__ = ["add_arguments", "help_text", "run", "VERSIONS", "DEFAULT_VERSION"]
@@ -147,7 +147,7 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
     text = format_output(outcome, columns, query_lines=args.q, summary_lines=not args.n)
     data = text.encode("latin-1")
     failure = outcome.failure
-    crashing = [c.measure.name for c in columns if c.measure.name in _SHARED_GAINS]
+    crashing = [c.measure.name for c in columns if c.measure.shares_gains]
     if failure is None and any(c.crashes for c in columns):
         failure = Crash(f"trec_eval {version} crashes after its summary: "
                         f"{', '.join(crashing)} share one block of gains (m_ndcg.c), "

@@ -16,19 +16,22 @@ import pandas as pd
 from ._command_files import Crash, TrecEvalError
 from ._command_plan import Column
 from ._evaluate import evaluate
-from ._registry import DEFAULT_VERSION, STRING
+from ._measures import MIN_GEO_MEAN
+from ._registry import DEFAULT_VERSION, STRING, TrecEvalName
 
 __all__ = ["Outcome", "compute"]
 
 
-MIN_GEO_MEAN = 0.00001  # trec_eval's common.h
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval 10.0's ranking for a query the run misses
 
 
-def _zeroed_for_bogus(printed: str) -> bool:
+def _zeroed_for_bogus(measure: TrecEvalName, printed: str) -> bool:
     """Whether 10.0 sets this value to 0 after scoring a bogus ranking (trec_eval.c matches
-    the printed name: exactly num_ret, utility or rbp_resid, or any name starting unj)."""
-    return printed in ("num_ret", "utility", "rbp_resid") or printed.startswith("unj")
+    the printed name: exactly num_ret, utility or rbp_resid, or any name starting unj; see
+    ``TrecEvalName.zeroed_for_bogus``)."""
+    if measure.zeroed_for_bogus == "prefix":
+        return printed.startswith(measure.name)
+    return measure.zeroed_for_bogus == "name" and printed == measure.name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -89,7 +92,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
         loop = np.intersect1d(r_ids, q_ids)
         in_run = np.ones(loop.size, dtype=bool)
     n = loop.size
-    reads_pairs = any(c.measure.name not in ("runid", "num_q") for c in columns)
+    reads_pairs = any(c.measure.evalkit is not None for c in columns)  # not runid, num_q
     fail = np.zeros(n, dtype=np.int8)  # 0 fine, 1 exit 4, 2 crash
     reason = np.full(n, "", dtype=object)
     max_rel = np.zeros(n)
@@ -164,11 +167,11 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
             values = block[:, 0].copy()
         else:  # 11pt_avg: the levels' precisions summed in order, divided by their number
             values = np.cumsum(block, axis=1)[:, -1] / block.shape[1]
-        if _zeroed_for_bogus(column.name):
+        if _zeroed_for_bogus(measure, column.name):
             values[bogus] = 0.0
         if measure.name == "ideal_dcg" and version == "10.0":
             values = _stale_ideal_dcg(values, max_rel[:stop] < 0)
-        if measure.name in ("gm_map", "gm_bpref"):
+        if measure.summary == "geometric mean":  # gm_map, gm_bpref
             logs = np.fromiter(map(math.log, np.maximum(values, MIN_GEO_MEAN)), dtype=np.float64,
                                count=values.size)
             total = _sequential_sum(logs)

@@ -14,6 +14,7 @@ from ._registry import (
     DEFAULT_VERSION,
     FLOAT,
     LONG,
+    MEASURES,
     NICKNAMES,
     NOT_COMPUTED,
     PARAM_FLOAT,
@@ -89,8 +90,11 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         only = "" if measure.versions == VERSIONS else f" [trec_eval {measure.versions[0]}]"
         lines.append(f"  {measure.name:<{width}}  {measure.definition}{only}")
     lines.append("  official = " + " ".join(NICKNAMES["official"]))
-    lines.append("  all_trec = every measure above (trec_eval's others are not computed: "
-                 + ", ".join(NOT_COMPUTED) + ")")
+    outside = [m.name for m in SUPPORTED if m.name not in NICKNAMES["all_trec"]]
+    lines.append("  all_trec = every measure above"
+                 + (" except " + ", ".join(outside) if outside else "")
+                 + ("; trec_eval's others are not computed: " + ", ".join(NOT_COMPUTED)
+                    if NOT_COMPUTED else ""))
     lines += [
         "",
         "evalkit trec_eval reproduces trec_eval 10.0 (default) or 9.0.8 "
@@ -106,5 +110,10 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "the options -D -J -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
+    extra = [f"{m.name}@k" if m.cutoff != "none" else m.name
+             for m in MEASURES.values() if not m.trec_eval]
+    if extra:
+        lines[-1] = lines[-1][:-1] + ","
+        lines.append("and measures trec_eval lacks: " + ", ".join(extra) + ".")
     return "\n".join(lines)
 

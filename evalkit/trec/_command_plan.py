@@ -11,18 +11,19 @@ from dataclasses import dataclass, field
 from . import _evaluate as _evaluation
 from ._command_files import TrecEvalError, c_atof, c_atol
 from ._registry import (
-    _BY_NAME_ALL,
-    _NICKNAMES,
-    _PARAMETERS,
-    _PREFS,
     BY_NAME,
     CUT_FLOAT,
     CUT_LONG,
     DEFAULT_VERSION,
+    MEASURES,
+    NICKNAMES_BY_VERSION,
+    NOT_COMPUTED,
     OTHER_TREC_EVAL,
     PARAM_FLOAT,
+    PREFS,
     SUPPORTED,
-    TrecMeasure,
+    TREC_EVAL,
+    TrecEvalName,
 )
 
 __all__ = ["Selection", "Column", "select_measures", "plan"]
@@ -42,14 +43,14 @@ class Selection:
 
 
 def _known(name: str, version: str) -> bool:
-    measure = _BY_NAME_ALL.get(name)
-    return measure is not None and version in measure.versions
+    measure = TREC_EVAL.get(name)
+    return (measure is not None and version in measure.versions) or name in NOT_COMPUTED
 
 
 def select_measures(arguments: Sequence[str], version: str = DEFAULT_VERSION) -> Selection:
     """Apply each ``-m`` as trec_eval's ``mark_measure`` does."""
     selection = Selection()
-    nicknames = _NICKNAMES[version]
+    nicknames = NICKNAMES_BY_VERSION[version]
     for argument in arguments or ["official"]:
         name, dot, param = argument.partition(".")
         if dot:
@@ -64,7 +65,7 @@ def select_measures(arguments: Sequence[str], version: str = DEFAULT_VERSION) ->
                     selection.skipped.append(member)
         elif name in BY_NAME and _known(name, version):
             selection.names.add(name)
-        elif _known(name, version) or name in OTHER_TREC_EVAL or name in _PREFS:
+        elif _known(name, version) or name in OTHER_TREC_EVAL or name in PREFS:
             raise TrecEvalError(
                 f"measure '{name}' is trec_eval {version}'s but evalkit does not compute it; "
                 f"see 'evalkit trec_eval --help' for the measures it does")
@@ -78,7 +79,8 @@ def _suggest(name: str, version: str) -> str:
 
     if name == "all":
         return "; did you mean 'all_trec'?"
-    names = [m.name for m in SUPPORTED if version in m.versions] + list(_NICKNAMES[version])
+    names = [m.name for m in SUPPORTED if version in m.versions]
+    names += list(NICKNAMES_BY_VERSION[version])
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
     return f"; did you mean '{close[0]}'?" if close else ""
 
@@ -88,13 +90,9 @@ class Column:
     """One printed value: its trec_eval name, and the evalkit labels it is computed from."""
 
     name: str
-    measure: TrecMeasure
+    measure: TrecEvalName
     labels: tuple[str, ...]  # evalkit labels; PARAM_FLOAT averages them
     crashes: bool = False  # trec_eval crashes right after printing this one's summary line
-#: trec_eval 10.0's m_ndcg.c gives dcg, ideal_dcg and ndcg one parameter block (their gains)
-_SHARED_GAINS = ("dcg", "ideal_dcg", "ndcg")
-
-
 def _shared_gains(selection: Selection, version: str) -> dict[str, tuple[str | None, str | None,
                                                                      bool]]:
     """10.0's dcg, ideal_dcg and ndcg share one parameter block (``m_ndcg.c``): each one
@@ -106,8 +104,8 @@ def _shared_gains(selection: Selection, version: str) -> dict[str, tuple[str | N
     (a string constant it frees), else after the second one's (a double free).
 
     Returns, per name: (printed parameters, gains computed with, crashes after its line)."""
-    asked = [name for name in _SHARED_GAINS
-             if name in selection.names and _known(name, version) and name in BY_NAME]
+    asked = [m.name for m in SUPPORTED if m.shares_gains
+             and m.name in selection.names and version in m.versions]
     if version != "10.0":
         return {name: (selection.params.get(name),) * 2 + (False,) for name in asked}
     current: str | None = None
@@ -168,13 +166,14 @@ def plan(selection: Selection, version: str = DEFAULT_VERSION) -> list[Column]:
             values = list(measure.defaults) if text is None else [
                 c_atof(part) for part in _split(text)]
             label = name if text is None else f"{name}_{text}"
-            if name == "set_F":
-                _check_levels(measure, text, values[:1])
-                columns.append(Column(label, measure, (f"SetF@{values[0]!r}",)))
-            else:
+            if measure.averages:  # 11pt_avg: the mean of IPrec at each level
                 _check_levels(measure, text, values)
-                columns.append(Column(label, measure, tuple(f"IPrec@{v!r}" for v in values)))
-        elif text is not None and name in _PARAMETERS:  # utility, ndcg gains, rbp.p, ...
+                columns.append(Column(label, measure, tuple(f"{measure.averages}@{v!r}"
+                                                            for v in values)))
+            else:  # set_F: its first parameter is evaluate's cutoff
+                _check_levels(measure, text, values[:1])
+                columns.append(Column(label, measure, (f"{measure.evalkit}@{values[0]!r}",)))
+        elif text is not None and measure.parameters:  # utility, ndcg gains, rbp.p, ...
             label = _check_parameters(name, text)
             columns.append(Column(f"{name}_{text}", measure, (label,)))
         else:
@@ -193,9 +192,9 @@ def _check_parameters(name: str, text: str) -> str:
     return label
 
 
-def _check_levels(measure: TrecMeasure, text: str | None, values: list[float]) -> None:
+def _check_levels(measure: TrecEvalName, text: str | None, values: list[float]) -> None:
     """evalkit's deliberate limits on real-valued parameters (trec_eval takes any number)."""
-    upper = 1.0 if measure.evalkit == "IPrec" else math.inf
+    upper = MEASURES[measure.averages or measure.evalkit].cutoff_max
     if not all(math.isfinite(v) and 0 <= v <= upper for v in values):
         where = "in [0, 1]" if upper == 1 else ">= 0"
         raise TrecEvalError(f"-m {measure.name}.{text}: evalkit takes parameters {where} "

@@ -1,4 +1,4 @@
-r"""The measures of :func:`evalkit.trec.evaluate`: one small function per measure, in a registry.
+r"""The kernels of :func:`evalkit.trec.evaluate`'s core measures, over a judged run.
 
 Each measure reads a :class:`JudgedRun` (a run already ranked as trec_eval ranks it and joined
 with its qrels) and returns one value per query, computed for all queries at once: it picks
@@ -11,6 +11,11 @@ by score (ties by doc_id descending), :math:`g_i` the grade of the document at r
 unjudged), relevant means :math:`g_i \ge \ell` and :math:`g_i \ge 0`, R the relevant documents
 in the qrels, N the judged non-relevant ones (grade >= 0), n the documents retrieved. A query
 with R = 0 scores 0 on every measure that divides by R (trec_eval since 8.0).
+
+Here: the judged run, AP, P, R, RR, nDCG, Rprec, IPrec and the 11-point average, and trec_eval's
+gains and ideal rankings with DCG and IdealDCG; trec_eval's further measures are in
+:mod:`evalkit.trec._measures_extra`. What a tool must know about each measure (names,
+parameters, help lines) is its record in :mod:`evalkit.trec._registry`.
 """
 from __future__ import annotations
 
@@ -29,8 +34,10 @@ from .._ranking_core import (
     within_cutoff,
 )
 
-__all__ = ["JudgedRun", "MIN_GEO_MEAN", "Measure", "MEASURES",
-           "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions"]
+__all__ = ["JudgedRun", "MIN_GEO_MEAN", "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum",
+           "group_positions", "average_precision", "precision", "recall", "reciprocal_rank",
+           "ndcg", "r_precision", "interpolated_precision", "eleven_point_average", "dcg",
+           "ideal_dcg"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -121,31 +128,6 @@ class JudgedRun:
         return codes, discounted_gain(grades, ranks, "trec"), ranks
 
 
-class Measure(NamedTuple):
-    """A registered measure: its function, whether it takes ``@k`` ("optional", "required"
-    or "none"), the options it takes as keywords (``RBP(p=0.8)``) and whether its value
-    depends on the trec_eval release (then it takes ``version``, "9.0.8" or "10.0")."""
-
-    function: Callable[..., np.ndarray]
-    cutoff: str
-    options: tuple[str, ...] = ()
-    versioned: bool = False
-
-
-#: ir_measures name -> :class:`Measure`, in the order :func:`evalkit.trec.evaluate` lists them.
-MEASURES: dict[str, Measure] = {}
-
-
-def _measure(name: str, cutoff: str, options: tuple[str, ...] = (),
-             versioned: bool = False) -> Callable[[Callable], Callable]:
-    def register(function: Callable) -> Callable:
-        MEASURES[name] = Measure(function, cutoff, options, versioned)
-        return function
-
-    return register
-
-
-@_measure("AP", cutoff="optional")
 def average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""AP, trec_eval ``map`` (``map_cut.k`` for AP@k).
 
@@ -158,7 +140,6 @@ def average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.over_r(run.per_query(run.relevant_query[top], terms))
 
 
-@_measure("P", cutoff="required")
 def precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""P@k, trec_eval ``P.k``: relevant documents in the top k, divided by k.
 
@@ -168,14 +149,12 @@ def precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.per_query(run.relevant_query[top]) / k
 
 
-@_measure("R", cutoff="required")
 def recall(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""R@k, trec_eval ``recall.k``: relevant documents in the top k, divided by R."""
     top = within_cutoff(run.relevant_rank, k)
     return run.over_r(run.per_query(run.relevant_query[top]))
 
 
-@_measure("RR", cutoff="optional")
 def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""RR, trec_eval ``recip_rank``: 1 / the rank of the first relevant document, 0 when
     none was retrieved (with ``@k``: none in the top k)."""
@@ -183,7 +162,6 @@ def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.per_query(run.relevant_query[first], 1.0 / run.relevant_rank[first])
 
 
-@_measure("nDCG", cutoff="optional", options=("gains",))
 def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
     r"""nDCG, trec_eval ``ndcg`` (``ndcg_cut.k`` for nDCG@k).
 
@@ -204,14 +182,12 @@ def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None)
     return np.divide(dcg, best, out=np.zeros(run.n_queries), where=best > 0)
 
 
-@_measure("Rprec", cutoff="none")
 def r_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""R-precision, trec_eval ``Rprec``: relevant documents in the top R, divided by R."""
     top = within_cutoff(run.relevant_rank, run.n_relevant[run.relevant_query])
     return run.over_r(run.per_query(run.relevant_query[top]))
 
 
-@_measure("IPrec", cutoff="required", versioned=True)
 def interpolated_precision(run: JudgedRun, level: float | None,
                            version: str = "9.0.8") -> np.ndarray:
     r"""Interpolated precision at recall level r, trec_eval ``iprec_at_recall.r``.
@@ -237,7 +213,6 @@ def interpolated_precision(run: JudgedRun, level: float | None,
     return value
 
 
-@_measure("IPrecAvg", cutoff="none", versioned=True)
 def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8") -> np.ndarray:
     r"""IPrecAvg, trec_eval ``11pt_avg``: the mean of interpolated precision (IPrec) at the
     recall levels 0.0, 0.1, …, 1.0 (``m_11pt_avg.c``; the level becomes a count of relevant
@@ -418,7 +393,6 @@ def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None
     return dcg, best
 
 
-@_measure("DCG", cutoff="optional", options=("gains",))
 def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
     r"""DCG, trec_eval 10.0 ``dcg`` (``m_ndcg.c``): :math:`\sum_i g_i / \log_2(i + 1)` over
     the retrieved documents (the top k with ``@k``), gains the grades unless ``gains`` maps
@@ -426,7 +400,6 @@ def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) 
     return _dcg_parts(run, gains, k)[0]
 
 
-@_measure("IdealDCG", cutoff="optional", options=("gains",))
 def ideal_dcg(run: JudgedRun, k: float | None,
               gains: dict[int, float] | None = None) -> np.ndarray:
     r"""IdealDCG, trec_eval 10.0 ``ideal_dcg`` (``m_ndcg.c``): the DCG of the query's judged

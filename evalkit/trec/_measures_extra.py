@@ -1,11 +1,12 @@
 r"""trec_eval's further measures: counts, set measures, infAP, Bpref, the gain measures after
-nDCG, rank-biased precision and the judged share of a ranking.
+nDCG, rank-biased precision and the unjudged share of a ranking.
 
 The measures of ``all_trec`` (trec_eval 9.0.8 and 10.0) beyond the ones every course uses
 (AP, P, R, RR, Rprec, IPrec and nDCG, in :mod:`evalkit.trec._measures`), each a vectorised
 kernel over a :class:`~evalkit.trec._measures.JudgedRun` with the notation and conventions
 stated there. Each docstring gives the definition and the trec_eval file (``m_*.c``) it
-reproduces.
+reproduces. Their records (names, parameters, help
+lines) are in :mod:`evalkit.trec._registry`.
 """
 
 from __future__ import annotations
@@ -19,15 +20,18 @@ from ._measures import (
     _gains,
     _ideal_at,
     _ideal_codes,
-    _measure,
     block_starts,
     group_cumsum,
 )
 
-__all__ = ["INFAP_EPSILON"]
+__all__ = ["INFAP_EPSILON", "bpref", "num_retrieved", "num_relevant", "num_relevant_retrieved",
+           "num_nonrelevant_judged_retrieved", "success", "set_precision", "set_recall",
+           "set_f", "r_precision_multiple", "inferred_average_precision",
+           "set_average_precision", "set_relative_precision", "relative_precision", "utility",
+           "binary_g", "normalized_gain", "ndcg_relevant", "r_ndcg", "rank_biased_precision",
+           "rbp_residual", "unjudged", "relevance_string"]
 
 
-@_measure("Bpref", cutoff="none")
 def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""Bpref, trec_eval ``bpref`` (Buckley & Voorhees 2004).
 
@@ -52,25 +56,21 @@ def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.over_r(run.per_query(codes, np.where(above > 0, 1.0 - penalty, 1.0)))
 
 
-@_measure("NumRet", cutoff="none")
 def num_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
     """NumRet, trec_eval ``num_ret``: documents retrieved."""
     return run.n_retrieved
 
 
-@_measure("NumRel", cutoff="none")
 def num_relevant(run: JudgedRun, k: float | None) -> np.ndarray:
     """NumRel, trec_eval ``num_rel``: R, the relevant documents in the qrels."""
     return run.n_relevant
 
 
-@_measure("NumRelRet", cutoff="none")
 def num_relevant_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
     """NumRelRet, trec_eval ``num_rel_ret``: relevant documents retrieved."""
     return np.bincount(run.relevant_query, minlength=run.n_queries)
 
 
-@_measure("NumNonRelJudgedRet", cutoff="none")
 def num_nonrelevant_judged_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
     """NumNonRelJudgedRet, trec_eval ``num_nonrel_judged_ret``: judged (grade >= 0)
     documents retrieved that are not relevant."""
@@ -79,14 +79,12 @@ def num_nonrelevant_judged_retrieved(run: JudgedRun, k: float | None) -> np.ndar
     return run.per_query(run.judged_query[nonrelevant])
 
 
-@_measure("Success", cutoff="required")
 def success(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""Success@k, trec_eval ``success.k``: 1 when a relevant document is in the top k."""
     top = within_cutoff(run.relevant_rank, k)
     return (run.per_query(run.relevant_query[top]) > 0).astype(np.float64)
 
 
-@_measure("SetP", cutoff="none")
 def set_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""SetP, trec_eval ``set_P``: relevant retrieved / retrieved (the whole list)."""
     found = run.per_query(run.relevant_query)
@@ -94,13 +92,11 @@ def set_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return np.divide(found, retrieved, out=np.zeros(run.n_queries), where=retrieved > 0)
 
 
-@_measure("SetR", cutoff="none")
 def set_recall(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""SetR, trec_eval ``set_recall``: relevant retrieved / R (the whole list)."""
     return run.over_r(run.per_query(run.relevant_query))
 
 
-@_measure("SetF", cutoff="optional")
 def set_f(run: JudgedRun, beta: float | None) -> np.ndarray:
     r"""SetF, trec_eval ``set_F`` (``SetF@b``: trec_eval ``set_F.b``, default b = 1).
 
@@ -115,7 +111,6 @@ def set_f(run: JudgedRun, beta: float | None) -> np.ndarray:
                      where=found & (denominator > 0))
 
 
-@_measure("RprecMult", cutoff="required")
 def r_precision_multiple(run: JudgedRun, multiple: float | None) -> np.ndarray:
     r"""Precision at a multiple m of R, trec_eval ``Rprec_mult.m``.
 
@@ -141,7 +136,6 @@ def _powers(p: float, n: int) -> np.ndarray:
     return powers
 
 
-@_measure("infAP", cutoff="none")
 def inferred_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""Inferred AP, trec_eval ``infAP`` (Yilmaz & Aslam 2006), ``m_infap.c``.
 
@@ -173,7 +167,6 @@ def inferred_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.over_r(run.per_query(codes[relevant], terms))
 
 
-@_measure("SetAP", cutoff="none")
 def set_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""SetAP, trec_eval ``set_map`` (``m_set_map.c``): unranked AP,
     :math:`\frac{\text{relret}^2}{\text{ret} \cdot R}` = SetP × SetR; 0 when nothing was
@@ -184,7 +177,6 @@ def set_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
                      where=denominator > 0)
 
 
-@_measure("SetRelP", cutoff="none")
 def set_relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""SetRelP, trec_eval ``set_relative_P`` (``m_set_rel_P.c``): relevant retrieved divided
     by the most a list of that length could hold, :math:`\text{relret} / \min(\text{ret}, R)`;
@@ -194,7 +186,6 @@ def set_relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return np.divide(found, most, out=np.zeros(run.n_queries), where=most > 0)
 
 
-@_measure("RelP", cutoff="required")
 def relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""RelP@k, trec_eval ``relative_P.k`` (``m_rel_P.c``): relevant documents in the top k
     divided by :math:`\min(k, R)` — P@k up to R, R@k beyond; 0 when R = 0."""
@@ -204,7 +195,6 @@ def relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return np.divide(found, most, out=np.zeros(run.n_queries), where=most > 0)
 
 
-@_measure("Utility", cutoff="none", options=("a", "b", "c", "d", "n_docs"))
 def utility(run: JudgedRun, k: float | None, a: float = 1.0, b: float = -1.0, c: float = 0.0,
             d: float = 0.0, n_docs: int = 0) -> np.ndarray:
     r"""Utility, trec_eval ``utility.a,b,c,d`` (``m_utility.c``; default 1, -1, 0, 0).
@@ -227,7 +217,6 @@ def utility(run: JudgedRun, k: float | None, a: float = 1.0, b: float = -1.0, c:
     return np.where(retrieved > 0, value, 0.0)  # a query the run misses scores 0 (-c)
 
 
-@_measure("BinG", cutoff="none")
 def binary_g(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""BinG, trec_eval ``binG`` (``m_binG.c``, experimental): for each relevant document
     retrieved, :math:`1 / \log_2(2 + \text{documents above it that are not relevant})`
@@ -237,7 +226,6 @@ def binary_g(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.over_r(run.per_query(run.relevant_query, terms))
 
 
-@_measure("G", cutoff="none", options=("gains",))
 def normalized_gain(run: JudgedRun, k: float | None,
                     gains: dict[int, float] | None = None) -> np.ndarray:
     r"""G, trec_eval ``G`` (``m_G.c``, experimental): normalised gain.
@@ -264,7 +252,6 @@ def normalized_gain(run: JudgedRun, k: float | None,
     return np.divide(total, ideal_total, out=np.zeros(run.n_queries), where=ideal_total > 0)
 
 
-@_measure("nDCGRel", cutoff="none", options=("gains",))
 def ndcg_relevant(run: JudgedRun, k: float | None,
                   gains: dict[int, float] | None = None) -> np.ndarray:
     r"""nDCGRel, trec_eval ``ndcg_rel`` (``m_ndcg_rel.c``, experimental): nDCG averaged over
@@ -293,7 +280,6 @@ def ndcg_relevant(run: JudgedRun, k: float | None,
     return np.divide(total, m, out=np.zeros(run.n_queries), where=total > 0)
 
 
-@_measure("RnDCG", cutoff="none", options=("gains",))
 def r_ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
     r"""RnDCG, trec_eval ``Rndcg`` (``m_Rndcg.c``, experimental): nDCG averaged at the "R
     levels", the depths where the ideal ranking's gain changes.
@@ -382,7 +368,6 @@ def _rbp_gains(run: JudgedRun, gains: dict[int, float] | None) -> np.ndarray:
     return row_gain
 
 
-@_measure("RBP", cutoff="none", options=("p", "gains"))
 def rank_biased_precision(run: JudgedRun, k: float | None, p: float = 0.9,
                           gains: dict[int, float] | None = None) -> np.ndarray:
     r"""RBP, trec_eval 10.0 ``rbp`` (``m_rbp.c``): rank-biased precision,
@@ -422,7 +407,6 @@ def _unjudged_rows(run: JudgedRun) -> tuple[np.ndarray, np.ndarray]:
     return codes, rows - offset[codes] + 1
 
 
-@_measure("RBPResid", cutoff="none", options=("p",))
 def rbp_residual(run: JudgedRun, k: float | None, p: float = 0.9) -> np.ndarray:
     r"""RBPResid, trec_eval 10.0 ``rbp_resid`` (``m_rbp_resid.c``): how much RBP could still
     rise, :math:`p^n + (1 - p) \sum_{\text{unjudged } i} p^{i-1}` (n retrieved; the most the
@@ -436,7 +420,6 @@ def rbp_residual(run: JudgedRun, k: float | None, p: float = 0.9) -> np.ndarray:
     return np.where(count > 0, beyond + (1.0 - p) * total, 0.0)
 
 
-@_measure("Unjudged", cutoff="required")
 def unjudged(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""Unjudged@k, trec_eval 10.0 ``unj.k`` (``m_unjudged.c``; all_trec prints unj_5,
     unj_10, unj_20): the share of the top k that is absent from the qrels or graded negative;
@@ -446,7 +429,6 @@ def unjudged(run: JudgedRun, k: float | None) -> np.ndarray:
     return (shown - run.per_query(run.judged_query[judged])) / k
 
 
-@_measure("RelString", cutoff="optional")
 def relevance_string(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""RelString, trec_eval ``relstring.k`` (``m_relstring.c``; default k = 10): the grades
     of the top k as one string, a character per document: the grade 0–9, ``>`` above 9,
