@@ -59,7 +59,7 @@ ORACLE = {
 }
 #: Measures pytrec_eval (trec_eval 9.0.8) lacks or reports otherwise: checked in
 #: tests/test_trec_measures_extra.py (by hand and against the trec_eval 10.0 binary).
-NOT_IN_PYTREC_EVAL = {"DCG", "IdealDCG", "RBP", "RBPResid", "Unjudged", "RelString"}
+NOT_IN_PYTREC_EVAL = {"DCG", "IdealDCG", "RBP", "RBPResid", "Unjudged", "Judged", "RelString"}
 
 
 def random_collection(seed: int, *, n_queries: int = 6, n_docs: int = 40):

@@ -1,11 +1,11 @@
 r"""trec_eval's further measures: counts, set measures, infAP, Bpref, the gain measures after
-nDCG, rank-biased precision and the unjudged share of a ranking.
+nDCG, rank-biased precision, and the unjudged and judged shares of a ranking.
 
 The measures of ``all_trec`` (trec_eval 9.0.8 and 10.0) beyond the ones every course uses
 (AP, P, R, RR, Rprec, IPrec and nDCG, in :mod:`evalkit.trec._measures`), each a vectorised
 kernel over a :class:`~evalkit.trec._measures.JudgedRun` with the notation and conventions
 stated there. Each docstring gives the definition and the trec_eval file (``m_*.c``) it
-reproduces. Their records (names, parameters, help
+reproduces (or, for Judged, ir_measures' definition). Their records (names, parameters, help
 lines) are in :mod:`evalkit.trec._registry`.
 """
 
@@ -29,7 +29,7 @@ __all__ = ["INFAP_EPSILON", "bpref", "num_retrieved", "num_relevant", "num_relev
            "set_f", "r_precision_multiple", "inferred_average_precision",
            "set_average_precision", "set_relative_precision", "relative_precision", "utility",
            "binary_g", "normalized_gain", "ndcg_relevant", "r_ndcg", "rank_biased_precision",
-           "rbp_residual", "unjudged", "relevance_string"]
+           "rbp_residual", "unjudged", "judged", "relevance_string"]
 
 
 def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
@@ -427,6 +427,32 @@ def unjudged(run: JudgedRun, k: float | None) -> np.ndarray:
     judged = (run.judged_grade >= 0) & within_cutoff(run.judged_rank, k)
     shown = np.minimum(run.n_retrieved, k)
     return (shown - run.per_query(run.judged_query[judged])) / k
+
+
+def judged(run: JudgedRun, k: float | None) -> np.ndarray:
+    r"""Judged@k, ir_measures' ``Judged`` (trec_eval has no such measure): the share of the
+    top k that is judged, :math:`\#\{i \le k : \text{judged}\} / \min(k, n)`, with n
+    the documents retrieved; without ``@k`` the share of the whole ranking (k = n).
+
+    A document is judged when the qrels grade it 0 or more. A negative grade is trec_eval's
+    "in the pool but not judged" (``RELVALUE_UNJUDGED``), so it does not count as judged,
+    as in trec_eval's ``unj``; ir_measures counts any qrels line, so the two differ only on
+    qrels with negative grades.
+
+    The divisor follows ir_measures (``judged_provider.py`` since ir_measures 0.3.1): a query
+    that retrieved fewer than k documents is divided by the n it retrieved, not by k (its
+    list is not padded), so Judged@k is 1 when every retrieved document is judged. A query
+    with nothing retrieved (``missing_queries="zero"``) scores 0. Unjudged@k (trec_eval's
+    ``unj``) divides by k instead, counting the ranks a short list lacks as judged; so
+    Judged@k + Unjudged@k = 1 when n >= k, not otherwise.
+
+    The top k is trec_eval's ranking (ties broken by doc_id descending); ir_measures breaks
+    ties by doc_id ascending, which matters only for tied scores across rank k.
+    """
+    top = (run.judged_grade >= 0) & within_cutoff(run.judged_rank, k)
+    count = run.per_query(run.judged_query[top])
+    shown = run.n_retrieved if k is None else np.minimum(run.n_retrieved, k)
+    return np.divide(count, shown, out=np.zeros(run.n_queries), where=shown > 0)
 
 
 def relevance_string(run: JudgedRun, k: float | None) -> np.ndarray:

@@ -40,6 +40,7 @@ from ._measures_extra import (
     binary_g,
     bpref,
     inferred_average_precision,
+    judged,
     ndcg_relevant,
     normalized_gain,
     num_nonrelevant_judged_retrieved,
@@ -350,6 +351,9 @@ RECORDS: tuple[Measure, ...] = (
         TrecEvalName("unj", CUT_LONG, "unjudged documents in the top k", (5, 10, 20),
                      versions=("10.0",), zeroed_for_bogus="prefix"),
     )),
+    Measure("Judged", judged, "optional", "share of the top k (of the whole ranking without "
+            "@k) that is judged, ir_measures' Judged", evaluate_only="ir_measures' measure; "
+            "trec_eval has none (its unj counts the unjudged documents, over k)"),
     Measure("RelString", relevance_string, "optional", "the grades of the top k (default "
             "10) as a string", (
         TrecEvalName("relstring", STRING, "the grades of the top documents as a string "
