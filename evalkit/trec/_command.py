@@ -22,7 +22,7 @@ in :mod:`evalkit.trec._command_files`.
 - 10.0's ``dcg``, ``ideal_dcg`` and ``ndcg`` share one block of gains (``m_ndcg.c``): a
   printed name carries the gains stored when it is set up, all three compute with the last
   stored, and with two of them and gains 10.0 crashes in its summary (see
-  ``_shared_gains``); evalkit prints the same and fails (139) at the same line.
+  ``_command_plan._shared_gains``); evalkit prints the same and fails (139) at the same line.
 - ``all``: the mean over the queries evaluated (``-c``: over every query of the qrels),
   summed in query order; ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``
   are sums; with ``-c``, ``num_rel`` counts every judgement with a grade > 0; ``gm_map`` is

@@ -475,7 +475,6 @@ def evaluate(
 
     {{measures}}
 
-    ``RelString`` is a column of strings, one character per document.
     gm_map and gm_bpref are only summaries over queries: ask for ``AP`` or ``Bpref`` and take
     :math:`\exp(\mathrm{mean}(\log\max(v, 10^{-5})))` (with ``missing_queries="zero"``, each
     missing query adds :math:`\log 10^{-5}`).

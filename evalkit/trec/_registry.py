@@ -457,5 +457,7 @@ def measure_list() -> str:
                 + ("" if t.versions == VERSIONS else f" ({t.versions[0]})")
                 for t in measure.trec_eval]
         where = ("trec_eval " + ", ".join(trec)) if trec else "not in trec_eval"
-        lines.append(f"- {shown}: {measure.summary}; {where}.")
+        kind = {"count": " (a count)", "string": " (a column of strings, a character per "
+                "document)"}.get(measure.value, "")
+        lines.append(f"- {shown}: {measure.summary}{kind}; {where}.")
     return "\n".join(lines)
