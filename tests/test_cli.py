@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 import evalkit as ek
 from evalkit.cli import main
-from evalkit.trec import _command as _trec_eval
+from evalkit.trec import _command_files, _registry
 from tests.test_trec import random_collection
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -147,9 +147,9 @@ def test_all_trec_prints_every_supported_measure_and_names_the_others(files, cap
     code, out, err = run_cli(["trec_eval", "-m", "all_trec", *files], capsys)
     assert code == 0
     printed = {re.sub(r"_[0-9.]+$", "", x.split()[0]) for x in out.splitlines()}
-    assert printed == {m.name for m in _trec_eval.SUPPORTED
-                       if "9.0.8" in m.versions and m.kind != _trec_eval.STRING}
-    left_out = [n for n in _trec_eval._ALL_TREC_9 if n in _trec_eval.NOT_COMPUTED]
+    assert printed == {m.name for m in _registry.SUPPORTED
+                       if "9.0.8" in m.versions and m.kind != _registry.STRING}
+    left_out = [n for n in _registry._ALL_TREC_9 if n in _registry.NOT_COMPUTED]
     if not left_out:
         assert err == ""
         return
@@ -436,7 +436,7 @@ def test_missing_file_and_missing_arguments(files, capsys):
 def test_help_lists_every_measure_with_a_definition(capsys):
     code, out, _ = run_cli(["trec_eval", "--help"], capsys)
     assert code == 0
-    for measure in _trec_eval.SUPPORTED:
+    for measure in _registry.SUPPORTED:
         assert re.search(rf"^  {re.escape(measure.name)} +\S", out, re.M), measure.name
     assert "official" in out and "all_trec" in out
 
@@ -521,8 +521,8 @@ def test_ten_ideal_dcg_of_a_query_judged_only_negative_is_the_one_before(
     expected += line("ndcg_cut_2", "all", f"{sum(ndcg_cut.values()) / 5:6.4f}")
     assert out == expected
     # evaluate's own IdealDCG gives such a query 0 (documented); 9.0.8 has no ideal_dcg.
-    table = ek.evaluate(_trec_eval.read_trec_qrels(str(qrels), "10.0"),
-                        _trec_eval.read_trec_results(str(run), "10.0")[0], ["IdealDCG"])
+    table = ek.evaluate(_command_files.read_trec_qrels(str(qrels), "10.0"),
+                        _command_files.read_trec_results(str(run), "10.0")[0], ["IdealDCG"])
     assert table.loc["b", "IdealDCG"] == 0.0
     assert table.loc["a", "IdealDCG"] == pytest.approx(2 + 1 / math.log2(3))
 
@@ -550,7 +550,7 @@ _BYTES = st.binary(max_size=60).map(
 def _lines_by_regex(data: bytes):
     if not data.endswith(b"\n"):
         data += b"\n"
-    tokens = _trec_eval._TOKEN.findall(data.decode("latin-1"))
+    tokens = _command_files._TOKEN.findall(data.decode("latin-1"))
     fields, lines, line = [], [], 0
     for token in tokens:
         if token == "\n":
@@ -564,7 +564,7 @@ def _lines_by_regex(data: bytes):
 @settings(max_examples=300, deadline=None)
 @given(_BYTES)
 def test_fields_are_split_at_c_white_space_only(data):
-    fields, field_line, counts, first, head = _trec_eval._lines(data)
+    fields, field_line, counts, first, head = _command_files._lines(data)
     want_fields, want_lines = _lines_by_regex(data)
     assert fields.tolist() == want_fields and field_line.tolist() == want_lines
     assert counts.sum() == len(want_fields)
@@ -580,8 +580,8 @@ def test_fields_are_split_at_c_white_space_only(data):
 @given(st.lists(st.text("0123456789+-.eE", min_size=1, max_size=8), min_size=1, max_size=6))
 def test_numbers_read_in_one_pass_as_atof_and_atol_read_them(tokens):
     array = np.array(tokens, dtype=object)
-    assert _trec_eval._atof_array(array).tolist() == [_trec_eval.c_atof(t) for t in tokens]
-    assert _trec_eval._atol_array(array).tolist() == [_trec_eval.c_atol(t) for t in tokens]
+    assert _command_files._atof_array(array).tolist() == [_command_files.c_atof(t) for t in tokens]
+    assert _command_files._atol_array(array).tolist() == [_command_files.c_atol(t) for t in tokens]
 
 
 # `evalkit notebooks DIR [--teacher]`: the course for someone who installed the package.

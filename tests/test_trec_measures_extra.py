@@ -84,6 +84,126 @@ def test_unjudged_by_hand():
                                                  [1 / 2, 1 / 5, 1 / 20]])
 
 
+def test_judged_by_hand():
+    ours = scores(["Judged@2", "Judged@3", "Judged@5", "Judged@10", "Judged", "Judged@1"])
+    # q1 ranks a (2), b (1), z (absent), d (-1: pooled, not judged), c (0): 3 judged of 5.
+    # q2 ranks b (0), a (1): both judged. q3 ranks x (1), y (absent), a (3).
+    # A short list divides by what it retrieved (ir_measures), not by k.
+    np.testing.assert_allclose(ours.to_numpy(), [[1, 2 / 3, 3 / 5, 3 / 5, 3 / 5, 1],
+                                                 [1, 1, 1, 1, 1, 1],
+                                                 [1 / 2, 2 / 3, 2 / 3, 2 / 3, 2 / 3, 1]],
+                               rtol=1e-15)
+    # Where the list reaches k, Judged@k and trec_eval's Unjudged@k add up to 1.
+    both = scores(["Judged@2", "Unjudged@2"])
+    np.testing.assert_allclose(both.sum(axis=1), [1, 1, 1], rtol=1e-15)
+    # A query the run misses scores 0, as every measure.
+    zero = ek.evaluate(QRELS, RUN[RUN.query_id != "2"], ["Judged@5"], missing_queries="zero")
+    assert zero.loc["2", "Judged@5"] == 0.0
+    with pytest.raises(ValueError, match="Judged takes no options"):
+        scores(["Judged(p=1)@5"])
+    with pytest.raises(ValueError, match="whole number >= 1"):
+        scores(["Judged@0"])
+
+
+def ir_measures_judged(qrels: pd.DataFrame, run: pd.DataFrame, k: int | None) -> dict:
+    """ir_measures' Judged@k, as its judged_provider.py computes it (ir_measures 0.3.1 and
+    later): per query of both the qrels and the run, the documents of the top k (by score,
+    ties by doc_id ascending) that have any qrels line, over the length of that top k."""
+    judged = {}
+    for query, doc in zip(qrels["query_id"], qrels["doc_id"], strict=True):
+        judged.setdefault(query, set()).add(doc)
+    values = {}
+    for query, rows in run.groupby("query_id"):
+        if query not in judged:
+            continue
+        ranked = sorted(zip(rows["doc_id"], rows["score"], strict=True),
+                        key=lambda pair: (-pair[1], pair[0]))
+        top = ranked[:len(ranked) if k is None else k]
+        values[query] = sum(doc in judged[query] for doc, _ in top) / len(top)
+    return values
+
+
+def judged_collection(seed: int, *, negative: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Random qrels (grades -1 to 2 when ``negative``, else 0 to 2) and a run with distinct
+    scores (so ir_measures' tie order plays no part), short and long lists."""
+    rng = np.random.default_rng(seed)
+    qrels_rows, run_rows = [], []
+    for q in range(6):
+        n_docs = int(rng.integers(1, 30))
+        judged = rng.random(n_docs) < rng.random()
+        low = -1 if negative else 0
+        qrels_rows += [(f"q{q}", f"d{i}", int(rng.integers(low, 3)))
+                       for i in np.flatnonzero(judged)]
+        retrieved = rng.permutation(n_docs)[: int(rng.integers(1, n_docs + 1))]
+        run_rows += [(f"q{q}", f"d{i}", float(score))
+                     for i, score in zip(retrieved, rng.permutation(retrieved.size),
+                                         strict=True)]
+    qrels_rows.append(("q0", "d0", 1))
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    qrels = qrels.drop_duplicates(["query_id", "doc_id"])
+    return qrels, pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("k", [None, 1, 3, 10, 100])
+def test_judged_is_ir_measures_judged(seed, k):
+    qrels, run = judged_collection(seed, negative=False)
+    label = "Judged" if k is None else f"Judged@{k}"
+    ours = ek.evaluate(qrels, run, [label])[label]
+    expected = ir_measures_judged(qrels, run, k)
+    assert ours.to_dict() == pytest.approx(expected, rel=1e-15, abs=0)
+    try:
+        import ir_measures
+    except ImportError:
+        return
+    measure = ir_measures.parse_measure(label)
+    theirs = {m.query_id: m.value for m in ir_measures.iter_calc(
+        [measure], qrels.astype({"relevance": int}), run)}
+    assert ours.to_dict() == pytest.approx(theirs, rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_judged_leaves_out_negative_grades_where_ir_measures_counts_them(seed):
+    # trec_eval reads -1 as "in the pool but not judged": Judged is ir_measures' with the
+    # negative lines dropped from the qrels (they still decide which queries are judged).
+    qrels, run = judged_collection(seed, negative=True)
+    ours = ek.evaluate(qrels, run, ["Judged@5"])["Judged@5"]
+    graded = qrels[qrels["relevance"] >= 0]
+    expected = ir_measures_judged(graded, run, 5)
+    for query in set(ir_measures_judged(qrels, run, 5)) - set(expected):
+        expected[query] = 0.0  # judged only by negative grades: nothing is judged
+    assert ours.to_dict() == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 12), st.integers(-1, 3),
+                          st.booleans(), st.integers(0, 5)), min_size=1, max_size=50),
+       st.integers(1, 15))
+def test_judged_lies_in_zero_one_and_is_one_when_all_is_judged(rows, k):
+    # rows: (query, doc, grade, judged?, score); scores tie often.
+    qrels = pd.DataFrame([(f"q{q}", f"d{d}", g) for q, d, g, j, _ in rows if j],
+                         columns=["query_id", "doc_id", "relevance"]).drop_duplicates(
+                             ["query_id", "doc_id"])
+    run = pd.DataFrame([(f"q{q}", f"d{d}", float(s)) for q, d, _, _, s in rows],
+                       columns=["query_id", "doc_id", "score"]).drop_duplicates(
+                           ["query_id", "doc_id"])
+    if qrels.empty:
+        return
+    ours = ek.evaluate(qrels, run, [f"Judged@{k}", "Judged"])
+    assert ((ours >= 0) & (ours <= 1)).all().all()
+    # Every query whose retrieved documents are all graded >= 0 scores exactly 1.
+    graded = set(zip(qrels["query_id"][qrels["relevance"] >= 0],
+                     qrels["doc_id"][qrels["relevance"] >= 0], strict=True))
+    all_judged = run.assign(judged=[pair in graded for pair in zip(
+        run["query_id"], run["doc_id"], strict=True)]).groupby("query_id")["judged"].all()
+    for query in ours.index:
+        if all_judged[query]:
+            assert ours.loc[query].tolist() == [1.0, 1.0]
+    # The judged share of the whole ranking is Judged@k once k reaches its length.
+    long = ek.evaluate(qrels, run, ["Judged@1000"])["Judged@1000"]
+    pd.testing.assert_series_equal(long, ours["Judged"], check_names=False)
+
+
 def test_dcg_and_ideal_dcg_by_hand():
     ours = scores(["DCG", "IdealDCG", "DCG@2", "dcg.1=0.5", "ideal_dcg.1=0.5"])
     log3 = math.log2(3)

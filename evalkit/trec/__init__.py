@@ -16,9 +16,14 @@ Its private modules, one idea each, from the files up:
 - ``_tables``: a qrels or run table's columns checked and turned into arrays;
 - ``_ordering``: trec_eval's order of a run's rows (score descending, ties by doc_id);
 - ``_measures``: the measures, one vectorised kernel each over a :class:`JudgedRun`;
+- ``_measures_extra``: trec_eval's further measures (and ir_measures' Judged), kernels alike;
+- ``_registry``: the one record of each measure (its names, parameters, help line), which
+  :func:`evaluate`, the command and the docs read;
 - ``_files``: the public readers and writers;
 - ``_evaluate``: :func:`evaluate` and the metric names it takes;
-- ``_command``: ``evalkit trec_eval``, trec_eval's options and output, byte for byte.
+- ``_command_files``, ``_command_plan``, ``_command_loop``, ``_command_output`` and
+  ``_command``: ``evalkit trec_eval``: how trec_eval reads its files, its ``-m``, its loop
+  over queries, its output and ``--help``, and the command's options, byte for byte.
 
 The public names are the ones below; everything else here is private.
 """

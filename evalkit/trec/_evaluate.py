@@ -42,51 +42,41 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc
 from .._hashing import string_hashes as _id_hashes
 from .._validation import check_option, check_scalar, keyword_only
-from ._measures import MEASURES, TREC_EVAL_VERSIONS, JudgedRun, block_starts
+from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run
+from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
 from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
 from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
 
 #: The measures :func:`evaluate` knows, and whether they take a cutoff ``@k`` ("optional",
-#: "required" or "none"). Each is one small function in the registry ``evalkit.trec._measures``.
+#: "required" or "none"): from their records in ``evalkit.trec._registry``.
 METRICS = {name: measure.cutoff for name, measure in MEASURES.items()}
 _METRIC_PATTERN = re.compile(
     r"(?P<name>[A-Za-z]+)(?:\((?P<options>[^()]*)\))?(?:@(?P<cutoff>[^@]+))?")
 _OPTION_PATTERN = re.compile(r"\s*(?P<key>\w+)\s*=\s*(?P<value>\{[^{}]*\}|[^,{}]+?)\s*(?:,|$)")
-_FLOAT_CUTOFFS = {"IPrec": "a recall level in [0, 1]", "RprecMult": "a multiple of R >= 0",
-                  "SetF": "a weight b >= 0"}
+#: The measures whose cutoff is a real number, and what it is.
+_FLOAT_CUTOFFS = {name: m.real_cutoff for name, m in MEASURES.items() if m.real_cutoff}
 
 #: trec_eval's names that :func:`evaluate` also takes, each with the ir_measures-style name it
 #: stands for. Families take their cutoff after ``_`` or ``.`` (``P_10``, ``P.10``).
-TREC_EVAL_NAMES = {
-    "map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG",
-    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
-    "num_nonrel_judged_ret": "NumNonRelJudgedRet", "set_P": "SetP", "set_recall": "SetR",
-    "set_F": "SetF", "11pt_avg": "IPrecAvg", "infAP": "infAP", "set_map": "SetAP",
-    "set_relative_P": "SetRelP", "utility": "Utility", "binG": "BinG", "G": "G",
-    "ndcg_rel": "nDCGRel", "Rndcg": "RnDCG", "dcg": "DCG", "ideal_dcg": "IdealDCG",
-    "rbp": "RBP", "rbp_resid": "RBPResid", "relstring": "RelString",
-}
-TREC_EVAL_FAMILIES = {
-    "P": "P", "recall": "R", "map_cut": "AP", "ndcg_cut": "nDCG", "success": "Success",
-    "iprec_at_recall": "IPrec", "Rprec_mult": "RprecMult", "relative_P": "RelP",
-    "unj": "Unjudged",
-}
+TREC_EVAL_NAMES = {t.name: t.evalkit for t in TREC_EVAL.values()
+                   if not t.family and not t.refused}
+TREC_EVAL_FAMILIES = {t.name: t.evalkit for t in TREC_EVAL.values() if t.family}
 #: trec_eval's measures that take parameters after a dot other than cutoffs, and their kind:
 #: "coefficients" (``utility.1,-1,0,0``), "gains" (``ndcg.1=3.5,2=9``: grade=gain pairs),
 #: "rbp" (``rbp.p=0.8,2=3``: p and gains), "persistence" (``rbp_resid.p=0.8``), "length"
 #: (``relstring.20``).
-TREC_EVAL_PARAMETERS = {
-    "utility": "coefficients", "ndcg": "gains", "ndcg_rel": "gains", "Rndcg": "gains",
-    "G": "gains", "dcg": "gains", "ideal_dcg": "gains", "rbp": "rbp",
-    "rbp_resid": "persistence", "relstring": "length",
-}
+TREC_EVAL_PARAMETERS = {t.name: t.parameters for t in TREC_EVAL.values() if t.parameters}
+# trec_eval's names with one real parameter that is evaluate's cutoff (set_F_0.5, set_F.0.5).
+_PARAMETER_CUTOFFS = {t.name: t.evalkit for t in TREC_EVAL.values()
+                      if t.kind == PARAM_FLOAT and MEASURES[t.evalkit].cutoff != "none"}
 _TREC_FAMILY_PATTERN = re.compile(
     r"(?P<family>" + "|".join(sorted(TREC_EVAL_FAMILIES, key=len, reverse=True))
     + r")[_.](?P<cutoff>[0-9.]+)"
@@ -96,15 +86,8 @@ _TREC_FAMILY_PATTERN = re.compile(
 # Rows of the run checked, joined and ranked at a time (whole queries), in threads.
 _PIECE = 1 << 17
 
-_SUMMARY_ONLY = {
-    "gm_map": "is trec_eval's summary over queries (the geometric mean of AP, each floored at "
-              "1e-5), not a per-query value; ask for 'map' and average with scipy.stats.gmean",
-    "gm_bpref": "is trec_eval's summary over queries (the geometric mean of bpref, each floored "
-                "at 1e-5), not a per-query value; ask for 'bpref' and average with "
-                "scipy.stats.gmean",
-    "runid": "is the run's name, not a measure; see the run's run_id column",
-    "num_q": "is trec_eval's count of queries, not a per-query value; use len() of the result",
-}
+#: trec_eval's names that are not per-query values, and why.
+_SUMMARY_ONLY = {t.name: t.refused for t in TREC_EVAL.values() if t.refused}
 
 
 def _from_trec_eval_name(label: str) -> tuple[str, str | None, dict[str, Any]] | None:
@@ -112,8 +95,9 @@ def _from_trec_eval_name(label: str) -> tuple[str, str | None, dict[str, Any]] |
     one."""
     if label in TREC_EVAL_NAMES:
         return TREC_EVAL_NAMES[label], None, {}
-    if label.startswith("set_F_") or label.startswith("set_F."):
-        return "SetF", label[6:], {}
+    for base, name in _PARAMETER_CUTOFFS.items():
+        if label.startswith((f"{base}_", f"{base}.")):
+            return name, label[len(base) + 1:], {}
     base, dot, text = label.partition(".")
     if dot and base in TREC_EVAL_PARAMETERS:
         return _trec_eval_parameters(base, text, label)
@@ -261,7 +245,7 @@ def _parse_cutoff(name: str, text: str, label: str) -> int | float:
             level = float(text)
         except ValueError:
             level = -1.0
-        valid = 0.0 <= level <= 1.0 if name == "IPrec" else 0.0 <= level < float("inf")
+        valid = 0.0 <= level <= MEASURES[name].cutoff_max and level < float("inf")
         if not valid:
             raise ValueError(f"metrics: {label!r} needs {_FLOAT_CUTOFFS[name]} as its cutoff")
         return level
@@ -450,6 +434,7 @@ def _judged_run(
 
 
 @keyword_only
+@fill_doc(measures=measure_list())
 def evaluate(
     qrels: Any,
     run: Any,
@@ -472,26 +457,18 @@ def evaluate(
         \mathrm{nDCG@k} = \dfrac{\sum_{i \le k} g_i / \log_2(i+1)}
                                 {\sum_{i \le k} g^*_i / \log_2(i+1)}
 
-    Metric names follow ir_measures: ``AP``, ``AP@k`` (trec_eval ``map_cut``), ``P@k``,
-    ``R@k`` (``recall``), ``RR``, ``RR@k``, ``nDCG`` (``ndcg``), ``nDCG@k`` (``ndcg_cut``),
-    ``Rprec``, ``Bpref``, ``NumRet``, ``NumRel``, ``NumRelRet``, ``IPrec@r``
-    (``iprec_at_recall``), ``Success@k`` (``success``), ``SetP``, ``SetR``, ``SetF``
-    (``set_P``, ``set_recall``, ``set_F``), ``RprecMult@m`` (``Rprec_mult``), ``IPrecAvg``
-    (``11pt_avg``) and ``NumNonRelJudgedRet`` (``num_nonrel_judged_ret``). trec_eval's own
-    names are taken too, with the cutoff after ``_`` or ``.``: ``"map"``, ``"P_10"``,
-    ``"ndcg_cut.10"``, ``"recip_rank"``, ``"iprec_at_recall_0.10"``, … (``"map"`` and
-    ``"AP"`` give the same numbers; each column is labelled as asked).
+    Metric names follow ir_measures; trec_eval's own names are taken too, with the cutoff
+    after ``_`` or ``.``: ``"map"``, ``"P_10"``, ``"ndcg_cut.10"``, ``"recip_rank"``,
+    ``"iprec_at_recall_0.10"``, … (``"map"`` and ``"AP"`` give the same numbers; each column
+    is labelled as asked). The measures, each with its trec_eval names (all_trec of 9.0.8 and
+    10.0; definitions and references in the docstrings of their kernels,
+    :mod:`evalkit.trec._measures` and :mod:`evalkit.trec._measures_extra`):
 
-    The rest of trec_eval's measures (``all_trec`` of 9.0.8 and 10.0; definitions and
-    references in :mod:`evalkit.trec._measures`): ``infAP``, ``SetAP`` (``set_map``),
-    ``SetRelP`` (``set_relative_P``), ``RelP@k`` (``relative_P``), ``Utility``
-    (``utility``), ``BinG`` (``binG``), ``G``, ``nDCGRel`` (``ndcg_rel``), ``RnDCG``
-    (``Rndcg``), and trec_eval 10.0's ``DCG`` (``dcg``), ``IdealDCG`` (``ideal_dcg``),
-    ``RBP`` (``rbp``), ``RBPResid`` (``rbp_resid``) and ``Unjudged@k`` (``unj``).
-    ``RelString`` (``relstring``, default the top 10) is a column of strings, one
-    character per document. gm_bpref, like gm_map, is only a summary over queries: ask for
-    ``Bpref`` and take :math:`\exp(\mathrm{mean}(\log\max(v, 10^{-5})))` (with
-    ``missing_queries="zero"``, each missing query adds :math:`\log 10^{-5}`).
+    {{measures}}
+
+    gm_map and gm_bpref are only summaries over queries: ask for ``AP`` or ``Bpref`` and take
+    :math:`\exp(\mathrm{mean}(\log\max(v, 10^{-5})))` (with ``missing_queries="zero"``, each
+    missing query adds :math:`\log 10^{-5}`).
 
     Options other than a cutoff go in brackets, ir_measures-style, or after a dot in
     trec_eval's own syntax: ``"RBP(p=0.8)"`` or ``"rbp.p=0.8"`` (default p = 0.9,

@@ -1,11 +1,9 @@
-r"""The measures of :func:`evalkit.trec.evaluate`: one small function per measure, in a registry.
+r"""The kernels of :func:`evalkit.trec.evaluate`'s core measures, over a judged run.
 
 Each measure reads a :class:`JudgedRun` (a run already ranked as trec_eval ranks it and joined
 with its qrels) and returns one value per query, computed for all queries at once: it picks
-rows, applies the conventions of :mod:`evalkit._ranking_core` and adds them up per query with
-``np.bincount``. AP, P, R, Rprec, RR, IPrec, IPrecAvg, DCG and nDCG are also the one home of
-the single-list functions of :mod:`evalkit.ranking`, which call them on a run of one query
-(:meth:`JudgedRun.from_grades`) with the options trec_eval lacks (keywords after its own).
+rows, applies the conventions of :mod:`evalkit._ranking_core` (the same ones the single-list
+functions of :mod:`evalkit.ranking` use) and adds them up per query with ``np.bincount``.
 
 Like trec_eval's ``m_*.c`` files and ranx's ``metrics/``, every function's docstring states
 its definition and the trec_eval measure it reproduces. Notation, per query: rank i = 1, 2, …
@@ -13,7 +11,13 @@ by score (ties by doc_id descending), :math:`g_i` the grade of the document at r
 unjudged), relevant means :math:`g_i \ge \ell` and :math:`g_i \ge 0`, R the relevant documents
 in the qrels, N the judged non-relevant ones (grade >= 0), n the documents retrieved. A query
 with R = 0 scores 0 on every measure that divides by R (trec_eval since 8.0).
+
+Here: the judged run, AP, P, R, RR, nDCG, Rprec, IPrec and the 11-point average, and trec_eval's
+gains and ideal rankings with DCG and IdealDCG; trec_eval's further measures are in
+:mod:`evalkit.trec._measures_extra`. What a tool must know about each measure (names,
+parameters, help lines) is its record in :mod:`evalkit.trec._registry`.
 """
+
 
 from __future__ import annotations
 
@@ -34,11 +38,10 @@ from .._ranking_core import (
     within_cutoff,
 )
 
-__all__ = ["INFAP_EPSILON", "JudgedRun", "MIN_GEO_MEAN", "Measure", "MEASURES",
-           "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum", "group_positions",
-           # the kernels evalkit.ranking's single-list functions call
-           "average_precision", "dcg", "eleven_point_average", "interpolated_precision", "ndcg",
-           "precision", "r_precision", "recall", "reciprocal_rank"]
+__all__ = ["JudgedRun", "MIN_GEO_MEAN", "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum",
+           "group_positions", "average_precision", "precision", "recall", "reciprocal_rank",
+           "ndcg", "r_precision", "interpolated_precision", "eleven_point_average", "dcg",
+           "ideal_dcg"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -166,31 +169,6 @@ class JudgedRun:
         return codes, grades, group_positions(codes)
 
 
-class Measure(NamedTuple):
-    """A registered measure: its function, whether it takes ``@k`` ("optional", "required"
-    or "none"), the options it takes as keywords (``RBP(p=0.8)``) and whether its value
-    depends on the trec_eval release (then it takes ``version``, "9.0.8" or "10.0")."""
-
-    function: Callable[..., np.ndarray]
-    cutoff: str
-    options: tuple[str, ...] = ()
-    versioned: bool = False
-
-
-#: ir_measures name -> :class:`Measure`, in the order :func:`evalkit.trec.evaluate` lists them.
-MEASURES: dict[str, Measure] = {}
-
-
-def _measure(name: str, cutoff: str, options: tuple[str, ...] = (),
-             versioned: bool = False) -> Callable[[Callable], Callable]:
-    def register(function: Callable) -> Callable:
-        MEASURES[name] = Measure(function, cutoff, options, versioned)
-        return function
-
-    return register
-
-
-@_measure("AP", cutoff="optional")
 def average_precision(run: JudgedRun, k: float | None, denominator: str = "n_relevant",
                       zero_division: Any = 0.0) -> np.ndarray:
     r"""AP, trec_eval ``map`` (``map_cut.k`` for AP@k).
@@ -212,7 +190,6 @@ def average_precision(run: JudgedRun, k: float | None, denominator: str = "n_rel
     return run.over_r(summed, zero_division, "average_precision")
 
 
-@_measure("P", cutoff="required")
 def precision(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""P@k, trec_eval ``P.k``: relevant documents in the top k, divided by k.
 
@@ -222,7 +199,6 @@ def precision(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.per_query(run.relevant_query[top]) / k
 
 
-@_measure("R", cutoff="required")
 def recall(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np.ndarray:
     r"""R@k, trec_eval ``recall.k``: relevant documents in the top k, divided by R
     (``zero_division`` when R = 0, see :meth:`JudgedRun.ratio`)."""
@@ -230,7 +206,6 @@ def recall(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np.ndar
     return run.over_r(run.per_query(run.relevant_query[top]), zero_division, "recall_at_k")
 
 
-@_measure("RR", cutoff="optional")
 def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
     r"""RR, trec_eval ``recip_rank``: 1 / the rank of the first relevant document, 0 when
     none was retrieved (with ``@k``: none in the top k)."""
@@ -238,7 +213,6 @@ def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
     return run.per_query(run.relevant_query[first], 1.0 / run.relevant_rank[first])
 
 
-@_measure("nDCG", cutoff="optional", options=("gains",))
 def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
          variant: str = "trec", zero_division: Any = 0.0) -> np.ndarray:
     r"""nDCG, trec_eval ``ndcg`` (``ndcg_cut.k`` for nDCG@k).
@@ -256,7 +230,6 @@ def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
                      "the ideal DCG is 0 (no document with a positive grade)")
 
 
-@_measure("Rprec", cutoff="none")
 def r_precision(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np.ndarray:
     r"""R-precision, trec_eval ``Rprec``: relevant documents in the top R, divided by R
     (``zero_division`` when R = 0, see :meth:`JudgedRun.ratio`)."""
@@ -264,32 +237,6 @@ def r_precision(run: JudgedRun, k: float | None, zero_division: Any = 0.0) -> np
     return run.over_r(run.per_query(run.relevant_query[top]), zero_division, "r_precision")
 
 
-@_measure("Bpref", cutoff="none")
-def bpref(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""Bpref, trec_eval ``bpref`` (Buckley & Voorhees 2004).
-
-    :math:`\frac{1}{R}\sum_{\text{relevant retrieved } r}
-    \left(1 - \frac{\min(n_r, R)}{\min(N, R)}\right)`, with :math:`n_r` the judged
-    non-relevant documents ranked above r; unjudged (and negative) documents are skipped.
-    """
-    judged = run.judged_grade >= 0
-    codes, grades = run.judged_query[judged], run.judged_grade[judged]
-    if codes.size == 0:
-        return np.zeros(run.n_queries)
-    nonrelevant = (~is_relevant(grades, run.relevance_level)).astype(np.int64)
-    running = np.cumsum(nonrelevant)
-    starts = block_starts(codes)
-    before = np.repeat(running[starts] - nonrelevant[starts], np.diff(np.r_[starts, codes.size]))
-    above = (running - before)[nonrelevant == 0]  # judged non-relevant above each relevant
-    codes = codes[nonrelevant == 0]
-    n_rel = run.n_relevant[codes]
-    smaller = np.minimum(run.n_nonrelevant[codes], n_rel)
-    penalty = np.divide(np.minimum(above, n_rel), smaller, out=np.zeros(codes.size),
-                        where=smaller > 0)
-    return run.over_r(run.per_query(codes, np.where(above > 0, 1.0 - penalty, 1.0)))
-
-
-@_measure("IPrec", cutoff="required", versioned=True)
 def interpolated_precision(run: JudgedRun, level: Any, version: str = "9.0.8",
                            convention: str | None = None) -> np.ndarray:
     r"""Interpolated precision at recall level r, trec_eval ``iprec_at_recall.r``.
@@ -332,83 +279,6 @@ def interpolated_precision(run: JudgedRun, level: Any, version: str = "9.0.8",
     return value
 
 
-@_measure("NumRet", cutoff="none")
-def num_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
-    """NumRet, trec_eval ``num_ret``: documents retrieved."""
-    return run.n_retrieved
-
-
-@_measure("NumRel", cutoff="none")
-def num_relevant(run: JudgedRun, k: float | None) -> np.ndarray:
-    """NumRel, trec_eval ``num_rel``: R, the relevant documents in the qrels."""
-    return run.n_relevant
-
-
-@_measure("NumRelRet", cutoff="none")
-def num_relevant_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
-    """NumRelRet, trec_eval ``num_rel_ret``: relevant documents retrieved."""
-    return np.bincount(run.relevant_query, minlength=run.n_queries)
-
-
-@_measure("NumNonRelJudgedRet", cutoff="none")
-def num_nonrelevant_judged_retrieved(run: JudgedRun, k: float | None) -> np.ndarray:
-    """NumNonRelJudgedRet, trec_eval ``num_nonrel_judged_ret``: judged (grade >= 0)
-    documents retrieved that are not relevant."""
-    judged = run.judged_grade >= 0
-    nonrelevant = judged & ~is_relevant(run.judged_grade, run.relevance_level)
-    return run.per_query(run.judged_query[nonrelevant])
-
-
-@_measure("Success", cutoff="required")
-def success(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""Success@k, trec_eval ``success.k``: 1 when a relevant document is in the top k."""
-    top = within_cutoff(run.relevant_rank, k)
-    return (run.per_query(run.relevant_query[top]) > 0).astype(np.float64)
-
-
-@_measure("SetP", cutoff="none")
-def set_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""SetP, trec_eval ``set_P``: relevant retrieved / retrieved (the whole list)."""
-    found = run.per_query(run.relevant_query)
-    retrieved = run.n_retrieved
-    return np.divide(found, retrieved, out=np.zeros(run.n_queries), where=retrieved > 0)
-
-
-@_measure("SetR", cutoff="none")
-def set_recall(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""SetR, trec_eval ``set_recall``: relevant retrieved / R (the whole list)."""
-    return run.over_r(run.per_query(run.relevant_query))
-
-
-@_measure("SetF", cutoff="optional")
-def set_f(run: JudgedRun, beta: float | None) -> np.ndarray:
-    r"""SetF, trec_eval ``set_F`` (``SetF@b``: trec_eval ``set_F.b``, default b = 1).
-
-    :math:`(b + 1) P R / (b P + R)` with P = SetP and R = SetR, as trec_eval writes it
-    (b weighs recall, not squared); 0 when nothing relevant was retrieved.
-    """
-    b = 1.0 if beta is None else float(beta)
-    p, r = set_precision(run, None), set_recall(run, None)
-    found = run.per_query(run.relevant_query) > 0
-    denominator = b * p + r
-    return np.divide((b + 1.0) * p * r, denominator, out=np.zeros(run.n_queries),
-                     where=found & (denominator > 0))
-
-
-@_measure("RprecMult", cutoff="required")
-def r_precision_multiple(run: JudgedRun, multiple: float | None) -> np.ndarray:
-    r"""Precision at a multiple m of R, trec_eval ``Rprec_mult.m``.
-
-    Precision at rank :math:`c = (\text{long})(mR + 0.9)` (trec_eval's rule; the list counts
-    as padded with non-relevant documents), 0 when c = 0.
-    """
-    cut = (multiple * run.n_relevant + 0.9).astype(np.int64)
-    top = run.relevant_rank <= cut[run.relevant_query]
-    found = run.per_query(run.relevant_query[top])
-    return np.divide(found, cut, out=np.zeros(run.n_queries), where=cut > 0)
-
-
-@_measure("IPrecAvg", cutoff="none", versioned=True)
 def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8",
                          convention: str | None = None) -> np.ndarray:
     r"""IPrecAvg, trec_eval ``11pt_avg``: the mean of interpolated precision (IPrec) at the
@@ -418,14 +288,10 @@ def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8"
     return np.mean(interpolated_precision(run, ELEVEN_POINTS, version, convention), axis=0)
 
 
-# ---------------------------------------------------------------------------------------------
-# The rest of trec_eval's measures (all_trec of 9.0.8 and 10.0)
-# ---------------------------------------------------------------------------------------------
-
-#: trec_eval's ``INFAP_EPSILON`` (trec_eval.h).
-INFAP_EPSILON = 0.00001
 #: trec_eval's ``MIN_GEO_MEAN`` (trec_eval.h): gm_map and gm_bpref floor each value at it.
 MIN_GEO_MEAN = 0.00001
+
+
 #: The releases of trec_eval whose differences evaluate follows.
 TREC_EVAL_VERSIONS = ("9.0.8", "10.0")
 
@@ -449,15 +315,6 @@ def group_cumsum(codes: np.ndarray, values: np.ndarray) -> np.ndarray:
     keep = np.ones(spread.size, dtype=bool)
     keep[starts[1:] + np.arange(starts.size - 1)] = False
     return running[keep]
-
-
-def _powers(p: float, n: int) -> np.ndarray:
-    """``powers[r] = p**(r - 1)`` for ranks r = 1 … n (``powers[0]`` unused), multiplied one
-    rank at a time from 1.0 as ``m_rbp.c`` does (``np.power`` may differ in the last bit)."""
-    powers = np.empty(n + 2)
-    powers[0], powers[1] = 0.0, 1.0
-    powers[2:] = np.cumprod(np.full(n, float(p)))
-    return powers
 
 
 class _Gains(NamedTuple):
@@ -584,129 +441,6 @@ def _ideal_codes(run: JudgedRun, gains: _Gains) -> tuple[np.ndarray, np.ndarray]
     return codes, group_positions(codes)
 
 
-@_measure("infAP", cutoff="none")
-def inferred_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""Inferred AP, trec_eval ``infAP`` (Yilmaz & Aslam 2006), ``m_infap.c``.
-
-    For each relevant document retrieved at rank :math:`j + 1` (:math:`j \ge 1`), with
-    :math:`r, n, u` the relevant, judged non-relevant and negative-graded ("pooled but
-    unjudged") documents above it:
-    :math:`\frac{1}{j+1} + \frac{j}{j+1} \cdot \frac{r + n + u}{j} \cdot
-    \frac{r + \epsilon}{r + n + 2\epsilon}` (1 at rank 1), :math:`\epsilon = 10^{-5}`;
-    summed and divided by R. Documents absent from the qrels ("not in the pool") count only
-    through j.
-
-    References: Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with
-    incomplete and imperfect judgments. CIKM 2006, 102–111.
-    """
-    codes, grades, ranks = run.judged_query, run.judged_grade, run.judged_rank
-    relevant = is_relevant(grades, run.relevance_level)
-    nonrelevant = (grades >= 0) & ~relevant
-    unjudged = grades < 0
-    # Counts above each row (the row itself excluded), per query.
-    above_rel = group_cumsum(codes, relevant) - relevant
-    above_non = group_cumsum(codes, nonrelevant) - nonrelevant
-    above_unj = group_cumsum(codes, unjudged) - unjudged
-    r, n, u = above_rel[relevant], above_non[relevant], above_unj[relevant]
-    j = ranks[relevant].astype(np.float64) - 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r + n + u) / j)
-                 * ((r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON)))
-    terms = np.where(j == 0, 1.0, terms)
-    return run.over_r(run.per_query(codes[relevant], terms))
-
-
-@_measure("SetAP", cutoff="none")
-def set_average_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""SetAP, trec_eval ``set_map`` (``m_set_map.c``): unranked AP,
-    :math:`\frac{\text{relret}^2}{\text{ret} \cdot R}` = SetP × SetR; 0 when nothing was
-    retrieved or R = 0."""
-    found = run.per_query(run.relevant_query)
-    denominator = run.n_retrieved.astype(np.float64) * run.n_relevant
-    return np.divide(found * found, denominator, out=np.zeros(run.n_queries),
-                     where=denominator > 0)
-
-
-@_measure("SetRelP", cutoff="none")
-def set_relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""SetRelP, trec_eval ``set_relative_P`` (``m_set_rel_P.c``): relevant retrieved divided
-    by the most a list of that length could hold, :math:`\text{relret} / \min(\text{ret}, R)`;
-    0 when nothing was retrieved or R = 0."""
-    found = run.per_query(run.relevant_query)
-    most = np.minimum(run.n_retrieved, run.n_relevant)
-    return np.divide(found, most, out=np.zeros(run.n_queries), where=most > 0)
-
-
-@_measure("RelP", cutoff="required")
-def relative_precision(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""RelP@k, trec_eval ``relative_P.k`` (``m_rel_P.c``): relevant documents in the top k
-    divided by :math:`\min(k, R)` — P@k up to R, R@k beyond; 0 when R = 0."""
-    top = within_cutoff(run.relevant_rank, k)
-    found = run.per_query(run.relevant_query[top])
-    most = np.minimum(k, run.n_relevant)
-    return np.divide(found, most, out=np.zeros(run.n_queries), where=most > 0)
-
-
-@_measure("Utility", cutoff="none", options=("a", "b", "c", "d", "n_docs"))
-def utility(run: JudgedRun, k: float | None, a: float = 1.0, b: float = -1.0, c: float = 0.0,
-            d: float = 0.0, n_docs: int = 0) -> np.ndarray:
-    r"""Utility, trec_eval ``utility.a,b,c,d`` (``m_utility.c``; default 1, -1, 0, 0).
-
-    The linear set utility of the contingency table,
-    :math:`a\,\text{relret} + b\,(\text{ret} - \text{relret}) + c\,(R - \text{relret})
-    + d\,(N_\text{coll} + \text{relret} - \text{ret} - R)`, with :math:`N_\text{coll}`
-    (``n_docs``, trec_eval ``-N``) the documents in the collection, 0 unless given (as
-    trec_eval, whose files do not hold it). trec_eval averages it over queries; a query the
-    run misses scores 0 (``missing_queries="zero"``, trec_eval 9.0.8's ``-c``).
-
-    References: Lewis, D. D. (1995). Evaluating and optimizing autonomous text classification
-    systems. SIGIR 1995, 246–254.
-    """
-    found = run.per_query(run.relevant_query)
-    retrieved = run.n_retrieved.astype(np.float64)
-    n_rel = run.n_relevant.astype(np.float64)
-    value = (a * found + b * (retrieved - found) + c * (n_rel - found)
-             + d * (n_docs + found - retrieved - n_rel))
-    return np.where(retrieved > 0, value, 0.0)  # a query the run misses scores 0 (-c)
-
-
-@_measure("BinG", cutoff="none")
-def binary_g(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""BinG, trec_eval ``binG`` (``m_binG.c``, experimental): for each relevant document
-    retrieved, :math:`1 / \log_2(2 + \text{documents above it that are not relevant})`
-    (unjudged ones included), summed and divided by R."""
-    nonrelevant_above = run.relevant_rank - run.relevant_found
-    terms = 1.0 / np.log2((2 + nonrelevant_above).astype(np.float64))
-    return run.over_r(run.per_query(run.relevant_query, terms))
-
-
-@_measure("G", cutoff="none", options=("gains",))
-def normalized_gain(run: JudgedRun, k: float | None,
-                    gains: dict[int, float] | None = None) -> np.ndarray:
-    r"""G, trec_eval ``G`` (``m_G.c``, experimental): normalised gain.
-
-    Each document retrieved at rank i with gain :math:`g_i \ne 0` adds
-    :math:`g_i / \log_2(2 + C_i - S_i)`, with :math:`S_i` the gain of the top i and
-    :math:`C_i = \sum_{j \le i} \max(g^*_j, 1)` (:math:`g^*_j` the ideal ranking's gain at j,
-    counted 1 past its end); the sum is divided by the ideal ranking's total gain. Gains are
-    the grades unless ``gains`` maps a grade to another (trec_eval ``G.1=3.5,2=9``).
-    """
-    table = _gains(run, gains)
-    codes, ranks, row_gain = run.judged_query, run.judged_rank, table.row_gain
-    ideal_codes, _ = _ideal_codes(run, table)
-    cost_running = group_cumsum(ideal_codes, np.maximum(table.ideal_gain, 1.0))
-    ideal_total = run.per_query(ideal_codes, table.ideal_gain)
-    nonzero = row_gain != 0
-    results_running = group_cumsum(codes, row_gain)[nonzero]
-    codes, ranks = codes[nonzero], ranks[nonzero]
-    m = table.ideal_count[codes]
-    cost = _ideal_at(table, codes, ranks, cost_running) + np.maximum(ranks - m, 0)
-    with np.errstate(divide="ignore"):  # log2(1) = 0: inf, as in trec_eval
-        terms = row_gain[nonzero] / np.log2(2.0 + cost - results_running)
-    total = run.per_query(codes, terms)
-    return np.divide(total, ideal_total, out=np.zeros(run.n_queries), where=ideal_total > 0)
-
-
 def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
                variant: str = "trec") -> tuple[np.ndarray, np.ndarray]:
     """DCG of the run and of the ideal ranking per query (top k when k is given)."""
@@ -747,7 +481,6 @@ def _dcg_of_ideal(run: JudgedRun, gains: dict[int, float] | None, k: float | Non
     return run.per_query(codes[top], terms)
 
 
-@_measure("DCG", cutoff="optional", options=("gains",))
 def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
         variant: str = "trec") -> np.ndarray:
     r"""DCG, trec_eval 10.0 ``dcg`` (``m_ndcg.c``): :math:`\sum_i g_i / \log_2(i + 1)` over
@@ -762,7 +495,6 @@ def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
     return _dcg_of_run(run, gains, k, variant)
 
 
-@_measure("IdealDCG", cutoff="optional", options=("gains",))
 def ideal_dcg(run: JudgedRun, k: float | None,
               gains: dict[int, float] | None = None) -> np.ndarray:
     r"""IdealDCG, trec_eval 10.0 ``ideal_dcg`` (``m_ndcg.c``): the DCG of the query's judged
@@ -776,204 +508,3 @@ def ideal_dcg(run: JudgedRun, k: float | None,
     other measure is 0 either way (nothing retrieved gains)."""
     return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
 
-
-@_measure("nDCGRel", cutoff="none", options=("gains",))
-def ndcg_relevant(run: JudgedRun, k: float | None,
-                  gains: dict[int, float] | None = None) -> np.ndarray:
-    r"""nDCGRel, trec_eval ``ndcg_rel`` (``m_ndcg_rel.c``, experimental): nDCG averaged over
-    the documents with a positive gain.
-
-    With m the query's judged documents of positive gain: each one retrieved at rank i adds
-    :math:`\mathrm{DCG@}i / \mathrm{IDCG@}\min(i, m)`; each one not retrieved adds the final
-    :math:`\mathrm{DCG} / \mathrm{IDCG}`; the sum is divided by m (0 when it is not positive).
-    """
-    table = _gains(run, gains)
-    codes, ranks, row_gain = run.judged_query, run.judged_rank, table.row_gain
-    dcg_running = group_cumsum(codes, row_gain / np.log2(ranks + 1.0))
-    ideal_codes, ideal_ranks = _ideal_codes(run, table)
-    ideal_running = group_cumsum(ideal_codes, table.ideal_gain / np.log2(ideal_ranks + 1.0))
-    positive = row_gain > 0
-    p_codes = codes[positive]
-    best = _ideal_at(table, p_codes, ranks[positive], ideal_running)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        total = run.per_query(p_codes, dcg_running[positive] / best)
-    m = table.ideal_count
-    final_dcg = run.per_query(codes, row_gain / np.log2(ranks + 1.0))
-    final_best = _ideal_at(table, np.arange(run.n_queries), m, ideal_running)
-    missing = (m - np.bincount(p_codes, minlength=run.n_queries)).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        total = total + missing * final_dcg / final_best
-    return np.divide(total, m, out=np.zeros(run.n_queries), where=total > 0)
-
-
-@_measure("RnDCG", cutoff="none", options=("gains",))
-def r_ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None) -> np.ndarray:
-    r"""RnDCG, trec_eval ``Rndcg`` (``m_Rndcg.c``, experimental): nDCG averaged at the "R
-    levels", the depths where the ideal ranking's gain changes.
-
-    With the ideal gains :math:`g^*_1 \ge \dots \ge g^*_m > 0` (then 0), each depth d with
-    :math:`g^*_{d+1} \ne g^*_d` (1 ≤ d ≤ m) adds :math:`\mathrm{DCG@}\min(d, n) /
-    \mathrm{IDCG@}d`, and when more than m + 1 documents were retrieved the whole list adds
-    :math:`\mathrm{DCG@}n / \mathrm{IDCG@}m`; the mean of these. 0 when R = 0 (R at the
-    relevance level); NaN, as trec_eval's 0 / 0, when no gain is positive.
-    """
-    table = _gains(run, gains)
-    codes, ranks, row_gain = run.judged_query, run.judged_rank, table.row_gain
-    dcg_running = group_cumsum(codes, row_gain / np.log2(ranks + 1.0))
-    ideal_codes, ideal_ranks = _ideal_codes(run, table)
-    ideal_running = group_cumsum(ideal_codes, table.ideal_gain / np.log2(ideal_ranks + 1.0))
-    # The depths d where the ideal gain changes (d = m always: the gain drops to <= 0).
-    g = table.ideal_gain
-    changes = np.ones(g.size, dtype=bool)
-    if g.size:
-        changes[:-1] = (g[1:] != g[:-1]) | (ideal_codes[1:] != ideal_codes[:-1])
-    d_codes, depth = ideal_codes[changes], ideal_ranks[changes]
-    n = run.n_retrieved
-    # DCG@min(d, n): the running DCG at the last judged row ranked <= min(d, n).
-    at_dcg = _running_at(codes, ranks, dcg_running, d_codes, np.minimum(depth, n[d_codes]),
-                         run.n_queries)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        total = run.per_query(d_codes, at_dcg / ideal_running[changes])
-    count = np.bincount(d_codes, minlength=run.n_queries).astype(np.float64)
-    m = table.ideal_count
-    tail = (n > m + 1) & (m > 0)
-    all_queries = np.arange(run.n_queries)
-    final_dcg = run.per_query(codes, row_gain / np.log2(ranks + 1.0))
-    final_best = _ideal_at(table, all_queries, m, ideal_running)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        total = np.where(tail, total + final_dcg / final_best, total)
-        value = total / (count + tail)
-    return np.where((run.n_relevant > 0) & (n > 0), value, 0.0)
-
-
-def _running_at(codes: np.ndarray, ranks: np.ndarray, running: np.ndarray,
-                at_codes: np.ndarray, at_ranks: np.ndarray, n_queries: int) -> np.ndarray:
-    """For each (query, depth) asked: ``running`` (a running sum over each query's judged
-    rows) at the query's last row ranked <= depth; 0 when there is none."""
-    out = np.zeros(at_codes.size)
-    if codes.size == 0 or at_codes.size == 0:
-        return out
-    # Number the blocks of rows in row order, so that (block, rank) keys increase.
-    starts = block_starts(codes)
-    row_block = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, codes.size]))
-    block_of_query = np.full(n_queries, -1, dtype=np.int64)
-    block_of_query[codes[starts]] = np.arange(starts.size)
-    width = np.int64(max(int(ranks.max()), int(at_ranks.max())) + 1)
-    blocks = block_of_query[at_codes]
-    at = np.searchsorted(row_block * width + ranks, blocks * width + at_ranks, side="right") - 1
-    hit = (blocks >= 0) & (at >= 0)
-    hit[hit] = row_block[at[hit]] == blocks[hit]
-    out[hit] = running[at[hit]]
-    return out
-
-
-def _rbp_gains(run: JudgedRun, gains: dict[int, float] | None) -> np.ndarray:
-    """Each judged row's gain for RBP: trec_eval's gains (``gain_init.c``), rescaled per
-    query to [0, 1] by (gain - min) / (max - min) when some gain of the query's levels lies
-    outside [0, 1], with min <= 0 <= max. A query's levels are 0 up to its highest grade and
-    every level that ``gains`` names; rows graded negative gain 0, not rescaled."""
-    gains = gains or {}
-    top = np.full(run.n_queries, -1, dtype=np.int64)
-    graded = run.qrels_grade >= 0
-    np.maximum.at(top, run.qrels_query[graded], run.qrels_grade[graded].astype(np.int64))
-    # m_rbp.c leaves min and max uninitialised; they start at 0 in the builds we compared
-    # with (see rank_biased_precision).
-    named = np.array(list(gains.values()), dtype=np.float64)
-    low = np.full(run.n_queries, named.min(initial=0.0))
-    high = np.full(run.n_queries, named.max(initial=0.0))
-    # The levels 0 … top that gains does not name gain their own value.
-    lowest = min(set(range(len(gains) + 1)) - set(gains))
-    low = np.where(lowest <= top, np.minimum(low, lowest), low)
-    highest = top.copy()
-    for _ in gains:
-        highest = np.where(np.isin(highest, list(gains)), highest - 1, highest)
-    high = np.where(highest >= 0, np.maximum(high, highest), high)
-    rescale = ((low < 0) | (high > 1))[run.judged_query] & (run.judged_grade >= 0)
-    row_gain = _gain_of(run.judged_grade, gains)
-    q = run.judged_query[rescale]
-    row_gain[rescale] = (row_gain[rescale] - low[q]) / (high[q] - low[q])
-    return row_gain
-
-
-@_measure("RBP", cutoff="none", options=("p", "gains"))
-def rank_biased_precision(run: JudgedRun, k: float | None, p: float = 0.9,
-                          gains: dict[int, float] | None = None) -> np.ndarray:
-    r"""RBP, trec_eval 10.0 ``rbp`` (``m_rbp.c``): rank-biased precision,
-    :math:`(1 - p) \sum_i g_i\, p^{i-1}` with persistence p (default 0.9, trec_eval's).
-
-    Gains are trec_eval's (the grades, or ``gains``: trec_eval ``rbp.p=0.8,2=3``), rescaled
-    per query to [0, 1] as (g - min) / (max - min) when some gain of the query's levels (0 to
-    its highest grade, and every level ``gains`` names) lies outside [0, 1]: with grades 0–3,
-    grade 3 gains 1 and grade 1 gains 1/3. The relevance level plays no part; unjudged
-    documents and negative grades gain 0.
-
-    ``m_rbp.c`` never initialises that min and max: the binaries we compared with start both
-    at 0 (so min <= 0 <= max: gains 0.5 to 7.5 rescale as g / 7.5) when rbp is asked for
-    alone or in ``all_trec``, but what an earlier measure leaves on the stack can change them
-    (``-m dcg -m rbp`` may print other values). evalkit starts them at 0. ir_measures' RBP
-    defaults to p = 0.8 and binary gains.
-
-    References: Moffat, A. and Zobel, J. (2008). Rank-biased precision for measurement of
-    retrieval effectiveness. ACM TOIS 27(1), article 2.
-    """
-    row_gain = _rbp_gains(run, gains)
-    powers = _powers(p, int(run.n_retrieved.max(initial=0)))
-    total = run.per_query(run.judged_query, row_gain * powers[run.judged_rank])
-    return (1.0 - p) * total
-
-
-def _unjudged_rows(run: JudgedRun) -> tuple[np.ndarray, np.ndarray]:
-    """Query and rank of every retrieved document that is absent from the qrels or graded
-    negative (trec_eval's RELVALUE_NONPOOL and RELVALUE_UNJUDGED), in rank order."""
-    n = run.n_retrieved.astype(np.int64)
-    offset = np.r_[0, np.cumsum(n)[:-1]]
-    judged = np.zeros(int(n.sum()), dtype=bool)
-    keep = run.judged_grade >= 0
-    judged[offset[run.judged_query[keep]] + run.judged_rank[keep] - 1] = True
-    rows = np.flatnonzero(~judged)
-    codes = np.repeat(np.arange(run.n_queries), n)[rows]
-    return codes, rows - offset[codes] + 1
-
-
-@_measure("RBPResid", cutoff="none", options=("p",))
-def rbp_residual(run: JudgedRun, k: float | None, p: float = 0.9) -> np.ndarray:
-    r"""RBPResid, trec_eval 10.0 ``rbp_resid`` (``m_rbp_resid.c``): how much RBP could still
-    rise, :math:`p^n + (1 - p) \sum_{\text{unjudged } i} p^{i-1}` (n retrieved; the most the
-    unjudged documents and those past the list could add with gain 1); 0 when every
-    retrieved document is judged (grade >= 0)."""
-    powers = _powers(p, int(run.n_retrieved.max(initial=0)))
-    codes, ranks = _unjudged_rows(run)
-    total = run.per_query(codes, powers[ranks])
-    count = np.bincount(codes, minlength=run.n_queries)
-    beyond = powers[run.n_retrieved + 1]
-    return np.where(count > 0, beyond + (1.0 - p) * total, 0.0)
-
-
-@_measure("Unjudged", cutoff="required")
-def unjudged(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""Unjudged@k, trec_eval 10.0 ``unj.k`` (``m_unjudged.c``; all_trec prints unj_5,
-    unj_10, unj_20): the share of the top k that is absent from the qrels or graded negative;
-    a list shorter than k counts as padded with judged documents."""
-    judged = (run.judged_grade >= 0) & within_cutoff(run.judged_rank, k)
-    shown = np.minimum(run.n_retrieved, k)
-    return (shown - run.per_query(run.judged_query[judged])) / k
-
-
-@_measure("RelString", cutoff="optional")
-def relevance_string(run: JudgedRun, k: float | None) -> np.ndarray:
-    r"""RelString, trec_eval ``relstring.k`` (``m_relstring.c``; default k = 10): the grades
-    of the top k as one string, a character per document: the grade 0–9, ``>`` above 9,
-    ``-`` absent from the qrels ("not in the pool"), ``.`` graded negative ("pooled but
-    unjudged"). trec_eval prints it per query only (``-q``), between single quotes; the
-    value here is the string without them (an object array)."""
-    length = 10 if k is None else max(int(k), 0)
-    n = np.minimum(run.n_retrieved, length).astype(np.int64)
-    width = max(int(n.max(initial=0)), 1)
-    chars = np.zeros((run.n_queries, width), dtype=np.uint8)
-    chars[np.arange(width) < n[:, None]] = ord("-")
-    shown = run.judged_rank <= n[run.judged_query]
-    grades = run.judged_grade[shown]
-    code = np.where(grades > 9, ord(">"), np.where(grades >= 0, ord("0") + np.clip(grades, 0, 9),
-                                                  ord(".")))
-    chars[run.judged_query[shown], run.judged_rank[shown] - 1] = code
-    return chars.view(f"S{width}").ravel().astype(object).astype(str).astype(object)

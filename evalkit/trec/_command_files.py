@@ -1,0 +1,254 @@
+"""How trec_eval reads its files: C's ``atol`` and ``atof`` on arrays of tokens, fields split at C's
+white space, comment lines, and the qrels and run as trec_eval 10.0 and 9.0.8 read them.
+
+Reading (both releases): fields are separated by any of space, tab, vertical tab, form feed
+and carriage return (C's ``isspace``); a qrels line has exactly 4 fields and a blank qrels
+line is malformed; a run line has at least 6 fields (the rest are ignored) and blank run
+lines are skipped; grades are read with C's ``atol`` (``1.5`` is 1, ``x`` is 0) and scores
+with ``atof`` (``1,5`` is 1, ``0x10`` is 16); an empty file cannot be read; files are bytes
+(no gzip, no decoding: ids are compared and printed byte for byte). The run id is the last
+line's.
+
+- 9.0.8 keeps scores as 32-bit floats: scores equal in float32 tie (``0.30000001`` and
+  ``0.3``) and are then ordered by doc_id. 10.0 keeps doubles.
+- 10.0 skips ``#`` comment lines: in the run, any line whose first field starts with ``#``;
+  in the qrels, a line starting with ``#`` in column 0, but the line after a skipped comment
+  is read as data even if it starts with ``#`` (and a skipped comment as the qrels' last line
+  crashes 10.0). 9.0.8 reads ``#`` as data.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results"]
+
+
+class TrecEvalError(Exception):
+    """A problem to report on stderr, with trec_eval's exit code."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---------------------------------------------------------------------------------------------
+# C's atol and atof, on arrays of tokens
+# ---------------------------------------------------------------------------------------------
+_LONG_MAX = 2**63 - 1
+_LONG_PREFIX = re.compile(r"[+-]?[0-9]*")
+_PLAIN_LONG = r"[+-]?[0-9]{1,18}"
+_PLAIN_FLOAT = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_FLOAT_PREFIX = re.compile(
+    r"(?P<sign>[+-]?)(?:"
+    r"(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)"
+    r"|(?P<inf>[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
+    r"|(?P<nan>[nN][aA][nN](?:\([0-9A-Za-z_]*\))?)"
+    r"|(?P<dec>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))")
+
+
+def c_atol(text: str) -> int:
+    """C's ``atol`` (glibc: ``strtol`` base 10, clamped): the leading whole number, else 0."""
+    digits = _LONG_PREFIX.match(text).group()
+    if digits in ("", "+", "-"):
+        return 0
+    return max(-_LONG_MAX - 1, min(_LONG_MAX, int(digits)))
+
+
+def c_atof(text: str) -> float:
+    """C's ``atof`` (glibc ``strtod``): the longest leading number, else 0.0."""
+    match = _FLOAT_PREFIX.match(text)
+    if match is None:
+        return 0.0
+    sign = -1.0 if match.group("sign") == "-" else 1.0
+    if match.group("hex"):
+        body = match.group("hex")
+        if not re.match(r"0[xX](?:[0-9a-fA-F]|\.[0-9a-fA-F])", body):
+            return sign * 0.0
+        try:
+            return sign * float.fromhex(body if "p" in body.lower() else body + "p0")
+        except OverflowError:
+            return sign * math.inf
+    if match.group("inf"):
+        return sign * math.inf
+    if match.group("nan"):
+        return math.nan
+    return sign * float(match.group("dec"))
+
+
+def _only(tokens: np.ndarray, allowed: bytes) -> bool:
+    """Whether every token is made of the characters ``allowed`` (one pass in C)."""
+    joined = "".join(tokens.tolist()).encode("latin-1")
+    return not joined.translate(None, allowed)
+
+
+def _c_numbers(tokens: np.ndarray, *, dtype: type, characters: bytes, plain: str,
+               one: Any) -> np.ndarray:
+    """``one`` (C's ``atol`` or ``atof``) of each token, vectorised where Python reads what C
+    reads: in one pass when every token is made of ``characters`` and Python reads each
+    whole, else the tokens that match ``plain`` in one pass and the rest one by one."""
+    if tokens.size and _only(tokens, characters):
+        try:  # such a token read whole by int()/float() is read alike by atol/atof
+            return tokens.astype(dtype)
+        except (ValueError, OverflowError):
+            pass
+    series = pd.Series(tokens, dtype=object)
+    matched = series.str.fullmatch(plain).to_numpy(dtype=bool)
+    values = np.zeros(len(tokens), dtype=dtype)
+    if matched.any():
+        values[matched] = series[matched].astype(dtype).to_numpy()
+    odd = np.flatnonzero(~matched)
+    if odd.size:  # rare: '1.5', '1,5', '0x1p3', 'inf', '1e', '+', huge values, ...
+        values[odd] = [one(t) for t in tokens[odd]]
+    return values
+
+
+def _atol_array(tokens: np.ndarray) -> np.ndarray:
+    """``atol`` of each token; plain whole numbers in one vectorised pass."""
+    return _c_numbers(tokens, dtype=np.int64, characters=b"0123456789+-", plain=_PLAIN_LONG,
+                      one=c_atol)
+
+
+def _atof_array(tokens: np.ndarray) -> np.ndarray:
+    """``atof`` of each token; plain decimal numbers in one vectorised pass (Python's and
+    glibc's conversions are both correctly rounded, so they agree)."""
+    return _c_numbers(tokens, dtype=np.float64, characters=b"0123456789+-.eE",
+                      plain=_PLAIN_FLOAT, one=c_atof)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the files as trec_eval reads them
+# ---------------------------------------------------------------------------------------------
+# C's isspace: space, \t, \n, \v, \f, \r. Every other byte is part of a field.
+_TOKEN = re.compile(r"[^ \t\n\v\f\r]+|\n")
+
+
+class Crash(TrecEvalError):
+    """trec_eval itself crashes (a segmentation fault) on this input."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code=139)
+
+
+def _read_bytes(path: str, what: str, version: str, stdin: Any = None) -> bytes:
+    if what == "results" and version == "10.0" and path.startswith("-"):
+        data = (stdin or sys.stdin.buffer).read()  # 10.0 reads the run from stdin
+        if not data:
+            raise TrecEvalError(f"cannot read {what} file '{path}': stdin is empty", code=2)
+        return data
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise TrecEvalError(f"cannot read {what} file '{path}' ({error.strerror})",
+                            code=2) from None
+    if not data:  # trec_eval cannot read an empty file
+        raise TrecEvalError(f"cannot read {what} file '{path}': it is empty", code=2)
+    return data
+#: C's isspace over the 256 byte values.
+_C_SPACE = np.zeros(256, dtype=bool)
+_C_SPACE[[9, 10, 11, 12, 13, 32]] = True
+#: Bytes that Python's str.split() takes for white space (decoded as Latin-1) and C does not.
+_PYTHON_ONLY_SPACE = (b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\x85", b"\xa0")
+
+
+def _lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The fields of every line: (fields, the line of each field, fields per line, each
+    line's first byte, the first byte of each line's first field, 0 for a line without one);
+    every line ends with a newline (one is added at the end if missing).
+    The text is decoded as Latin-1, one character per byte, so ids keep their bytes, their
+    byte order and their equality. Fields are split at C's white space (``isspace``):
+    ``str.split`` does that in C unless a byte it also splits at is in the file."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10)
+    starts = np.r_[0, ends[:-1] + 1]
+    first = raw[starts]
+    space = _C_SPACE[raw]
+    begins = ~space
+    begins[1:] &= space[:-1]
+    field_at = np.flatnonzero(begins)  # the byte where each field starts
+    del space, begins
+    field_line = np.searchsorted(ends, field_at)
+    counts = np.bincount(field_line, minlength=ends.size)
+    head = np.zeros(ends.size, dtype=np.uint8)
+    has = counts > 0
+    head[has] = raw[field_at[(np.cumsum(counts) - counts)[has]]]
+    text = data.decode("latin-1")
+    if any(byte in data for byte in _PYTHON_ONLY_SPACE):
+        fields = np.array([t for t in _TOKEN.findall(text) if t != "\n"], dtype=object)
+    else:
+        fields = np.array(text.split(), dtype=object)
+    return fields, field_line, counts, first, head
+
+
+def _first_field_index(counts: np.ndarray) -> np.ndarray:
+    return np.cumsum(counts) - counts
+
+
+def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
+    """The qrels as trec_eval ``version`` reads them: ``query_id``, ``doc_id``, ``relevance``
+    (``atol``), in file order."""
+    fields, field_line, counts, first, _ = _lines(_read_bytes(path, "qrels", version))
+    n = counts.size
+    parsed = np.ones(n, dtype=bool)
+    if version == "10.0":
+        # A '#' in column 0 skips the line, and the line after a skipped one is read as data:
+        # in a run of '#' lines, the 1st, 3rd, ... are skipped.
+        hashed = first == ord("#")
+        index = np.arange(n)
+        run_start = hashed & ~np.r_[False, hashed[:-1]]
+        position = index - np.maximum.accumulate(np.where(run_start, index, 0))
+        parsed = ~(hashed & (position % 2 == 0))
+        if n and not parsed[-1]:
+            raise Crash(f"{path}: trec_eval 10.0 crashes on a '#' comment as the last line of "
+                        "the qrels")
+    bad = np.flatnonzero(parsed & (counts != 4))
+    if bad.size:
+        line = int(bad[0]) + 1
+        raise TrecEvalError(f"{path}, line {line}: malformed qrels line (expected 4 fields "
+                            "'query_id iteration doc_id relevance', got "
+                            f"{int(counts[bad[0]])}); trec_eval quits", code=2)
+    keep = parsed[field_line]
+    fields = fields[keep]
+    return pd.DataFrame({"query_id": fields[0::4], "doc_id": fields[2::4],
+                         "relevance": _atol_array(fields[3::4])})
+
+
+def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.DataFrame, str]:
+    """The run as trec_eval ``version`` reads it (``query_id``, ``doc_id``, ``score``; scores
+    rounded to float32 for 9.0.8) and the run id of its last line."""
+    fields, field_line, counts, _, head = _lines(_read_bytes(path, "results", version, stdin))
+    starts = _first_field_index(counts)
+    used = counts > 0  # blank lines are skipped
+    if version == "10.0":
+        used &= head != ord("#")  # a first field starting with '#' is a comment
+    bad = np.flatnonzero(used & (counts < 6))
+    if bad.size:
+        line = int(bad[0]) + 1
+        raise TrecEvalError(f"{path}, line {line}: malformed results line (expected 6 fields "
+                            "'query_id Q0 doc_id rank score run_id', got "
+                            f"{int(counts[bad[0]])}); trec_eval quits", code=2)
+    at = starts[used]
+    score = _atof_array(fields[at + 4])
+    if version == "9.0.8":
+        with np.errstate(over="ignore"):
+            score = score.astype(np.float32).astype(np.float64)
+    if np.isnan(score).any():
+        row = int(np.flatnonzero(np.isnan(score))[0])
+        raise TrecEvalError(f"{path}, line {int(np.flatnonzero(used)[row]) + 1}: a score that "
+                            "reads as NaN; trec_eval's ranking of NaN depends on its sort, "
+                            "evalkit refuses it", code=2)
+    if not np.isfinite(score).all():  # +-inf rank as trec_eval ranks them: by their order
+        score = np.unique(score, return_inverse=True)[1].astype(np.float64)
+    run_id = str(fields[at[-1] + 5]) if at.size else ""
+    table = pd.DataFrame({"query_id": fields[at], "doc_id": fields[at + 2], "score": score})
+    return table, run_id
+
