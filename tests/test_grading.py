@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import grading
-from evalkit.checks import AnswerDigest
+from evalkit.course import grading
+from evalkit.course.checks import AnswerDigest
 
 from .conftest import REPO
 
@@ -283,7 +283,7 @@ def test_evalkits_own_teacher_notebooks_are_hidden_too(tmp_path, monkeypatch):
     # them beside the course, once each, whatever course is being marked.
     package = tmp_path / "site-packages" / "evalkit"
     (package / "_notebooks").mkdir(parents=True)
-    monkeypatch.setattr(grading, "__file__", str(package / "grading.py"))
+    monkeypatch.setattr(grading, "__file__", str(package / "course" / "grading.py"))
     course = tmp_path / "course"
     course.mkdir()
     assert grading._teacher_copies() == [package / "_notebooks"]
@@ -601,7 +601,7 @@ def test_the_package_does_not_import_nbclient():
     import subprocess
     import sys
 
-    code = "import sys, evalkit, evalkit.grading; print('nbclient' in sys.modules)"
+    code = "import sys, evalkit, evalkit.course.grading; print('nbclient' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"

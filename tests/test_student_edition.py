@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evalkit.checks import AnswerDigest
+from evalkit.course.checks import AnswerDigest
 
 from .conftest import REPO
 

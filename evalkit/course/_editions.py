@@ -77,8 +77,8 @@ def _tags(cell: dict) -> list[str]:
 def check_calls(source: str) -> list[tuple[str, str, str]]:
     """The ``check(name, value, ...)`` calls of a cell whose name is a string literal:
     ``(name, value expression, function expression)`` each, in order (the grader's reading,
-    :func:`evalkit.grading.check_calls`)."""
-    from evalkit.grading import check_calls as calls
+    :func:`evalkit.course.grading.check_calls`)."""
+    from evalkit.course.grading import check_calls as calls
 
     return calls(source)
 
@@ -231,7 +231,7 @@ def write_student_editions(paths: list[Path], out: Path,
 def course_dir() -> Path:
     """The folder of the teacher's notebooks: ``notebooks/`` of a repository clone, else the
     copy shipped inside the installed package (``evalkit/_notebooks/``, see setup.py)."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     for folder in (package.parent / "notebooks", package / "_notebooks"):
         if (folder / "course.toml").is_file() and any(folder.glob("*.ipynb")):
             return folder
