@@ -14,6 +14,8 @@ import json
 import tomllib
 from pathlib import Path
 
+from ._check_cells import check_calls
+
 __all__ = ["student_edition", "write_student_editions", "write_course", "course_dir",
            "former_names", "load_digests", "code_digest", "check_calls"]
 
@@ -72,15 +74,6 @@ def _source(cell: dict) -> str:
 
 def _tags(cell: dict) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
-
-
-def check_calls(source: str) -> list[tuple[str, str, str]]:
-    """The ``check(name, value, ...)`` calls of a cell whose name is a string literal:
-    ``(name, value expression, function expression)`` each, in order (the grader's reading,
-    :func:`evalkit.course.grading.check_calls`)."""
-    from evalkit.course.grading import check_calls as calls
-
-    return calls(source)
 
 
 def _check_cell(calls: list[tuple[str, str, str]], digests: dict, hidden: bool) -> str:
