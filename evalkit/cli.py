@@ -78,7 +78,7 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
 def _write_notebooks(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .course._editions import write_course
+    from .course._editions import report_lines, write_course
 
     edition = "teacher's edition" if args.teacher else "student edition"
     try:
@@ -88,15 +88,8 @@ def _write_notebooks(args: argparse.Namespace) -> int:
         return 1
     print(f"The course's {edition} in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
-    for name in report["kept"]:
-        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
-              f"(delete it to get a fresh copy)")
-    for change in report["retired"]:
-        old, new = change.split(" -> ")
-        print(f"  removed {old}, an untouched copy of a notebook the course renamed (now {new})")
-    for change in report["kept_renamed"]:
-        old, new = change.split(" -> ")
-        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new}")
+    for line in report_lines(report):
+        print(line)
     return 0
 
 

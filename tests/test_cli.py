@@ -635,6 +635,22 @@ def test_notebooks_never_overwrites_a_students_work(tmp_path, capsys):
     assert json.loads((tmp_path / first).read_text()) == {"cells": [], "mine": True}
 
 
+def test_notebooks_reports_as_make_student_does(tmp_path, monkeypatch, capsys):
+    from evalkit.course import _editions
+
+    report = {"written": ["11-roc.ipynb"], "unchanged": [], "kept": ["02-pr.ipynb"],
+              "retired": ["12-roc.ipynb -> 11-roc.ipynb"],
+              "kept_renamed": ["11-costs.ipynb -> 13-costs.ipynb"]}
+    monkeypatch.setattr(_editions, "write_course", lambda out, *, teacher=False: report)
+    code, out, err = run_cli(["notebooks", str(tmp_path)], capsys)
+    assert (code, err) == (0, "")
+    header, *lines = out.splitlines()
+    assert header == f"The course's student edition in {tmp_path}: 1 written, 0 unchanged."
+    assert lines == _editions.report_lines(report) and len(lines) == 3
+    assert lines[2] == ("  kept 11-costs.ipynb: your work on a notebook the course renamed; it "
+                        "is now 13-costs.ipynb (written fresh beside it)")
+
+
 def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, capsys):
     from evalkit.course import _editions as _student
 

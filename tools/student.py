@@ -47,6 +47,7 @@ from evalkit.course._editions import (  # noqa: F401 (re-exported: the tests rea
     _source,
     check_calls,
     code_digest,
+    report_lines,
     student_edition,
     write_student_editions,
 )
@@ -131,16 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"Student edition in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
-    for name in report["kept"]:
-        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
-              f"(delete it to get a fresh copy)")
-    for change in report["retired"]:
-        print(f"  removed {change.split(' -> ')[0]}, an untouched copy of a notebook the course "
-              f"renamed (now {change.split(' -> ')[1]})")
-    for change in report["kept_renamed"]:
-        old, new = change.split(" -> ")
-        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new} "
-              f"(written fresh beside it)")
+    for line in report_lines(report):
+        print(line)
     return 0
 
 

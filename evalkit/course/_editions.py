@@ -17,7 +17,7 @@ from pathlib import Path
 from ._check_cells import check_calls
 
 __all__ = ["student_edition", "write_student_editions", "write_course", "course_dir",
-           "former_names", "load_digests", "code_digest", "check_calls"]
+           "former_names", "load_digests", "code_digest", "check_calls", "report_lines"]
 
 MANIFEST = ".written.json"
 SOLUTION_TAG = "solution"
@@ -219,6 +219,34 @@ def write_student_editions(paths: list[Path], out: Path,
         report["written"].append(path.name)
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return report
+
+
+def report_lines(report: dict[str, list[str]]) -> list[str]:
+    r"""What became of the notebooks that were not simply written, one indented line each: the
+    ``kept`` ones, then the ``retired`` and the ``kept_renamed`` ones of a report of
+    :func:`write_student_editions`. ``evalkit notebooks`` and ``make student`` print these.
+
+    Examples
+    --------
+    >>> report = {"written": ["13-costs.ipynb"], "unchanged": [], "kept": ["02-pr.ipynb"],
+    ...           "retired": ["12-roc.ipynb -> 11-roc.ipynb"],
+    ...           "kept_renamed": ["11-costs.ipynb -> 13-costs.ipynb"]}
+    >>> print("\n".join(report_lines(report)))
+      kept 02-pr.ipynb: you changed it since it was written, so it was left as it is (delete it to get a fresh copy)
+      removed 12-roc.ipynb, an untouched copy of a notebook the course renamed (now 11-roc.ipynb)
+      kept 11-costs.ipynb: your work on a notebook the course renamed; it is now 13-costs.ipynb (written fresh beside it)
+    """  # noqa: E501 (the doctest shows whole lines)
+    lines = [f"  kept {name}: you changed it since it was written, so it was left as it is "
+             f"(delete it to get a fresh copy)" for name in report["kept"]]
+    for change in report["retired"]:
+        old, new = change.split(" -> ")
+        lines.append(f"  removed {old}, an untouched copy of a notebook the course renamed "
+                     f"(now {new})")
+    for change in report["kept_renamed"]:
+        old, new = change.split(" -> ")
+        lines.append(f"  kept {old}: your work on a notebook the course renamed; it is now {new} "
+                     f"(written fresh beside it)")
+    return lines
 
 
 def course_dir() -> Path:
