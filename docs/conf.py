@@ -67,7 +67,7 @@ TOPICS = {
     "evalkit.calibration": "Calibration: Brier score, ECE, reliability",
     "evalkit.stats": "Estimation and significance",
     "evalkit.datasets": "Data sets: the shipped collections and simulated class sizes",
-    "evalkit.checks": "Notebook helpers",
+    "evalkit.course": "Notebook helpers",
 }
 
 

@@ -49,7 +49,6 @@ from .calibration import (
     reliability_curve,
     temperature_scale,
 )
-from .checks import check
 from .classification import (
     accuracy,
     class_weights,
@@ -65,6 +64,7 @@ from .classification import (
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
 from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
+from .course import check
 from .curves import (
     binormal_auc,
     binormal_test_set,

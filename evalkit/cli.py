@@ -7,8 +7,8 @@
 - ``evalkit --version``: evalkit's own version (``--trec-eval-version`` of ``trec_eval`` picks
   the trec_eval being imitated).
 - ``evalkit notebooks DIR [--teacher]``: the course's notebooks written into ``DIR``, the
-  student edition by default (:mod:`evalkit._student`).
-- ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.grading`, imported
+  student edition by default (``evalkit.course._editions``).
+- ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.course.grading`, imported
   only when this subcommand is asked for).
 
 Every error is one line on stderr and a non-zero exit code; success exits 0.
@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
-    """The parser; ``grading`` is the :mod:`evalkit.grading` module when ``grade`` is run."""
+    """The parser; ``grading`` is the :mod:`evalkit.course.grading` module when ``grade`` is run."""
     parser = _Parser(prog="evalkit", description="evalkit's command line.")
     parser.add_argument("--version", action="version", version=f"evalkit {find_version()}",
                         help="print evalkit's version and exit")
@@ -78,7 +78,7 @@ def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
 def _write_notebooks(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ._student import write_course
+    from .course._editions import report_lines, write_course
 
     edition = "teacher's edition" if args.teacher else "student edition"
     try:
@@ -88,23 +88,16 @@ def _write_notebooks(args: argparse.Namespace) -> int:
         return 1
     print(f"The course's {edition} in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
-    for name in report["kept"]:
-        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
-              f"(delete it to get a fresh copy)")
-    for change in report["retired"]:
-        old, new = change.split(" -> ")
-        print(f"  removed {old}, an untouched copy of a notebook the course renamed (now {new})")
-    for change in report["kept_renamed"]:
-        old, new = change.split(" -> ")
-        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new}")
+    for line in report_lines(report):
+        print(line)
     return 0
 
 
 def _load_grading() -> object | None:
     try:
-        return importlib.import_module("evalkit.grading")
+        return importlib.import_module("evalkit.course.grading")
     except ModuleNotFoundError as error:
-        if error.name != "evalkit.grading":
+        if error.name != "evalkit.course.grading":
             raise
         return None
 
@@ -116,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["grade"]:
         grading = _load_grading()
         if grading is None:
-            sys.stderr.write("evalkit grade: the grader (evalkit.grading) is not in this "
+            sys.stderr.write("evalkit grade: the grader (evalkit.course.grading) is not in this "
                              "copy of evalkit\n")
             return 2
     parser = build_parser(grading)

@@ -117,7 +117,7 @@ def test_check_never_raises_and_prints_one_line(value, expected):
 from hypothesis import settings  # noqa: E402
 
 from evalkit import check  # noqa: E402
-from evalkit.checks import AnswerDigest  # noqa: E402
+from evalkit.course.checks import AnswerDigest  # noqa: E402
 
 _finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 _tols = st.sampled_from([1e-9, 1e-4, 5e-4, 1e-3, 0.01, 0.5])
@@ -186,3 +186,18 @@ def test_a_bad_digest_or_tolerance_is_a_clear_error():
         AnswerDigest("ekd1:!!!")
     with pytest.raises(ValueError, match="tol: expected a number >= 0"):
         AnswerDigest.of(0.5, tol=-1)
+
+
+def test_the_old_homes_re_export_the_course_package():
+    # Student editions already handed out import evalkit.checks; make grade runs
+    # `python -m evalkit.grading`: both stay, as re-exports of evalkit.course.
+    import evalkit.checks
+    import evalkit.course.checks
+    import evalkit.course.grading
+    import evalkit.grading
+
+    assert ek.check is evalkit.checks.check is evalkit.course.checks.check is ek.course.check
+    assert evalkit.checks.AnswerDigest is evalkit.course.checks.AnswerDigest
+    assert set(evalkit.grading.__all__) == set(evalkit.course.grading.__all__)
+    for name in evalkit.grading.__all__:
+        assert getattr(evalkit.grading, name) is getattr(evalkit.course.grading, name), name

@@ -449,17 +449,17 @@ def test_python_dash_m_runs_the_same_command(files):
 
 
 def test_grade_without_the_grader_says_so(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "evalkit.grading", None)
+    monkeypatch.setitem(sys.modules, "evalkit.course.grading", None)
     code, _, err = run_cli(["grade"], capsys)
-    assert code == 2 and "evalkit.grading" in err and err.count("\n") == 1
+    assert code == 2 and "evalkit.course.grading" in err and err.count("\n") == 1
 
 
 def test_grade_hands_over_to_the_grader(monkeypatch, capsys):
     calls = []
-    fake = types.ModuleType("evalkit.grading")
+    fake = types.ModuleType("evalkit.course.grading")
     fake.add_arguments = lambda parser: parser.add_argument("--submissions")
     fake.run = lambda args: calls.append(args.submissions) or 3
-    monkeypatch.setitem(sys.modules, "evalkit.grading", fake)
+    monkeypatch.setitem(sys.modules, "evalkit.course.grading", fake)
     code, _, _ = run_cli(["grade", "--submissions", "subs"], capsys)
     assert code == 3 and calls == ["subs"]
 
@@ -587,13 +587,13 @@ def test_numbers_read_in_one_pass_as_atof_and_atol_read_them(tokens):
 # `evalkit notebooks DIR [--teacher]`: the course for someone who installed the package.
 
 def _course_notebooks():
-    from evalkit._student import course_dir
+    from evalkit.course._editions import course_dir
 
     return sorted(path.name for path in course_dir().glob("*.ipynb"))
 
 
 def test_notebooks_writes_the_student_edition_that_make_student_writes(tmp_path, capsys):
-    from evalkit import _student
+    from evalkit.course import _editions as _student
 
     code, out, err = run_cli(["notebooks", str(tmp_path / "course")], capsys)
     assert (code, err) == (0, "")
@@ -618,7 +618,7 @@ def test_notebooks_writes_the_student_edition_that_make_student_writes(tmp_path,
 
 
 def test_notebooks_teacher_copies_the_full_notebooks(tmp_path, capsys):
-    from evalkit._student import course_dir
+    from evalkit.course._editions import course_dir
 
     code, _, _ = run_cli(["notebooks", "--teacher", str(tmp_path)], capsys)
     assert code == 0
@@ -635,8 +635,24 @@ def test_notebooks_never_overwrites_a_students_work(tmp_path, capsys):
     assert json.loads((tmp_path / first).read_text()) == {"cells": [], "mine": True}
 
 
+def test_notebooks_reports_as_make_student_does(tmp_path, monkeypatch, capsys):
+    from evalkit.course import _editions
+
+    report = {"written": ["11-roc.ipynb"], "unchanged": [], "kept": ["02-pr.ipynb"],
+              "retired": ["12-roc.ipynb -> 11-roc.ipynb"],
+              "kept_renamed": ["11-costs.ipynb -> 13-costs.ipynb"]}
+    monkeypatch.setattr(_editions, "write_course", lambda out, *, teacher=False: report)
+    code, out, err = run_cli(["notebooks", str(tmp_path)], capsys)
+    assert (code, err) == (0, "")
+    header, *lines = out.splitlines()
+    assert header == f"The course's student edition in {tmp_path}: 1 written, 0 unchanged."
+    assert lines == _editions.report_lines(report) and len(lines) == 3
+    assert lines[2] == ("  kept 11-costs.ipynb: your work on a notebook the course renamed; it "
+                        "is now 13-costs.ipynb (written fresh beside it)")
+
+
 def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, capsys):
-    from evalkit import _student
+    from evalkit.course import _editions as _student
 
     package = tmp_path / "site-packages" / "evalkit"
     shipped = package / "_notebooks"
@@ -649,7 +665,7 @@ def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, cap
                            "execution_count": None, "metadata": {}}],
                 "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (shipped / "01-b.ipynb").write_text(json.dumps(notebook))
-    monkeypatch.setattr(_student, "__file__", str(package / "_student.py"))
+    monkeypatch.setattr(_student, "__file__", str(package / "course" / "_editions.py"))
     assert _student.course_dir() == shipped
     assert _student.former_names(shipped) == {"00-a.ipynb": ["01-b.ipynb"]}
     code, _, _ = run_cli(["notebooks", str(tmp_path / "out")], capsys)

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalkit import grading
-from evalkit.checks import AnswerDigest
+from evalkit.course import _check_cells, _gradebook, _kernel, _marking, _sandbox, grading
+from evalkit.course.checks import AnswerDigest
 
 from .conftest import REPO
 
@@ -283,17 +283,17 @@ def test_evalkits_own_teacher_notebooks_are_hidden_too(tmp_path, monkeypatch):
     # them beside the course, once each, whatever course is being marked.
     package = tmp_path / "site-packages" / "evalkit"
     (package / "_notebooks").mkdir(parents=True)
-    monkeypatch.setattr(grading, "__file__", str(package / "grading.py"))
+    monkeypatch.setattr(_sandbox, "__file__", str(package / "course" / "_sandbox.py"))
     course = tmp_path / "course"
     course.mkdir()
-    assert grading._teacher_copies() == [package / "_notebooks"]
-    hidden = grading._folders_to_hide([course, tmp_path / "out", course])
+    assert _sandbox._teacher_copies() == [package / "_notebooks"]
+    hidden = _sandbox._folders_to_hide([course, tmp_path / "out", course])
     assert hidden == [course, tmp_path / "out", package / "_notebooks"]
     # A source tree: notebooks/ beside the package, the same folder as the course here.
     (tmp_path / "site-packages" / "notebooks").mkdir()
-    hidden = grading._folders_to_hide([tmp_path / "site-packages" / "notebooks"])
+    hidden = _sandbox._folders_to_hide([tmp_path / "site-packages" / "notebooks"])
     assert [h.name for h in hidden] == ["notebooks", "_notebooks"]
-    args = grading._sandbox_prefix(tmp_path / "work", hidden)
+    args = _sandbox._sandbox_prefix(tmp_path / "work", hidden)
     assert str((package / "_notebooks").resolve()) in args
 
 
@@ -350,8 +350,8 @@ def test_full_feedback_gives_the_expected_values(graded, tmp_path):
 
 
 def test_a_formula_in_a_student_name_is_not_run_by_a_spreadsheet():
-    assert grading._cell_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
-    assert grading._cell_text("alice") == "alice" and grading._cell_text(3) == 3
+    assert _gradebook._cell_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert _gradebook._cell_text("alice") == "alice" and _gradebook._cell_text(3) == 3
 
 
 def test_unanswered_stubs_found_by_former_name_in_a_file_named_after_the_student(graded):
@@ -484,8 +484,8 @@ def test_command_line_marks_from_the_cache_and_reports_bad_folders(graded, tmp_p
 
 def _roundtrip(value):
     namespace: dict = {}
-    exec(grading._READOUT, namespace)  # noqa: S102 - the grader's own kernel-side code
-    return grading.decode(json.loads(json.dumps(namespace["encode"](value))))
+    exec(_kernel._READOUT, namespace)  # noqa: S102 - the grader's own kernel-side code
+    return _kernel.decode(json.loads(json.dumps(namespace["encode"](value))))
 
 
 finite = st.floats(allow_nan=True, allow_infinity=True)
@@ -529,23 +529,23 @@ def test_numpy_scalars_placeholders_and_strangers():
 
 
 def test_verdicts_follow_ek_check():
-    assert grading.verdict(0.5004, 0.5, 1e-3) == "correct"
-    assert grading.verdict(0.502, 0.5, 1e-3) == "wrong"
-    assert grading.verdict((..., 2), (1, 2), 1e-9) == "not answered"
-    assert grading.verdict(np.array([1.0, 2.0]), np.array([1.0, 2.0, 3.0]), 1.0) == "wrong"
-    assert grading.verdict("ab", "ab", 0.0) == "correct"
-    assert grading.verdict({"a": 1}, {"a": 1}, 0.0) == "correct"
+    assert _marking.verdict(0.5004, 0.5, 1e-3) == "correct"
+    assert _marking.verdict(0.502, 0.5, 1e-3) == "wrong"
+    assert _marking.verdict((..., 2), (1, 2), 1e-9) == "not answered"
+    assert _marking.verdict(np.array([1.0, 2.0]), np.array([1.0, 2.0, 3.0]), 1.0) == "wrong"
+    assert _marking.verdict("ab", "ab", 0.0) == "correct"
+    assert _marking.verdict({"a": 1}, {"a": 1}, 0.0) == "correct"
 
 
 def test_parse_checks_reads_names_and_answer_expressions():
-    checks = grading.parse_checks(_teacher())
+    checks = _check_cells.parse_checks(_teacher())
     assert [(c.name, c.value_source, c.cell_id) for c in checks] == [
         ("answer_1", "answer_1", "check1"), ("answer_2", "answer_2", "check2"),
         ("answer_3", "answer_3", "check3")]
     twice = copy.deepcopy(_teacher())
     twice["cells"].append(_cell('ek.check("answer_1", answer_1, 5)'))
     with pytest.raises(ValueError, match="checks answer_1 more than once"):
-        grading.parse_checks(twice)
+        _check_cells.parse_checks(twice)
 
 
 def test_every_shipped_notebook_has_one_check_per_exercise():
@@ -553,25 +553,26 @@ def test_every_shipped_notebook_has_one_check_per_exercise():
         notebook = json.loads(path.read_text(encoding="utf-8"))
         solutions = sum("solution" in c.get("metadata", {}).get("tags", [])
                         for c in notebook["cells"])
-        checks = grading.parse_checks(notebook)
+        checks = _check_cells.parse_checks(notebook)
         assert len(checks) == solutions, path.name
         assert all(c.cell_id for c in checks), path.name
 
 
 def test_changed_checks_by_id_or_by_source():
-    course = grading.CourseNotebook(Path("01-tiny.ipynb"), grading.parse_checks(_teacher()))
+    course = _check_cells.CourseNotebook(Path("01-tiny.ipynb"),
+                                         _check_cells.parse_checks(_teacher()))
     edition = _edition()
-    assert grading.changed_checks(edition, course) == []
+    assert _check_cells.changed_checks(edition, course) == []
     moved = copy.deepcopy(edition)
     for cell in moved["cells"]:
         cell.pop("id", None)
         if isinstance(cell["source"], str):
             cell["source"] = cell["source"] + "\n\n"  # trailing blank lines do not count
-    assert grading.changed_checks(moved, course) == []
+    assert _check_cells.changed_checks(moved, course) == []
     moved["cells"][5]["source"] = moved["cells"][5]["source"].replace("answer_2,", "0.5,")
-    assert grading.changed_checks(moved, course) == ["answer_2"]
+    assert _check_cells.changed_checks(moved, course) == ["answer_2"]
     # The teacher's own check cells are the course's too.
-    assert grading.changed_checks(_teacher(), course) == []
+    assert _check_cells.changed_checks(_teacher(), course) == []
 
 
 def test_submissions_in_any_layout(tmp_path):
@@ -601,7 +602,7 @@ def test_the_package_does_not_import_nbclient():
     import subprocess
     import sys
 
-    code = "import sys, evalkit, evalkit.grading; print('nbclient' in sys.modules)"
+    code = "import sys, evalkit, evalkit.course.grading; print('nbclient' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evalkit.checks import AnswerDigest
+from evalkit.course.checks import AnswerDigest
 
 from .conftest import REPO
 
@@ -177,6 +177,24 @@ def test_a_renumbered_course_keeps_the_students_work_under_its_old_name(tmp_path
         "11-costs.ipynb", "11-roc.ipynb", "13-costs.ipynb"]
     manifest = json.loads((out / ".written.json").read_text())
     assert "12-roc.ipynb" not in manifest and "11-costs.ipynb" in manifest
+
+
+def test_the_report_names_each_notebook_that_was_not_simply_written():
+    # make student and `evalkit notebooks` print these same lines (one function writes them).
+    report = {"written": ["11-roc.ipynb"], "unchanged": ["01-a.ipynb"], "kept": ["00-demo.ipynb"],
+              "retired": ["12-roc.ipynb -> 11-roc.ipynb"],
+              "kept_renamed": ["11-costs.ipynb -> 13-costs.ipynb, 14-split.ipynb"]}
+    assert student.report_lines(report) == [
+        "  kept 00-demo.ipynb: you changed it since it was written, so it was left as it is "
+        "(delete it to get a fresh copy)",
+        "  removed 12-roc.ipynb, an untouched copy of a notebook the course renamed "
+        "(now 11-roc.ipynb)",
+        "  kept 11-costs.ipynb: your work on a notebook the course renamed; it is now "
+        "13-costs.ipynb, 14-split.ipynb (written fresh beside it)",
+    ]
+    quiet = {"written": ["11-roc.ipynb"], "unchanged": ["01-a.ipynb"], "kept": [], "retired": [],
+             "kept_renamed": []}
+    assert student.report_lines(quiet) == []
 
 
 def test_the_course_maps_earlier_names_are_read_for_make_student():

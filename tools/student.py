@@ -14,7 +14,7 @@ ek.checks.AnswerDigest("ekd1:..."), hint=...)``: the expected value only as a sa
 (``evalkit.checks.AnswerDigest``), so a student still sees ✓ or ✗. A check cell tagged
 ``hidden`` gets no self-check at all (``AnswerDigest.hidden()``): only the grader marks it.
 The digests live in ``notebooks/answer-digests.json``, made by running each teacher's
-notebook once with ``ek.check`` recording what it compares against (``evalkit.grading``);
+notebook once with ``ek.check`` recording what it compares against (``evalkit.course.grading``);
 this tool refreshes the entry of every notebook whose code changed since, before it writes.
 
 A student's work is never overwritten. The tool remembers, in ``<out>/.written.json``, a
@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 
 # The edition itself lives in the package, so that `evalkit notebooks DIR` writes the same one.
-from evalkit._student import (  # noqa: F401 (re-exported: the tests read them here)
+from evalkit.course._editions import (  # noqa: F401 (re-exported: the tests read them here)
     CHECK_HEADER,
     DIGEST_VERSION,
     HIDDEN_HEADER,
@@ -47,10 +47,11 @@ from evalkit._student import (  # noqa: F401 (re-exported: the tests read them h
     _source,
     check_calls,
     code_digest,
+    report_lines,
     student_edition,
     write_student_editions,
 )
-from evalkit._student import load_digests as _load_digests
+from evalkit.course._editions import load_digests as _load_digests
 
 REPO = Path(__file__).resolve().parent.parent
 DIGESTS = REPO / "notebooks" / "answer-digests.json"
@@ -75,11 +76,11 @@ def load_digests(path: Path = DIGESTS) -> dict:
 
 
 def answer_digests(path: Path, *, timeout: float = 600.0) -> dict:
-    """Run the teacher's notebook ``path`` once (``evalkit.grading.reference``, no cache) and
+    """Run the teacher's notebook ``path`` once (``evalkit.course.grading.reference``, no cache) and
     hash what each check compares against: ``{"code": ..., "checks": {name: {"digest": ...,
     "hint": ...}}}``."""
-    from evalkit.checks import AnswerDigest
-    from evalkit.grading import reference
+    from evalkit.course.checks import AnswerDigest
+    from evalkit.course.grading import reference
 
     notebook = json.loads(path.read_text(encoding="utf-8"))
     course = reference(path, timeout=timeout, cache=None)
@@ -131,16 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"Student edition in {args.out}: {len(report['written'])} written, "
           f"{len(report['unchanged'])} unchanged.")
-    for name in report["kept"]:
-        print(f"  kept {name}: you changed it since it was written, so it was left as it is "
-              f"(delete it to get a fresh copy)")
-    for change in report["retired"]:
-        print(f"  removed {change.split(' -> ')[0]}, an untouched copy of a notebook the course "
-              f"renamed (now {change.split(' -> ')[1]})")
-    for change in report["kept_renamed"]:
-        old, new = change.split(" -> ")
-        print(f"  kept {old}: your work on a notebook the course renamed; it is now {new} "
-              f"(written fresh beside it)")
+    for line in report_lines(report):
+        print(line)
     return 0
 
 

@@ -14,8 +14,10 @@ import json
 import tomllib
 from pathlib import Path
 
+from ._check_cells import check_calls
+
 __all__ = ["student_edition", "write_student_editions", "write_course", "course_dir",
-           "former_names", "load_digests", "code_digest", "check_calls"]
+           "former_names", "load_digests", "code_digest", "check_calls", "report_lines"]
 
 MANIFEST = ".written.json"
 SOLUTION_TAG = "solution"
@@ -72,15 +74,6 @@ def _source(cell: dict) -> str:
 
 def _tags(cell: dict) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
-
-
-def check_calls(source: str) -> list[tuple[str, str, str]]:
-    """The ``check(name, value, ...)`` calls of a cell whose name is a string literal:
-    ``(name, value expression, function expression)`` each, in order (the grader's reading,
-    :func:`evalkit.grading.check_calls`)."""
-    from evalkit.grading import check_calls as calls
-
-    return calls(source)
 
 
 def _check_cell(calls: list[tuple[str, str, str]], digests: dict, hidden: bool) -> str:
@@ -228,10 +221,38 @@ def write_student_editions(paths: list[Path], out: Path,
     return report
 
 
+def report_lines(report: dict[str, list[str]]) -> list[str]:
+    r"""What became of the notebooks that were not simply written, one indented line each: the
+    ``kept`` ones, then the ``retired`` and the ``kept_renamed`` ones of a report of
+    :func:`write_student_editions`. ``evalkit notebooks`` and ``make student`` print these.
+
+    Examples
+    --------
+    >>> report = {"written": ["13-costs.ipynb"], "unchanged": [], "kept": ["02-pr.ipynb"],
+    ...           "retired": ["12-roc.ipynb -> 11-roc.ipynb"],
+    ...           "kept_renamed": ["11-costs.ipynb -> 13-costs.ipynb"]}
+    >>> print("\n".join(report_lines(report)))
+      kept 02-pr.ipynb: you changed it since it was written, so it was left as it is (delete it to get a fresh copy)
+      removed 12-roc.ipynb, an untouched copy of a notebook the course renamed (now 11-roc.ipynb)
+      kept 11-costs.ipynb: your work on a notebook the course renamed; it is now 13-costs.ipynb (written fresh beside it)
+    """  # noqa: E501 (the doctest shows whole lines)
+    lines = [f"  kept {name}: you changed it since it was written, so it was left as it is "
+             f"(delete it to get a fresh copy)" for name in report["kept"]]
+    for change in report["retired"]:
+        old, new = change.split(" -> ")
+        lines.append(f"  removed {old}, an untouched copy of a notebook the course renamed "
+                     f"(now {new})")
+    for change in report["kept_renamed"]:
+        old, new = change.split(" -> ")
+        lines.append(f"  kept {old}: your work on a notebook the course renamed; it is now {new} "
+                     f"(written fresh beside it)")
+    return lines
+
+
 def course_dir() -> Path:
     """The folder of the teacher's notebooks: ``notebooks/`` of a repository clone, else the
     copy shipped inside the installed package (``evalkit/_notebooks/``, see setup.py)."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     for folder in (package.parent / "notebooks", package / "_notebooks"):
         if (folder / "course.toml").is_file() and any(folder.glob("*.ipynb")):
             return folder

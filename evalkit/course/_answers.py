@@ -1,7 +1,7 @@
 """How an exercise's answer is judged: what counts as "not answered yet" (a student-edition
 stub), and whether a value matches the expected one within a tolerance. Shared by
 :func:`evalkit.check`, which prints the verdict in the student's kernel, and
-:mod:`evalkit.grading`, which marks the same answers outside it."""
+:mod:`evalkit.course.grading`, which marks the same answers outside it."""
 
 from __future__ import annotations
 

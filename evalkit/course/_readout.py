@@ -1,4 +1,4 @@
-"""The grader's read-out, run inside a notebook's kernel (``evalkit.grading``).
+"""The grader's read-out, run inside a notebook's kernel (``evalkit.course.grading``).
 
 This file's source is sent to the kernel and executed as a module of its own,
 ``__evalkit_readout__``: it does not import evalkit, and the names it uses are its own, so a
@@ -12,7 +12,7 @@ import numbers
 
 
 def encode(value, depth=0):
-    """``value`` as tagged plain data (see ``evalkit.grading.decode``)."""
+    """``value`` as tagged plain data (see ``evalkit.course.grading.decode``)."""
     if depth > 30:
         raise ValueError("nested too deeply")
     if value is Ellipsis:
