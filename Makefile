@@ -92,7 +92,7 @@ student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
 
 # Each submission runs in a fresh kernel on a temporary copy (in a bubblewrap sandbox where it
-# works); the marks are computed outside it (evalkit/grading.py). TIMEOUT is seconds per
+# works); the marks are computed outside it (evalkit/course/grading.py). TIMEOUT is seconds per
 # notebook, CELL_TIMEOUT per cell; FORMAT the gradebook to import (csv, canvas, moodle);
 # FEEDBACK hints or full. README, "For lecturers: marking a class", says what it protects.
 SUBMISSIONS ?=
@@ -103,7 +103,7 @@ FEEDBACK ?= hints
 SANDBOX ?= auto
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || { echo "Which folder? e.g. make grade SUBMISSIONS=handed-in/"; exit 2; }
-	$(BIN)/python -m evalkit.grading "$(SUBMISSIONS)" --course notebooks --out build/grades \
+	$(BIN)/python -m evalkit.course.grading "$(SUBMISSIONS)" --course notebooks --out build/grades \
 	  --timeout $(TIMEOUT) --cell-timeout $(CELL_TIMEOUT) --format $(FORMAT) \
 	  --feedback $(FEEDBACK) --sandbox $(SANDBOX)
 

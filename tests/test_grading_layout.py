@@ -14,7 +14,7 @@ from .conftest import REPO
 PACKAGE = REPO / "evalkit"
 COURSE = PACKAGE / "course"
 #: What may import the course: the package's front door, the command line and the old homes.
-COURSE_USERS = {"__init__.py", "cli.py", "checks.py", "grading.py"}
+COURSE_USERS = {"__init__.py", "cli.py", "checks.py"}
 
 
 def _imported_modules(path: Path) -> set[str]:

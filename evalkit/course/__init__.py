@@ -13,7 +13,7 @@ the folder tree shows the two apart (the metrics never import this package):
   (``evalkit.course.grading``), as the command line loads it only for ``evalkit grade``.
 
 ``check`` and ``AnswerDigest`` are importable from here, ``check`` also from ``evalkit``;
-``evalkit.checks`` and ``evalkit.grading`` stay as the old homes that re-export them.
+``evalkit.checks`` stays as the old home that re-exports them (student editions import it).
 """
 
 from .checks import AnswerDigest, check

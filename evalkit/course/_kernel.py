@@ -147,7 +147,7 @@ def run_notebook(notebook: dict, workdir: Path, *, timeout: float,
                             startup_timeout=STARTUP_TIMEOUT, kernel_name=name,
                             allow_errors=False, shutdown_kernel="immediate",
                             resources={"metadata": {"path": str(workdir)}}, **options)
-    client.log = logging.getLogger("evalkit.grading.nbclient")
+    client.log = logging.getLogger("evalkit.course.grading.nbclient")
     client.log.setLevel(logging.CRITICAL)
     result = RunResult()
     wanted = {"answers": f"{_MODULE}.read({list(expressions or [])!r})"}
