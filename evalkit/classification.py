@@ -50,6 +50,7 @@ from ._validation import (
     check_zero_division,
     keyword_only,
 )
+from .chance_corrected import balanced_accuracy, informedness, markedness, matthews_corrcoef
 
 __all__ = [
     "confusion_matrix",
@@ -63,6 +64,10 @@ __all__ = [
     "specificity",
     "class_weights",
     "classification_report",
+    "matthews_corrcoef",
+    "balanced_accuracy",
+    "informedness",
+    "markedness",
     "AVERAGES",
     "WEIGHT_SCHEMES",
 ]
