@@ -57,6 +57,7 @@ html_static_path: list[str] = []
 TOPICS = {
     "evalkit.classification": "Classification: counts, precision, recall, F",
     "evalkit._averaging": "Classification: class weights",
+    "evalkit.chance_corrected": "Classification: MCC, balanced accuracy, informedness, markedness",
     "evalkit.costs": "Costs",
     "evalkit.curves": "ROC and precision-recall curves",
     "evalkit.ranking": "Ranked retrieval: one ranking",

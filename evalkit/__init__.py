@@ -13,7 +13,8 @@ Topic modules hold the rest: ``evalkit.curves`` and ``evalkit.costs`` (helpers s
 (the result types and option lists of the intervals and tests),
 ``evalkit.calibration`` (``consistency_band``), ``evalkit.trec`` (the TREC engine: files
 and the metric names ``evaluate`` knows), ``evalkit.datasets`` (the ``data/`` folder),
-``evalkit.checks`` (``check``, the notebooks' exercise checker), ``evalkit.plots`` and
+``evalkit.course`` (``check``, the notebooks' exercise checker; the student edition and the
+grader), ``evalkit.plots`` and
 ``evalkit.widgets`` (the notebooks' figures and explorers, loaded on first use as they import
 matplotlib and ipywidgets).
 """
@@ -21,6 +22,7 @@ matplotlib and ipywidgets).
 from . import (
     agreement,
     calibration,
+    chance_corrected,
     checks,
     classification,
     correlation,
@@ -49,6 +51,7 @@ from .calibration import (
     reliability_curve,
     temperature_scale,
 )
+from .chance_corrected import balanced_accuracy, informedness, markedness, matthews_corrcoef
 from .classification import (
     accuracy,
     class_weights,
@@ -120,24 +123,32 @@ __version__ = _find_version()
 # evalkit.plots and evalkit.widgets load matplotlib and ipywidgets, so they are imported on
 # first use: `ek.plots.plot_f_beta(...)` works after a plain `import evalkit as ek`.
 _LAZY_MODULES = ("plots", "widgets")
+# API.md's top-level plot, loaded with evalkit.plots on first use. It stays out of __all__:
+# `from evalkit import *` would otherwise import matplotlib.
+_LAZY_ATTRIBUTES = {"plot_reliability_diagram": "plots"}
 
 
 def __getattr__(name: str):
-    if name in _LAZY_MODULES:
+    if name in _LAZY_MODULES or name in _LAZY_ATTRIBUTES:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{name}")
+        module = importlib.import_module(f"{__name__}.{_LAZY_ATTRIBUTES.get(name, name)}")
+        return module if name in _LAZY_MODULES else getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_MODULES))
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_ATTRIBUTES))
 
 __all__ = [
     "accuracy",
     "class_weights",
     "classification_report",
     "confusion_matrix",
+    "matthews_corrcoef",
+    "balanced_accuracy",
+    "informedness",
+    "markedness",
     "error_rate",
     "f1_score",
     "f_score",

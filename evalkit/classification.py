@@ -8,6 +8,10 @@ kernel is the formula's one home: :func:`evalkit.bootstrap_ci` and
 :func:`evalkit.compare_classifiers` call it on a stack of resampled matrices
 (:mod:`evalkit._confusion_stack`). There is no Python loop over samples.
 
+The chance-corrected numbers (:func:`matthews_corrcoef`, :func:`balanced_accuracy`,
+:func:`informedness`, :func:`markedness`) follow the same path from
+:mod:`evalkit.chance_corrected` (kernels in :mod:`evalkit._chance`) and are re-exported here.
+
 The same functions serve set retrieval (relevant/not relevant, retrieved/not retrieved) and
 classification (any number of classes); the signatures follow scikit-learn's so that each
 works with ``sklearn.metrics.make_scorer``.
@@ -50,6 +54,7 @@ from ._validation import (
     check_zero_division,
     keyword_only,
 )
+from .chance_corrected import balanced_accuracy, informedness, markedness, matthews_corrcoef
 
 __all__ = [
     "confusion_matrix",
@@ -63,6 +68,10 @@ __all__ = [
     "specificity",
     "class_weights",
     "classification_report",
+    "matthews_corrcoef",
+    "balanced_accuracy",
+    "informedness",
+    "markedness",
     "AVERAGES",
     "WEIGHT_SCHEMES",
 ]

@@ -48,10 +48,11 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-def test_the_registry_holds_the_nine_metrics():
+def test_the_registry_holds_the_thirteen_metrics():
     assert sorted(f.__name__ for f in REGISTERED) == sorted([
         "accuracy", "error_rate", "precision", "recall", "f_score", "f1_score", "sensitivity",
-        "specificity", "cohen_kappa"])
+        "specificity", "cohen_kappa", "matthews_corrcoef", "balanced_accuracy", "informedness",
+        "markedness"])
 
 
 @pytest.mark.parametrize("module", [classification, agreement], ids=lambda m: m.__name__)

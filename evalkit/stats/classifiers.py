@@ -61,7 +61,8 @@ CLASSIFIER_TESTS = ("randomization", "bootstrap")
 #: ``functools.partial(ek.f1_score, average="macro")`` for other options).
 CLASSIFIER_METRICS = (
     "accuracy", "error_rate", "precision", "recall", "f_score", "f1_score", "sensitivity",
-    "specificity", "cohen_kappa", "c_precision", "c_recall", "c_f1", "brier_score",
+    "specificity", "matthews_corrcoef", "balanced_accuracy", "informedness", "markedness",
+    "cohen_kappa", "c_precision", "c_recall", "c_f1", "brier_score",
     "expected_calibration_error", "roc_auc",
 )
 
@@ -497,9 +498,10 @@ def compare_classifiers(
         ``metric(y_true, y_pred) -> float``, higher or lower better (the test is
         two-sided), or the name of an evalkit metric called with its defaults: one of
         ``CLASSIFIER_METRICS`` ("accuracy", "error_rate", "precision", "recall",
-        "f_score", "f1_score", "sensitivity", "specificity", "cohen_kappa",
-        "c_precision", "c_recall", "c_f1", "brier_score", "expected_calibration_error",
-        "roc_auc"). For options, pass ``functools.partial(ek.f_score, average="macro")``.
+        "f_score", "f1_score", "sensitivity", "specificity", "matthews_corrcoef",
+        "balanced_accuracy", "informedness", "markedness", "cohen_kappa", "c_precision",
+        "c_recall", "c_f1", "brier_score", "expected_calibration_error", "roc_auc"). For
+        options, pass ``functools.partial(ek.f_score, average="macro")``.
     test : {"randomization", "bootstrap"}, default "randomization"
     n_resamples : int, default 10000
         Number of resamples R.
