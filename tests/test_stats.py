@@ -749,7 +749,11 @@ def test_cohens_d_with_zero_spread():
     assert ek.cohens_d([0.3, 0.6], [0.3, 0.6], paired=True) == 0.0
 
 
-samples = st.lists(st.floats(-100, 100), min_size=2, max_size=20)
+# Magnitudes below 1e-100 are read as 0: their squares underflow (the variance of [0, 1.5e-323]
+# is 0.0 in float64 while its mean is not), so "scale-free" cannot hold for them in floating
+# point; a hypothesis run found that case.
+samples = st.lists(st.floats(-100, 100).map(lambda x: x if abs(x) > 1e-100 else 0.0),
+                   min_size=2, max_size=20)
 
 
 @given(samples, samples, st.booleans())
