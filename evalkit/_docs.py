@@ -30,7 +30,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["fill_doc"]
+__all__ = ["fill_doc", "DCG_FORMULAS", "DCG_TIES"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,3 +55,29 @@ def fill_doc(**snippets: str) -> Callable[[F], F]:
         return function
 
     return decorate
+
+
+#: The conventions of :func:`evalkit.dcg` and :func:`evalkit.ndcg`, shared by both docstrings.
+DCG_FORMULAS = r"""
+    .. math::
+
+        \mathrm{DCG@k} =
+        \begin{cases}
+        \sum_{i=1}^{k} \dfrac{g_i}{\log_2(i + 1)} & \texttt{"trec"} \\[1ex]
+        \sum_{i=1}^{k} \dfrac{2^{g_i} - 1}{\log_2(i + 1)} & \texttt{"exponential"} \\[1ex]
+        g_1 + \sum_{i=2}^{k} \dfrac{g_i}{\log_2 i} & \texttt{"jarvelin"}
+        \end{cases}
+
+    ``"trec"`` is what trec_eval and scikit-learn's ``dcg_score`` compute; ``"exponential"``
+    stresses highly relevant documents (Burges et al. 2005, common in web search);
+    ``"jarvelin"`` is Järvelin & Kekäläinen's original, which discounts nothing at ranks 1
+    and 2. Negative grades carry no gain, as in trec_eval."""
+
+#: Their ``scores`` and ``ties`` parameters.
+DCG_TIES = """
+    scores : array-like of numbers, optional
+        Each document's score, in rank order (never increasing): which documents tie.
+    ties : {"trec_eval", "average"}, default "trec_eval"
+        "trec_eval": each document at its own rank, as listed (:func:`evalkit.trec_ranking`
+        orders ties as trec_eval). "average" (needs ``scores``; McSherry & Najork 2008):
+        each tied document's gain times the mean discount of its block's ranks (0 below k)."""

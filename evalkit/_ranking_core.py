@@ -24,6 +24,7 @@ __all__ = [
     "DCG_VARIANTS",
     "ELEVEN_POINTS",
     "INTERPOLATION_CONVENTIONS",
+    "TIES",
     "discount",
     "discounted_gain",
     "gain",
@@ -36,6 +37,11 @@ __all__ = [
 
 DCG_VARIANTS = ("trec", "exponential", "jarvelin")
 INTERPOLATION_CONVENTIONS = ("textbook", "trec_eval", "trec_eval_10")
+#: How DCG treats documents of equal score: ``"trec_eval"`` gives each its own rank
+#: (trec_eval's order, ties broken by doc_id descending; in one list, the list's order);
+#: ``"average"`` gives each tied document the mean discount of the ranks its block of ties
+#: occupies, its expected term over every order of the block (McSherry & Najork 2008).
+TIES = ("trec_eval", "average")
 #: The recall levels of the 11-point curve (trec_eval's ``iprec_at_recall`` and ``11pt_avg``):
 #: 0.0, 0.1, …, 1.0.
 ELEVEN_POINTS = np.round(np.linspace(0.0, 1.0, 11), 1)

@@ -34,6 +34,7 @@ __all__ = [
     "select_labels",
     "check_finite_scores",
     "check_grades",
+    "check_ranked_scores",
     "check_scalar",
     "check_seed",
     "check_same_label_kind",
@@ -312,6 +313,27 @@ def check_finite_scores(values: Any, name: str) -> np.ndarray:
         raise ValueError(
             f"{name} contains {what} at position {position}; scores must be finite numbers"
         )
+    return array
+
+
+def check_ranked_scores(values: Any, name: str, **ranked: np.ndarray) -> np.ndarray:
+    """Scores of a ranked list as a float array: finite, one per item of the list named in
+    ``ranked``, and never increasing down the ranking.
+
+    >>> check_ranked_scores([0.9, 0.5, 0.7], "scores", gains=np.zeros(3))
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must not increase down the ranking (...); got 0.5 at rank 2, then 0.7
+    """
+    array = check_finite_scores(values, name)
+    ((listed, items),) = ranked.items()
+    check_consistent_length(**{listed: items, name: array})
+    rises = np.flatnonzero(array[1:] > array[:-1])
+    if rises.size:
+        i = int(rises[0])
+        raise ValueError(f"{name} must not increase down the ranking ({listed} are in rank "
+                         f"order); got {array[i]} at rank {i + 1}, then {array[i + 1]}")
     return array
 
 

@@ -26,11 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
+from ._docs import DCG_FORMULAS, DCG_TIES, fill_doc
 from ._ranking_core import (
     DCG_VARIANTS,
     ELEVEN_POINTS,
     INTERPOLATION_CONVENTIONS,
+    TIES,
     is_relevant,
     precision_recall_by_rank,
 )
@@ -38,6 +39,7 @@ from ._validation import (
     check_1d,
     check_grades,
     check_option,
+    check_ranked_scores,
     check_scalar,
     check_zero_division,
     keyword_only,
@@ -58,6 +60,7 @@ __all__ = [
     "DCG_VARIANTS",
     "ELEVEN_POINTS",
     "INTERPOLATION_CONVENTIONS",
+    "TIES",
     "precision_at_k",
     "recall_at_k",
     "r_precision",
@@ -562,25 +565,24 @@ def eleven_point_average(
 # ---------------------------------------------------------------------------------------------
 
 
-_DCG_FORMULAS = r"""
-    .. math::
-
-        \mathrm{DCG@k} =
-        \begin{cases}
-        \sum_{i=1}^{k} \dfrac{g_i}{\log_2(i + 1)} & \texttt{"trec"} \\[1ex]
-        \sum_{i=1}^{k} \dfrac{2^{g_i} - 1}{\log_2(i + 1)} & \texttt{"exponential"} \\[1ex]
-        g_1 + \sum_{i=2}^{k} \dfrac{g_i}{\log_2 i} & \texttt{"jarvelin"}
-        \end{cases}
-
-    ``"trec"`` is what trec_eval and scikit-learn's ``dcg_score`` compute; ``"exponential"``
-    stresses highly relevant documents (Burges et al. 2005, common in web search);
-    ``"jarvelin"`` is Järvelin & Kekäläinen's original, which discounts nothing at ranks 1
-    and 2. Negative grades carry no gain, as in trec_eval."""
+def _graded_run(gains: Any, k: Any, variant: Any, scores: Any, ties: Any, ideal: Any = None
+                ) -> tuple[_JudgedRun, int | None, str, str]:
+    """The list as a run of one query (with its tie blocks for ``ties="average"``), and the
+    checked cutoff, variant and tie rule."""
+    grades = check_grades(gains, "gains")
+    variant, ties = check_option(variant, "variant", DCG_VARIANTS), check_option(ties, "ties", TIES)
+    if scores is None and ties == "average":
+        raise ValueError("ties='average' needs scores, the score of each document in gains")
+    tied = None if scores is None else check_ranked_scores(scores, "scores", gains=grades)
+    run = _JudgedRun.from_grades(grades, 1.0, None if ideal is None else check_grades(
+        ideal, "ideal"), scores=tied if ties == "average" else None)
+    return run, None if k is None else _cutoff(k), variant, ties
 
 
 @keyword_only
-@fill_doc(formulas=_DCG_FORMULAS)
-def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
+@fill_doc(formulas=DCG_FORMULAS, ties=DCG_TIES)
+def dcg(gains: Any, *, k: int | None = None, variant: str = "trec", scores: Any = None,
+        ties: str = "trec_eval") -> float:
     r"""Discounted cumulative gain of a ranked list of graded relevance values.
 
     {{formulas}}
@@ -593,6 +595,7 @@ def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
         Only the top k documents count (DCG@k); default: the whole list.
     variant : {"trec", "exponential", "jarvelin"}, default "trec"
         The gain and discount convention (see above).
+    {{ties}}
 
     Returns
     -------
@@ -604,6 +607,8 @@ def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
     ACM Transactions on Information Systems 20(4), 422–446.
     Burges, C. et al. (2005). Learning to rank using gradient descent. Proceedings of ICML
     2005, 89–96.
+    McSherry, F. and Najork, M. (2008). Computing information retrieval performance measures
+    efficiently in the presence of tied scores. Proceedings of ECIR 2008, 414–421.
 
     Examples
     --------
@@ -611,22 +616,26 @@ def dcg(gains: Any, *, k: int | None = None, variant: str = "trec") -> float:
     4.0
     >>> round(dcg([2, 1, 0, 2, 0]), 2)  # trec_eval and scikit-learn
     3.49
+
+    Tied ranks 2 and 3 share their discounts: 3 + 2 (1/log2 3 + 1/log2 4)/2 + 1/log2 5.
+
+    >>> round(dcg([3, 2, 0, 1], scores=[0.9, 0.5, 0.5, 0.1], ties="average"), 4)
+    4.5616
     """
-    grades = check_grades(gains, "gains")
-    variant = check_option(variant, "variant", DCG_VARIANTS)
-    k = None if k is None else _cutoff(k)
-    run = _JudgedRun.from_grades(grades, 1.0)
-    return _value(_batch_dcg(run, k, variant=variant))
+    run, k, variant, ties = _graded_run(gains, k, variant, scores, ties)
+    return _value(_batch_dcg(run, k, variant=variant, ties=ties))
 
 
 @keyword_only
-@fill_doc(formulas=_DCG_FORMULAS)
+@fill_doc(formulas=DCG_FORMULAS, ties=DCG_TIES)
 def ndcg(
     gains: Any,
     *,
     k: int | None = None,
     variant: str = "trec",
     ideal: Any = None,
+    scores: Any = None,
+    ties: str = "trec_eval",
     zero_division: Any = "warn",
 ) -> float:
     r"""Normalised DCG: DCG divided by the DCG of the best possible ranking (IDCG).
@@ -652,6 +661,8 @@ def ndcg(
         The gain and discount convention.
     ideal : array-like of numbers, optional
         All judged grades of the query, in any order; default: the grades in ``gains``.
+        Ties in the run do not change the ideal DCG.
+    {{ties}}
     zero_division : "warn", 0.0, 1.0 or np.nan, default "warn"
         The value when IDCG = 0, i.e. the query has no relevant document (trec_eval: 0).
 
@@ -663,6 +674,8 @@ def ndcg(
     ----------
     Järvelin, K. and Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques.
     ACM Transactions on Information Systems 20(4), 422–446.
+    McSherry, F. and Najork, M. (2008). Computing information retrieval performance measures
+    efficiently in the presence of tied scores. Proceedings of ECIR 2008, 414–421.
 
     Examples
     --------
@@ -670,11 +683,9 @@ def ndcg(
     0.86
     >>> round(ndcg([2, 1, 0, 2, 0], ideal=[2, 2, 1, 3, 0, 0]), 3)  # a grade-3 document missed
     0.613
+    >>> round(ndcg([2, 1, 0], scores=[5, 5, 1], ties="average"), 4)  # 1.0 untied
+    0.9299
     """
-    grades = check_grades(gains, "gains")
-    variant = check_option(variant, "variant", DCG_VARIANTS)
+    run, k, variant, ties = _graded_run(gains, k, variant, scores, ties, ideal)
     zero_division = check_zero_division(zero_division)
-    best = None if ideal is None else check_grades(ideal, "ideal")
-    k = None if k is None else _cutoff(k)
-    run = _JudgedRun.from_grades(grades, 1.0, ideal_grades=best)
-    return _value(_batch_ndcg(run, k, variant=variant, zero_division=zero_division))
+    return _value(_batch_ndcg(run, k, variant=variant, zero_division=zero_division, ties=ties))

@@ -44,8 +44,9 @@ import pandas as pd
 
 from .._docs import fill_doc
 from .._hashing import string_hashes as _id_hashes
+from .._ranking_core import TIES
 from .._validation import check_option, check_scalar, keyword_only
-from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts
+from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run
@@ -181,6 +182,12 @@ def _parse_options(name: str, text: str, label: str) -> dict[str, Any]:
                 raise ValueError(f"metrics: {label!r}: gains are grade:gain pairs, "
                                  f"e.g. gains={{0:0,1:1,2:3}}")
             options[key] = _gain_pairs(pairs, label)
+        elif key == "ties":
+            choice = value.strip("'\"")
+            if choice not in TIES:
+                raise ValueError(f"metrics: {label!r}: ties is one of "
+                                 f"{', '.join(TIES)}; got {choice!r}")
+            options[key] = choice
         elif key == "n_docs":
             count = _number(value, label, "a whole number of documents as n_docs")
             if count != int(count) or count < 0:
@@ -371,10 +378,11 @@ class _NotStrings(Exception):
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
     q_keys: np.ndarray, unique_keys: bool, names: np.ndarray,
-    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray,
+    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, ties: bool = False,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
-    it: what the measures read.
+    it: what the measures read; with ``ties``, the blocks of equal scores too (for
+    ``ties="average"``: the scores are then ranked along, in a copy).
 
     Each step needs one query's rows at a time, so the run is worked through in pieces of
     whole queries, on the threads of ``_for_each``: each piece's doc_ids are hashed (which
@@ -389,6 +397,8 @@ def _judged_run(
         by_query = np.argsort(r_code, kind="stable")
         r_code, r_doc, r_score = r_code[by_query], r_doc[by_query], r_score[by_query]
         starts = block_starts(r_code)
+    if ties:
+        r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
     join = _Join(q_code, q_doc, q_keys, unique_keys)
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
                  else join.exact(r_code, r_doc))
@@ -416,6 +426,8 @@ def _judged_run(
             order[positions] = rows
             found[:] = found[order]
             code[:] = code[order]
+            if ties:
+                score[:] = score[order]
 
     _for_each(check_join_and_rank, _pieces_between(starts, r_code.size, _PIECE))
     # Each query's rows are one block in that order: a judged row's rank is its position
@@ -427,9 +439,14 @@ def _judged_run(
     n_retrieved[r_code[starts]] = np.diff(np.r_[starts, r_code.size])
     judged_at = np.flatnonzero(qrels_row >= 0)
     judged_code = r_code[judged_at]
+    tie_first = tie_size = None
+    if ties:
+        tie_start, tie_size = tie_blocks(r_code, r_score, judged_at)
+        tie_first = tie_start - query_start[judged_code] + 1
     return JudgedRun(
         n_queries, level, q_code, q_grade, n_retrieved, judged_code,
         judged_at - query_start[judged_code] + 1, q_grade[qrels_row[judged_at]],
+        tie_first, tie_size,
     )
 
 
@@ -475,7 +492,11 @@ def evaluate(
     trec_eval's), ``"nDCG(gains={1:1,2:3})"`` or ``"ndcg.1=1,2=3"`` (gains per grade, also
     for ``G``, ``nDCGRel``, ``RnDCG``, ``DCG``, ``IdealDCG``, ``RBP``),
     ``"Utility(a=1,b=-1,c=0,d=0,n_docs=0)"`` or ``"utility.1,-1,0,0"`` (trec_eval's
-    coefficients p1-p4; ``n_docs`` is its ``-N``), ``"relstring.20"``. The rules trec_eval
+    coefficients p1-p4; ``n_docs`` is its ``-N``), ``"relstring.20"``.
+    ``"nDCG(ties=average)@10"`` (also ``DCG``) averages each block of documents with equal
+    score over every order of the block (McSherry & Najork 2008): each tied document gains
+    the mean discount of the block's ranks (within k), and the ideal DCG is unchanged; the
+    default, ``ties=trec_eval``, ranks ties by doc_id descending. The rules trec_eval
     applies (ranking by score with ties broken by doc_id descending, unjudged = not
     relevant, the ideal ranking from the qrels, which queries are kept) are listed in the
     documentation of :mod:`evalkit.trec`.
@@ -559,14 +580,15 @@ def evaluate(
     keep = r_code >= 0
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+    ties = any(m.options.get("ties") == "average" for m in parsed)
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
-                             r_code, r_doc, r_score)
+                             r_code, r_doc, r_score, ties)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
         r_code = _run_query_codes(r_query, r_starts, queries)[keep]
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
-                             r_code, r_doc, r_score)
+                             r_code, r_doc, r_score, ties)
     columns = {}
     for m in parsed:
         measure = MEASURES[m.name]

@@ -32,6 +32,7 @@ from .._ranking_core import (
     ELEVEN_POINTS,
     discount,
     discounted_gain,
+    gain,
     is_relevant,
     precision_at_relevant,
     relevant_needed,
@@ -39,9 +40,9 @@ from .._ranking_core import (
 )
 
 __all__ = ["JudgedRun", "MIN_GEO_MEAN", "TREC_EVAL_VERSIONS", "block_starts", "group_cumsum",
-           "group_positions", "average_precision", "precision", "recall", "reciprocal_rank",
-           "ndcg", "r_precision", "interpolated_precision", "eleven_point_average", "dcg",
-           "ideal_dcg"]
+           "group_positions", "tie_blocks", "average_precision", "precision", "recall",
+           "reciprocal_rank", "ndcg", "r_precision", "interpolated_precision",
+           "eleven_point_average", "dcg", "ideal_dcg"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -68,6 +69,22 @@ def group_positions(codes: np.ndarray) -> np.ndarray:
     return np.arange(n) - np.repeat(starts, lengths) + 1
 
 
+def tie_blocks(codes: np.ndarray, scores: np.ndarray, rows: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """For rows ranked within their query (grouped by code, scores non-increasing): the
+    0-based position where the block of tied rows (one query, one score) of each of ``rows``
+    starts, and the block's size."""
+    n = scores.size
+    changed = np.empty(n, dtype=bool)
+    if n:
+        changed[0] = True
+        np.not_equal(scores[1:], scores[:-1], out=changed[1:])
+        changed[1:] |= codes[1:] != codes[:-1]
+    starts = np.flatnonzero(changed)
+    block = np.searchsorted(starts, rows, side="right") - 1
+    return starts[block], np.diff(np.r_[starts, n])[block]
+
+
 class JudgedRun:
     """A run ranked as trec_eval ranks it, joined with the qrels: what every measure reads.
 
@@ -83,14 +100,20 @@ class JudgedRun:
         Documents retrieved per query.
     judged_query, judged_rank, judged_grade : ndarray
         The retrieved documents that are judged, grouped by query in rank order (1-based).
+    tie_first, tie_size : ndarray, optional
+        For each judged retrieved document, the first rank and the size of its block of
+        documents with equal score (unjudged ones included; size 1 when untied): what
+        ``ties="average"`` reads. None when the scores were not kept.
     """
 
     def __init__(
         self, n_queries: int, relevance_level: float, qrels_query: np.ndarray,
         qrels_grade: np.ndarray, n_retrieved: np.ndarray, judged_query: np.ndarray,
         judged_rank: np.ndarray, judged_grade: np.ndarray,
+        tie_first: np.ndarray | None = None, tie_size: np.ndarray | None = None,
     ) -> None:
         self.n_queries = n_queries
+        self.tie_first, self.tie_size = tie_first, tie_size
         self.relevance_level = relevance_level
         self.qrels_query, self.qrels_grade = qrels_query, qrels_grade
         self.n_retrieved = n_retrieved
@@ -107,19 +130,25 @@ class JudgedRun:
     @classmethod
     def from_grades(cls, grades: np.ndarray, relevance_level: float,
                     ideal_grades: np.ndarray | None = None,
-                    n_relevant: int | None = None) -> JudgedRun:
+                    n_relevant: int | None = None,
+                    scores: np.ndarray | None = None) -> JudgedRun:
         """A batch of one query from one ranked list, every document judged: what the
         single-list functions of :mod:`evalkit.ranking` hand to the measures below.
 
         ``grades`` are the list's grades in rank order (validated floats); the query's
         judgements are ``ideal_grades`` (nDCG's ideal ranking; default: ``grades``) and R is
-        ``n_relevant`` (default: the relevant documents among those judgements).
+        ``n_relevant`` (default: the relevant documents among those judgements). ``scores``
+        (non-increasing, one per grade) tell which documents tie.
         """
         judged = grades if ideal_grades is None else ideal_grades
         size = grades.size
+        codes, ranks = np.zeros(size, dtype=np.intp), np.arange(1, size + 1)
+        tie_first = tie_size = None
+        if scores is not None:
+            tie_first, tie_size = tie_blocks(codes, scores, ranks - 1)
+            tie_first += 1
         run = cls(1, relevance_level, np.zeros(judged.size, dtype=np.intp), judged,
-                  np.array([size]), np.zeros(size, dtype=np.intp), np.arange(1, size + 1),
-                  grades)
+                  np.array([size]), codes, ranks, grades, tie_first, tie_size)
         if n_relevant is not None:
             run.n_relevant = np.array([n_relevant])
         return run
@@ -214,7 +243,8 @@ def reciprocal_rank(run: JudgedRun, k: float | None) -> np.ndarray:
 
 
 def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
-         variant: str = "trec", zero_division: Any = 0.0) -> np.ndarray:
+         variant: str = "trec", zero_division: Any = 0.0, ties: str = "trec_eval"
+         ) -> np.ndarray:
     r"""nDCG, trec_eval ``ndcg`` (``ndcg_cut.k`` for nDCG@k).
 
     :math:`\sum_{i \le k} g_i / \log_2(i + 1)` divided by the same sum over the query's judged
@@ -223,9 +253,12 @@ def ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
     ``gains`` maps grades to other gains (trec_eval ``ndcg.1=3.5,2=9``; a gain may be 0 or
     negative, and the ideal ranking holds the documents of positive gain, highest first).
     ``variant`` is the gain and discount of :func:`evalkit.dcg` (see :func:`dcg`);
-    ``zero_division`` the value when the ideal DCG is 0 (see :meth:`JudgedRun.ratio`).
+    ``zero_division`` the value when the ideal DCG is 0 (see :meth:`JudgedRun.ratio`);
+    ``ties`` how documents of equal score share ranks in the run's DCG (see :func:`dcg`;
+    the ideal DCG is the same either way).
     """
-    found, best = _dcg_parts(run, gains, k, variant)
+    found = _dcg_of_run(run, gains, k, variant, ties)
+    best = _dcg_of_ideal(run, gains, k, variant)
     return run.ratio(found, best, zero_division, "ndcg",
                      "the ideal DCG is 0 (no document with a positive grade)")
 
@@ -448,21 +481,55 @@ def _dcg_parts(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
 
 
 def _dcg_of_run(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
-                variant: str = "trec") -> np.ndarray:
+                variant: str = "trec", ties: str = "trec_eval") -> np.ndarray:
     """DCG per query of the documents retrieved (top k when k is given).
 
     Without ``gains`` each grade's term is :func:`evalkit._ranking_core.discounted_gain`
     under ``variant``; with ``gains`` (trec_eval's ``ndcg.1=3.5,2=9``) the gains are
     trec_eval's (:func:`_gains`), taken as they are (a gain may be negative), over the
-    discount of ``variant``.
+    discount of ``variant``. With ``ties="average"`` a document in a block of tied ones
+    takes the block's share of the discounts instead (:func:`_tie_shares`); an untied one
+    keeps its term, so a run without ties gets the same sums, bit for bit.
     """
-    top = within_cutoff(run.judged_rank, k)
+    average = ties == "average"
+    # Averaged, a tied block counts when it starts in the top k, though it may end below.
+    top = within_cutoff(run.tie_first if average else run.judged_rank, k)
     ranks = run.judged_rank[top]
     if gains is None:
         terms = discounted_gain(run.judged_grade[top], ranks, variant)
     else:
         terms = _gains(run, gains).row_gain[top] / discount(ranks, variant)
+    if average:
+        tied = np.flatnonzero(run.tie_size[top] > 1)
+        if tied.size:
+            row_gain = (gain(run.judged_grade[top][tied], variant) if gains is None
+                        else _gains(run, gains).row_gain[top][tied])
+            terms[tied] = row_gain * _tie_shares(
+                run.judged_query[top][tied], run.tie_first[top][tied],
+                run.tie_size[top][tied], k, variant)
     return run.per_query(run.judged_query[top], terms)
+
+
+def _tie_shares(codes: np.ndarray, first: np.ndarray, size: np.ndarray, k: float | None,
+                variant: str) -> np.ndarray:
+    r"""Each tied document's share of its block's discounts (McSherry & Najork 2008): over
+    every order of a block of s documents at ranks f … f + s - 1, a document stands at each
+    rank equally often, so its expected term is its gain times
+    :math:`\frac{1}{s}\sum_{i=f}^{\min(f+s-1,\,k)} 1/\mathrm{discount}(i)`; a block that
+    straddles the cutoff k shares only the discounts of its ranks within it.
+
+    Rows of one block (same query and first rank) are neighbours; each block's sum is taken
+    once, rank by rank.
+    """
+    new = np.r_[True, (codes[1:] != codes[:-1]) | (first[1:] != first[:-1])]
+    blocks = np.flatnonzero(new)
+    low, last = first[blocks], first[blocks] + size[blocks] - 1
+    high = last if k is None else np.minimum(last, int(k))
+    counts = high - low + 1
+    offsets = np.cumsum(counts) - counts
+    ranks = np.repeat(low - offsets, counts) + np.arange(int(counts.sum()))
+    sums = np.add.reduceat(1.0 / discount(ranks, variant), offsets)
+    return np.repeat(sums / size[blocks], np.diff(np.r_[blocks, codes.size]))
 
 
 def _dcg_of_ideal(run: JudgedRun, gains: dict[int, float] | None, k: float | None,
@@ -482,7 +549,7 @@ def _dcg_of_ideal(run: JudgedRun, gains: dict[int, float] | None, k: float | Non
 
 
 def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
-        variant: str = "trec") -> np.ndarray:
+        variant: str = "trec", ties: str = "trec_eval") -> np.ndarray:
     r"""DCG, trec_eval 10.0 ``dcg`` (``m_ndcg.c``): :math:`\sum_i g_i / \log_2(i + 1)` over
     the retrieved documents (the top k with ``@k``), gains the grades unless ``gains`` maps
     them (trec_eval ``dcg.1=3.5,2=9``).
@@ -491,8 +558,17 @@ def dcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = None,
     :math:`2^{g_i} - 1` (Burges et al. 2005), ``"jarvelin"`` with discount
     :math:`\log_2 \max(i, 2)` (Järvelin & Kekäläinen 2002); see
     :func:`evalkit._ranking_core.gain` and :func:`evalkit._ranking_core.discount`.
+
+    ``ties`` (:data:`evalkit._ranking_core.TIES`): ``"trec_eval"`` ranks documents of equal
+    score as trec_eval does (doc_id descending); ``"average"`` (McSherry & Najork 2008) gives
+    the expected DCG over every order of each block of equal scores: each tied document's
+    gain times the mean of the discounts of the block's ranks, those below k counting 0 with
+    ``@k`` (:func:`_tie_shares`). The run must carry its tie blocks (``tie_first``).
+
+    References: McSherry, F. and Najork, M. (2008). Computing information retrieval
+    performance measures efficiently in the presence of tied scores. ECIR 2008, 414–421.
     """
-    return _dcg_of_run(run, gains, k, variant)
+    return _dcg_of_run(run, gains, k, variant, ties)
 
 
 def ideal_dcg(run: JudgedRun, k: float | None,

@@ -237,7 +237,7 @@ RECORDS: tuple[Measure, ...] = (
         TrecEvalName("ndcg", FLOAT, "nDCG, gains = qrels grades, ideal ranking from the qrels "
                      "(Jarvelin & Kekalainen 2002)", parameters="gains", shares_gains=True),
         TrecEvalName("ndcg_cut", CUT_LONG, "nDCG at cutoffs k", _CUTS),
-    ), options=("gains",)),
+    ), options=("gains", "ties")),
     Measure("Rprec", r_precision, "none", "precision in the top R", (
         TrecEvalName("Rprec", FLOAT, "precision after R documents"),
     )),
@@ -323,7 +323,7 @@ RECORDS: tuple[Measure, ...] = (
     Measure("DCG", dcg, "optional", "discounted cumulative gain", (
         TrecEvalName("dcg", FLOAT, "discounted cumulative gain", parameters="gains",
                      versions=("10.0",), shares_gains=True),
-    ), options=("gains",)),
+    ), options=("gains", "ties")),
     Measure("IdealDCG", ideal_dcg, "optional", "DCG of the ideal ranking", (
         TrecEvalName("ideal_dcg", FLOAT, "ideal DCG", parameters="gains", versions=("10.0",),
                      shares_gains=True),
