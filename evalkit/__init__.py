@@ -115,7 +115,7 @@ from .stats import (
     simulate_test_accuracies,
     t_test_power,
 )
-from .trec import evaluate, read_qrels, read_run, write_qrels, write_run
+from .trec import evaluate, read_qrels, read_run, trec_ranking, write_qrels, write_run
 
 #: The installed distribution's version (``evalkit --version`` prints it too).
 __version__ = _find_version()
@@ -220,6 +220,7 @@ __all__ = [
     "friedman_test",
     "nemenyi_test",
     "evaluate",
+    "trec_ranking",
     "read_qrels",
     "read_run",
     "write_qrels",

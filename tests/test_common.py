@@ -235,6 +235,7 @@ SPECS = [
     # ranking, many queries (tables of a fixed shape: checked in tests/test_trec.py too)
     Spec(ek.evaluate, {"qrels": QRELS, "run": RUN, "metrics": ["AP", "nDCG@2"]},
          options=("missing_queries",), scalars={"relevance_level": "real"}),
+    Spec(ek.trec_ranking, {"qrels": QRELS, "run": RUN}, scalars={"relevance_level": "real"}),
     Spec(ek.read_qrels, {"path_or_buffer": "1 0 a 1\n"}),
     Spec(ek.read_run, {"path_or_buffer": "1 Q0 a 1 2.5 r\n"}),
     Spec(ek.write_qrels, {"qrels": QRELS, "path_or_buffer": None}),

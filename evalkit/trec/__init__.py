@@ -4,8 +4,9 @@ A *qrels* table holds the relevance judgements (``query_id``, ``doc_id``, ``rele
 *run* one system's ranked results (``query_id``, ``doc_id``, ``score``, ``run_id``). This
 subpackage reads and writes them (:func:`read_qrels`, :func:`read_run`, :func:`write_qrels`,
 :func:`write_run`) and scores a run against the qrels with exactly trec_eval's semantics, for
-all queries at once (:func:`evaluate`). The console command ``evalkit trec_eval`` is built on
-the same parts.
+all queries at once (:func:`evaluate`); :func:`trec_ranking` lists each query's documents in
+the order those measures see them, with their grades. The console command
+``evalkit trec_eval`` is built on the same parts.
 
 Its private modules, one idea each, from the files up:
 
@@ -15,6 +16,7 @@ Its private modules, one idea each, from the files up:
 - ``_parsing``: qrels and run files parsed into tables, errors naming the file and line;
 - ``_tables``: a qrels or run table's columns checked and turned into arrays;
 - ``_ordering``: trec_eval's order of a run's rows (score descending, ties by doc_id);
+- ``_ranking``: :func:`trec_ranking`, that order as a table with the qrels' grades;
 - ``_measures``: the measures, one vectorised kernel each over a :class:`JudgedRun`;
 - ``_measures_extra``: trec_eval's further measures (and ir_measures' Judged), kernels alike;
 - ``_registry``: the one record of each measure (its names, parameters, help line), which
@@ -30,8 +32,9 @@ The public names are the ones below; everything else here is private.
 
 from ._evaluate import METRICS, MISSING_QUERIES, TREC_EVAL_FAMILIES, TREC_EVAL_NAMES, evaluate
 from ._files import read_qrels, read_run, write_qrels, write_run
+from ._ranking import RANKING_COLUMNS, trec_ranking
 from ._tables import QRELS_COLUMNS, RUN_COLUMNS
 
-__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "METRICS",
-           "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES", "QRELS_COLUMNS",
-           "RUN_COLUMNS"]
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "trec_ranking",
+           "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES",
+           "QRELS_COLUMNS", "RUN_COLUMNS", "RANKING_COLUMNS"]
