@@ -1,0 +1,206 @@
+"""ek.trec_ranking: a run's documents in trec_eval's order, with their grades.
+
+Oracles: pytrec_eval (trec_eval 9.0.8), whose P@k and nDCG@k at every k reveal the
+relevance and the grade at every rank of its own ranking; evaluate's P@k and nDCG@k from the
+table; a plain ``sorted()`` in Python on runs with many ties and non-ASCII doc_ids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import evalkit as ek
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+
+def _collection(seed, *, n_queries=6, n_docs=30, unicode=False):
+    """Random qrels and a shuffled run: graded and negative judgements, unjudged documents,
+    run queries the qrels lack, many tied scores (float32-representable, as pytrec_eval
+    stores them), doc_ids whose string order is not their numeric order."""
+    rng = np.random.default_rng(seed)
+    marks = ["", "é", "Ω", "z", "ä"] if unicode else [""]
+    docs = np.array([f"d{i}{marks[i % len(marks)]}" for i in range(n_docs)], dtype=object)
+    qrels_rows, run_rows = [], []
+    for q in range(n_queries):
+        query = f"q{q}"
+        if q < n_queries - 1:  # the last query of the run is not judged
+            judged = rng.choice(n_docs, size=int(rng.integers(1, n_docs // 2)), replace=False)
+            grades = rng.choice([-1, 0, 0, 1, 2, 3], size=judged.size)
+            grades[0] = max(grades[0], 1)  # one relevant document, for nDCG's ideal
+            qrels_rows += [(query, docs[d], int(g)) for d, g in zip(judged, grades,
+                                                                     strict=True)]
+        retrieved = rng.choice(n_docs, size=int(rng.integers(1, n_docs)), replace=False)
+        scores = rng.integers(0, 5, size=retrieved.size) / 4.0  # many ties
+        run_rows += [(query, docs[d], float(s)) for d, s in zip(retrieved, scores, strict=True)]
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    return qrels, run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def _pytrec(qrels, run, measures, relevance_level=1):
+    qrel_dict: dict[str, dict[str, int]] = {}
+    for q, d, r in qrels.itertuples(index=False):
+        qrel_dict.setdefault(q, {})[d] = int(r)
+    run_dict: dict[str, dict[str, float]] = {}
+    for q, d, s in run.itertuples(index=False):
+        run_dict.setdefault(q, {})[d] = float(s)
+    return pytrec_eval.RelevanceEvaluator(qrel_dict, measures, relevance_level).evaluate(run_dict)
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("relevance_level", [1, 2])
+def test_relevance_at_every_rank_is_pytrec_evals(seed, relevance_level):
+    # P@k at k = 1 … n gives trec_eval's relevant flag at each rank: k P@k - (k-1) P@(k-1).
+    qrels, run = _collection(seed, unicode=bool(seed % 2))
+    table = ek.trec_ranking(qrels, run, relevance_level=relevance_level)
+    n = int(run.groupby("query_id").size().max())
+    cutoffs = ",".join(map(str, range(1, n + 1)))
+    result = _pytrec(qrels, run, {f"P.{cutoffs}"}, relevance_level)
+    checked = 0
+    for query, values in result.items():
+        mine = table[table.query_id == query]
+        hits = np.array([values[f"P_{k}"] * k for k in range(1, len(mine) + 1)])
+        flags = np.round(np.diff(np.r_[0.0, hits])).astype(bool)
+        np.testing.assert_array_equal(mine.relevant.to_numpy(), flags)
+        checked += 1
+    assert checked == run.query_id.nunique() - 1  # pytrec_eval skips the unjudged query
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_grade_at_every_rank_is_pytrec_evals(seed):
+    # nDCG@k at k = 1 … n, times the ideal DCG@k, gives trec_eval's DCG@k; its steps are the
+    # grades over log2(k + 1).
+    qrels, run = _collection(100 + seed, unicode=bool(seed % 2))
+    table = ek.trec_ranking(qrels, run)
+    n = int(run.groupby("query_id").size().max())
+    cutoffs = ",".join(map(str, range(1, n + 1)))
+    result = _pytrec(qrels, run, {f"ndcg_cut.{cutoffs}"})
+    for query, values in result.items():
+        mine = table[table.query_id == query]
+        ideal = np.sort(qrels[qrels.query_id == query].relevance.clip(lower=0))[::-1]
+        ranks = np.arange(1, len(mine) + 1)
+        ideal_dcg = np.cumsum(np.r_[ideal, np.zeros(len(mine))][: len(mine)]
+                              / np.log2(ranks + 1))
+        dcg = np.array([values[f"ndcg_cut_{k}"] for k in ranks]) * ideal_dcg
+        grades = np.round(np.diff(np.r_[0.0, dcg]) * np.log2(ranks + 1)).astype(int)
+        np.testing.assert_array_equal(mine.relevance.fillna(0).clip(lower=0).to_numpy(int),
+                                      grades)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_measures_from_the_table_equal_evaluates(seed):
+    qrels, run = _collection(200 + seed, unicode=bool(seed % 2))
+    table = ek.trec_ranking(qrels, run)
+    n = int(run.groupby("query_id").size().max())
+    labels = [f"P@{k}" for k in range(1, n + 1)] + [f"nDCG@{k}" for k in range(1, n + 1)]
+    scores = ek.evaluate(qrels, run, labels)
+    for query in scores.index:
+        mine = table[table.query_id == query]
+        ideal = qrels[qrels.query_id == query].relevance.to_numpy()
+        gains = mine.relevance.fillna(0).to_numpy(float)
+        for k in range(1, n + 1):
+            assert ek.precision_at_k(mine.relevant, k=k) == scores.loc[query, f"P@{k}"]
+            assert ek.ndcg(gains, ideal=ideal, k=k) == pytest.approx(
+                scores.loc[query, f"nDCG@{k}"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_order_is_a_plain_sort_by_score_then_doc_id_both_descending(seed):
+    qrels, run = _collection(300 + seed, n_docs=60, unicode=bool(seed % 2))
+    table = ek.trec_ranking(qrels, run)
+    expected = []
+    for query in pd.unique(run.query_id):  # the run's order of first appearance
+        rows = [r for r in run.itertuples(index=False) if r.query_id == query]
+        ranked = sorted(rows, key=lambda r: (r.score, r.doc_id), reverse=True)
+        expected += [(r.query_id, rank, r.doc_id, r.score)
+                     for rank, r in enumerate(ranked, start=1)]
+    got = list(table[["query_id", "rank", "doc_id", "score"]].itertuples(index=False,
+                                                                          name=None))
+    assert got == expected
+
+
+def test_columns_judgements_and_grades():
+    qrels = pd.DataFrame({"query_id": ["1"] * 4 + ["2"],
+                          "doc_id": ["a", "b", "c", "d", "a"],
+                          "relevance": [2, 0, -1, 1, 1]})
+    run = pd.DataFrame({"query_id": ["2", "1", "1", "1", "1", "1", "3"],
+                        "doc_id": ["a", "a", "b", "c", "d", "x", "a"],
+                        "score": [1.0, 0.2, 0.9, 0.9, 0.1, 0.9, 5.0],
+                        "rank": [1, 9, 9, 9, 9, 9, 1]})  # ignored, as trec_eval does
+    table = ek.trec_ranking(qrels, run, relevance_level=2)
+    assert tuple(table.columns) == ek.trec.RANKING_COLUMNS
+    assert table.query_id.tolist() == ["2", "1", "1", "1", "1", "1", "3"]
+    assert table["rank"].tolist() == [1, 1, 2, 3, 4, 5, 1]
+    assert table.doc_id.tolist() == ["a", "x", "c", "b", "a", "d", "a"]
+    assert str(table.relevance.dtype) == "Int64"
+    assert table.relevance.tolist() == [1, pd.NA, -1, 0, 2, 1, pd.NA]
+    # -1 is trec_eval's "in the pool but not judged": listed, not judged.
+    assert table.judged.tolist() == [True, False, False, True, True, True, False]
+    assert table.relevant.tolist() == [False, False, False, False, True, False, False]
+    assert table["rank"].dtype == np.int64 and table.score.dtype == np.float64
+
+
+def test_one_query_and_the_inputs_are_left_alone(tmp_path):
+    qrels, run = _collection(7)
+    before_qrels, before_run = qrels.copy(), run.copy()
+    table = ek.trec_ranking(qrels, run)
+    pd.testing.assert_frame_equal(qrels, before_qrels)
+    pd.testing.assert_frame_equal(run, before_run)
+    one = ek.trec_ranking(qrels, run, query_id="q2")
+    pd.testing.assert_frame_equal(one, table[table.query_id == "q2"].reset_index(drop=True))
+    # Files, as evaluate takes them; whole-number ids are read as their digits.
+    ek.write_qrels(qrels.assign(query_id=qrels.query_id.str[1:]), tmp_path / "qrels")
+    ek.write_run(run.assign(query_id=run.query_id.str[1:], run_id="r"), tmp_path / "run")
+    from_files = ek.trec_ranking(str(tmp_path / "qrels"), tmp_path / "run", query_id=2)
+    pd.testing.assert_frame_equal(from_files.drop(columns="query_id"),
+                                  one.drop(columns="query_id"))
+    assert (from_files.query_id == "2").all()
+
+
+def test_the_measures_of_evaluate_see_this_order_on_the_course_data():
+    coll = ek.datasets.load_collection("stdlib-docs")
+    run = coll.runs["bm25"]
+    table = ek.trec_ranking(coll.qrels, run)
+    scores = ek.evaluate(coll.qrels, run, ["AP", "nDCG@10", "RR"])
+    for query in scores.index:
+        mine = table[table.query_id == query]
+        judged = coll.qrels[coll.qrels.query_id == query]
+        total = int((judged.relevance >= 1).sum())
+        assert ek.average_precision(mine.relevant, n_relevant=total) == pytest.approx(
+            scores.loc[query, "AP"], abs=1e-12)
+        assert ek.ndcg(mine.relevance.fillna(0), ideal=judged.relevance, k=10) == (
+            pytest.approx(scores.loc[query, "nDCG@10"], abs=1e-12))
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"query_id": "nope"}, ValueError, "query_id 'nope' is not in the run"),
+    ({"query_id": 1.5}, TypeError, "query_id must be a str"),
+    ({"query_id": True}, TypeError, "query_id must be a str"),
+    ({"relevance_level": "1"}, TypeError, "relevance_level"),
+])
+def test_bad_options_raise(kwargs, error, message):
+    qrels, run = _collection(1)
+    with pytest.raises(error, match=message):
+        ek.trec_ranking(qrels, run, **kwargs)
+
+
+def test_bad_tables_raise():
+    qrels, run = _collection(2)
+    doubled = pd.concat([run, run.iloc[:1]])
+    with pytest.raises(ValueError, match="retrieved twice"):
+        ek.trec_ranking(qrels, doubled)
+    with pytest.raises(ValueError, match="judged twice"):
+        ek.trec_ranking(pd.concat([qrels, qrels.iloc[:1]]), run)
+    with pytest.raises(ValueError, match="run lacks the column"):
+        ek.trec_ranking(qrels, run.drop(columns="score"))
+    with pytest.raises(ValueError, match="scores must be finite"):
+        ek.trec_ranking(qrels, run.assign(score=np.nan))
+    with pytest.raises(ValueError, match="whole numbers"):
+        ek.trec_ranking(qrels.assign(relevance=0.5), run)
+    with pytest.raises(TypeError, match="qrels must be a pandas DataFrame"):
+        ek.trec_ranking([1, 2], run)
+    with pytest.raises(TypeError):
+        ek.trec_ranking(qrels, run, "q1")  # options are keyword-only
