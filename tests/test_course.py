@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 
 import pytest
@@ -30,18 +31,33 @@ def test_paths_and_totals_in_the_readme_come_from_the_map(the_course):
     total = sum(nb.minutes for nb in the_course.notebooks.values())
     assert course._duration(total) in text
     for path in the_course.paths:
-        minutes = sum(the_course.notebooks[n].minutes for n in path["notebooks"])
-        assert f"= {course._duration(minutes)})" in text
+        # A lecture counts the notebooks' reading and running, a lab the whole.
+        field = "reading_minutes" if path["kind"] == "lecture" else "minutes"
+        minutes = [getattr(the_course.notebooks[n], field) for n in path["notebooks"]]
+        assert f"({' + '.join(map(str, minutes))} = {course._duration(sum(minutes))}, " in text
+
+
+def test_every_header_gives_the_total_and_its_two_parts(the_course):
+    for number, nb in the_course.notebooks.items():
+        first = course._source(course._cells(the_course, number)[0])
+        match = course.HEADER.search(first)
+        assert match, number
+        parts = re.search(r"about (\d+) minutes \(reading and running (\d+), exercises and "
+                          r"explorer (\d+)\)", match.group(0))
+        assert parts, match.group(0)
+        total, read, work = map(int, parts.groups())
+        assert (total, read) == (nb.minutes, nb.reading_minutes) and read + work == total
 
 
 # --- A small course of our own, to show that each rule bites --------------------------------
 
 MODEL = """[reading_model]
-words_per_minute = 180
-code_lines_per_minute = 10
-minutes_per_exercise = 5
+words_per_minute = 150
+code_lines_per_minute = 6
+minutes_per_exercise = 8
 minutes_per_question = 1
-max_minutes = 45
+minutes_per_try = 2
+max_minutes = 75
 tolerance = 0.2
 """
 
@@ -50,11 +66,14 @@ EXPLORER = "KappaExplorer(KappaModel(40, 9, 6, 45))"
 
 
 def _notebook(number: str, prose: str, code: str, *, exercises: int = 0, questions: int = 0,
-              needs: str = "none", minutes: int = 1) -> dict:
+              tries: str = "", needs: str = "none", minutes: int = 1) -> dict:
+    # An old header line (no parts): `write` must bring it to the new form.
     header = f"# Notebook {number}\n\n{prose}\n\n*Prerequisites: {needs} · about {minutes} minutes*"
     cells = [{"cell_type": "markdown", "metadata": {}, "source": header},
              {"cell_type": "code", "metadata": {}, "source": code, "outputs": [],
               "execution_count": None}]
+    if tries:
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": tries})
     cells += [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x = 1",
                "outputs": [], "execution_count": None}] * exercises
     cells += [{"cell_type": "markdown", "metadata": {},
@@ -84,6 +103,7 @@ notebooks = ["01", "02", "03"]
 
 [[path]]
 name = "Kappa"
+kind = "lab"
 notebooks = ["01", "02"]
 text = "Both."
 
@@ -98,6 +118,7 @@ file = "01-kappa.ipynb"
 title = "Kappa"
 question = "Q1"
 minutes = 1
+reading_minutes = 1
 needs = []
 introduces = ["kappa"]
 
@@ -106,6 +127,7 @@ file = "02-weighted.ipynb"
 title = "Weighted"
 question = "Q2"
 minutes = 1
+reading_minutes = 1
 needs = ["01"]
 introduces = ["weights"]
 uses = ["kappa"]
@@ -115,6 +137,7 @@ file = "03-alone.ipynb"
 title = "Alone"
 question = "Q3"
 minutes = 1
+reading_minutes = 1
 """
     path = tmp_path / "notebooks" / "course.toml"
     path.write_text(text)
@@ -158,7 +181,8 @@ def test_an_undeclared_call_fails(small):
 def test_a_home_that_calls_before_it_explains_fails(small, tmp_path):
     small_course, readme, picture = small
     nb = json.loads((tmp_path / "notebooks" / "01-kappa.ipynb").read_text())
-    nb["cells"][0]["source"] = nb["cells"][0]["source"].replace("Cohen's kappa", "Agreement")
+    nb["cells"][0]["source"] = course._source(nb["cells"][0]).replace("Cohen's kappa",
+                                                                      "Agreement")
     (tmp_path / "notebooks" / "01-kappa.ipynb").write_text(json.dumps(nb))
     problems = _problems(small_course, readme, picture)
     assert any("01 is the home of 'kappa' but uses it in cell 1 before" in p
@@ -207,35 +231,112 @@ def test_a_path_must_bring_what_its_notebooks_need(small):
     # A path's name that promises a duration must hold it (01 and 02 take a minute each).
     small_course.paths[0].update(name="A 1-minute taste", notebooks=["01", "02"], assumes=[])
     course.write(small_course, readme=readme, picture=picture)
-    assert _problems(small_course, readme, picture) == ["path 'A 1-minute taste' takes 2 minutes"]
+    assert _problems(small_course, readme, picture) == [
+        "path 'A 1-minute taste' takes 2 minutes, over its 1"]
     small_course.paths[0]["name"] = "A 2-minute taste"
+    course.write(small_course, readme=readme, picture=picture)
+    assert _problems(small_course, readme, picture) == []
+    # "Two 1-minute tastes" promise two minutes; "Two" is not a number the check misses.
+    small_course.paths[0]["name"] = "Two 1-minute tastes"
     course.write(small_course, readme=readme, picture=picture)
     assert _problems(small_course, readme, picture) == []
 
 
+def test_a_lecture_path_counts_reading_and_running_and_a_lab_the_whole(small):
+    small_course, readme, picture = small
+    for nb in small_course.notebooks.values():
+        nb.minutes, nb.reading_minutes = 50, 30  # 30 reading and running, 20 exercises
+    small_course.paths[0].update(name="A 90-minute session", kind="lab")
+    course.write(small_course, readme=readme, picture=picture)
+    assert "(50 + 50 = 1 h 40 min, with exercises and explorer)" in readme.read_text()
+    assert _problems(small_course, readme, picture) == [
+        "path 'A 90-minute session' takes 100 minutes, over its 90"]
+    small_course.paths[0]["kind"] = "lecture"
+    course.write(small_course, readme=readme, picture=picture)
+    assert "(30 + 30 = 1 h, reading and running)" in readme.read_text()
+    assert _problems(small_course, readme, picture) == []
+    del small_course.paths[0]["kind"]
+    course.write(small_course, readme=readme, picture=picture)
+    assert _problems(small_course, readme, picture) == [
+        "path 'A 90-minute session' needs kind = \"lecture\" or \"lab\", not None",
+        "path 'A 90-minute session' takes 100 minutes, over its 90"]
+
+
+TRIES = """Some prose, and a list that is not the tries:
+
+- a bullet before the heading
+
+**Things to try** (the cell below prints the numbers)
+
+1. Move the slider
+   and watch the table.
+2. Tick the box.
+   - a nested note is part of try 2
+3. Reset.
+
+Afterwards, a paragraph.
+
+4. A numbered line after the list has ended is not a try.
+"""
+
+
+def test_tries_are_the_items_of_the_list_under_things_to_try():
+    assert course.tries(TRIES) == 3
+    assert course.tries(TRIES.replace("**Things to try**", "**Other things**")) == 0
+    assert course.tries("### Things to try\n\n- one\n- two\n") == 2  # bullets count too
+    assert course.tries("Things to try:\n1. one\n2) two\n3. three\n4. four") == 4
+    # A sentence that mentions things to try is not a heading.
+    assert course.tries("The numbers behind the first two things to try:\n\n1. a\n2. b") == 0
+
+
 def test_minutes_follow_the_reading_model(small, tmp_path):
     small_course, readme, picture = small
-    # Prose: 350 words, 7 in the title and header line, 6 in each folded answer's markup and
-    # text; code: 30 lines (a comment-only line does not count) and one per solution cell.
+    # Prose: 350 words, 15 in the title and header line (as `write` makes it), 6 in each folded
+    # answer's markup and text, 11 in the tries (3 in the heading, 2 in each item); code: 30
+    # lines (a comment-only line does not count) and one per solution cell.
     prose = " ".join(["word"] * 350)
     code = "\n".join(f"x{i} = {i}  # set" for i in range(29)) + "\n# only a comment\n"
-    nb = _notebook("03", prose, code + EXPLORER, exercises=2, questions=3)
-    reading = course.reading(nb["cells"], small_course.model)
-    assert (reading.words, reading.code_lines, reading.exercises, reading.questions) == (
-        350 + 7 + 3 * 6, 30 + 2, 2, 3)
-    assert reading.minutes == pytest.approx(375 / 180 + 32 / 10 + 2 * 5 + 3 * 1)
+    nb = _notebook("03", prose, code + EXPLORER, exercises=2, questions=3,
+                   tries="Things to try:\n\n1. one\n2. two\n3. three\n4. four")
     (tmp_path / "notebooks" / "03-alone.ipynb").write_text(json.dumps(nb))
+    course.write(small_course, readme=readme, picture=picture)  # its old header line
+    reading = course.reading(course._cells(small_course, "03"), small_course.model)
+    assert (reading.words, reading.code_lines, reading.exercises, reading.questions,
+            reading.tries) == (350 + 15 + 3 * 6 + 11, 30 + 2, 2, 3, 4)
+    assert reading.reading == pytest.approx(394 / 150 + 32 / 6 + 3 * 1)  # 10.96
+    assert reading.work == 2 * 8 + 4 * 2
+    assert reading.minutes == pytest.approx(reading.reading + 24)  # 34.96
+
     def about_03():
         return [p for p in _problems(small_course, readme, picture, minutes=True)
                 if p.startswith("03")]
 
-    assert about_03() == ["03: the map says 1 minutes, the reading model 18.3 (more than 20% "
-                          "apart)"]
-    small_course.notebooks["03"].minutes = round(reading.minutes)
+    assert about_03() == [
+        "03: the map says minutes = 1, the reading model 35.0 (more than 20% apart; python "
+        "tools/course.py minutes --update)",
+        "03: the map says reading_minutes = 1, the reading model 11.0 (more than 20% apart; "
+        "python tools/course.py minutes --update)"]
+    # `minutes --update` sets both in the map, touching no other line.
+    map_path = tmp_path / "notebooks" / "course.toml"
+    before = map_path.read_text()
+    assert "03-alone.ipynb" in course.update_minutes(small_course, map_path)
+    after = map_path.read_text()
+    changed = [(old, new) for old, new in zip(before.splitlines(), after.splitlines(),
+                                              strict=True) if old != new]
+    assert ("minutes = 1", "minutes = 35") in changed
+    assert ("reading_minutes = 1", "reading_minutes = 11") in changed
+    assert all(old.split(" = ")[0] in ("minutes", "reading_minutes") for old, _ in changed)
+    small_course = course.load(map_path)
+    assert (small_course.notebooks["03"].minutes,
+            small_course.notebooks["03"].reading_minutes) == (35, 11)
     course.write(small_course, readme=readme, picture=picture)
     assert about_03() == []
-    small_course.model["max_minutes"] = 15
-    assert about_03() == ["03 takes 18.3 minutes by the reading model, over the cap of 15"]
+    header = course._source(course._cells(small_course, "03")[0]).splitlines()[-1]
+    assert header == ("*Prerequisites: none · about 35 minutes (reading and running 11, "
+                      "exercises and explorer 24)*")
+    small_course.model["max_minutes"] = 30
+    assert about_03() == ["03 takes 35.0 minutes by the reading model (reading and running "
+                          "11.0, exercises and explorer 24.0), over the cap of 30"]
 
 
 def test_a_notebook_missing_from_the_map_fails(small, tmp_path):

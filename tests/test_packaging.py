@@ -287,10 +287,14 @@ def test_notebook_is_short_and_says_what_it_needs(path):
     cells = json.loads(path.read_text())["cells"]
     assert len(cells) <= MAX_CELLS, f"{len(cells)} cells; split the notebook"
     header = _markdown(path)[0]
-    match = re.search(r"^\*Prerequisites: (.+?) · about (\d+) minutes\*$", header, re.M)
-    assert match, "the first cell needs a line '*Prerequisites: … · about N minutes*'"
+    match = re.search(r"^\*Prerequisites: (.+?) · about (\d+) minutes \(reading and running "
+                      r"(\d+), exercises and explorer (\d+)\)\*$", header, re.M)
+    assert match, ("the first cell needs a line '*Prerequisites: … · about N minutes (reading "
+                   "and running R, exercises and explorer W)*'")
     # How many minutes, and whether the reading model agrees, is tests/test_course.py's job.
-    assert 5 <= int(match.group(2)) <= 45, "one notebook is 45 minutes at most"
+    total, read, work = (int(match.group(i)) for i in (2, 3, 4))
+    assert 5 <= total <= 75, "one notebook is 75 minutes at most"
+    assert read + work == total, "the two parts add up to the total"
     for number in re.findall(r"\b\d\d\b", match.group(1)):
         assert number < path.name[:2], f"prerequisite {number} comes after this notebook"
         assert list((REPO / "notebooks").glob(f"{number}-*.ipynb")), f"no notebook {number}"

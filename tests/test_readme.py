@@ -40,7 +40,8 @@ def _header(path) -> tuple[set[str], int]:
     import json
 
     first = "".join(json.loads(path.read_text())["cells"][0]["source"])
-    match = re.search(r"^\*Prerequisites: (.+?) · about (\d+) minutes\*$", first, re.M)
+    match = re.search(r"^\*Prerequisites: (.+?) · about (\d+) minutes \(reading and running "
+                      r"\d+, exercises and explorer \d+\)\*$", first, re.M)
     assert match, f"{path.name} has no prerequisites line"
     return set(re.findall(r"\b\d\d\b", match.group(1))), int(match.group(2))
 

@@ -2,16 +2,19 @@
 what each needs and teaches, and how long it takes. Everything else is made from it or
 checked against it.
 
-    python tools/course.py minutes   # each notebook's minutes by the reading model
-    python tools/course.py check     # every rule of the map (exit 1 and a list when broken)
-    python tools/course.py write     # notebook headers, the README's course map, the picture
+    python tools/course.py minutes            # each notebook's minutes by the reading model
+    python tools/course.py minutes --update   # ... and set the map's minutes to them
+    python tools/course.py check              # every rule of the map (exit 1 and a list)
+    python tools/course.py write              # headers, the README's course map, the picture
 
-The reading model (``[reading_model]`` in the map, stated once): a notebook takes prose
-words / 180 + non-comment code lines / 10 + 5 per exercise + 1 per quiz question minutes.
-``write`` puts each notebook's prerequisites and minutes into its header line, the course
-table and suggested paths into README.md (between ``<!-- course-map -->`` markers) and draws
-``docs/course-map.svg``; ``check`` (run by tests/test_course.py) fails when any of them is
-stale, a concept is used before it is taught, or a notebook runs over the cap.
+The reading model (``[reading_model]`` in the map, stated once): reading and running takes
+prose words / 150 + non-comment code lines / 6 + 1 per quiz question minutes, exercises and
+the explorer 8 per exercise + 2 per explorer try (a numbered item under "Things to try").
+``write`` puts each notebook's prerequisites and minutes (the total and its two parts) into its
+header line, the course table and suggested paths into README.md (between
+``<!-- course-map -->`` markers) and draws ``docs/course-map.svg``; ``check`` (run by
+tests/test_course.py) fails when any of them is stale, a concept is used before it is taught,
+or a notebook runs over the cap.
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ MAP = REPO / "notebooks" / "course.toml"
 README = REPO / "README.md"
 PICTURE = REPO / "docs" / "course-map.svg"
 START, END = "<!-- course-map -->", "<!-- /course-map -->"
-HEADER = re.compile(r"^\*Prerequisites: .*? · about \d+ minutes\*$", re.M)
+# The header line, and an older one without the two parts that ``write`` replaces.
+HEADER = re.compile(r"^\*Prerequisites: .*? · about \d+ minutes"
+                    r"(?: \(reading and running \d+, exercises and explorer \d+\))?\*$", re.M)
+PATH_KINDS = ("lecture", "lab")
+COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -44,6 +51,7 @@ class Notebook:
     title: str
     question: str
     minutes: int
+    reading_minutes: int
     part: str
     needs: list[str] = field(default_factory=list)
     introduces: list[str] = field(default_factory=list)
@@ -54,6 +62,11 @@ class Notebook:
     @property
     def stem(self) -> str:
         return self.file.removesuffix(".ipynb")
+
+    @property
+    def work_minutes(self) -> int:
+        """Exercises and explorer: the total less reading and running."""
+        return self.minutes - self.reading_minutes
 
 
 @dataclass
@@ -107,26 +120,56 @@ def _code_lines(cell: dict) -> list[str]:
     return [line for line in stripped if line]
 
 
+TRIES_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:\*\*|__)?Things to try\b", re.I)
+LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*+])\s")
+
+
+def tries(text: str) -> int:
+    """The explorer's tries in one markdown cell: the items of the list that follows a line
+    headed "Things to try" (numbered, as NOTEBOOKS.md asks; a bulleted list counts the same).
+    Only top-level items count; indented lines continue an item, and the list ends at the
+    first line that is neither (or at the next "Things to try", which starts a list anew)."""
+    count, inside, started = 0, False, False
+    for line in text.splitlines():
+        if TRIES_HEADING.match(line):
+            inside, started = True, False
+            continue
+        if not inside or not line.strip():
+            continue
+        if LIST_ITEM.match(line):
+            count, started = count + 1, True
+        elif not (started and line[:1].isspace()):
+            inside = False
+    return count
+
+
 @dataclass
 class Reading:
     words: int
     code_lines: int
     exercises: int
     questions: int
-    minutes: float
+    tries: int
+    reading: float  # reading and running: words, code lines, quiz questions
+    work: float  # exercises and explorer: exercises, tries
+
+    @property
+    def minutes(self) -> float:
+        return self.reading + self.work
 
 
 def reading(cells: list[dict], model: dict[str, float]) -> Reading:
-    """A notebook's size and its minutes by the reading model."""
-    words = sum(len(re.findall(r"[A-Za-z0-9][\w'’.-]*", _source(c)))
-                for c in cells if c["cell_type"] == "markdown")
+    """A notebook's size and its minutes by the reading model, in its two parts."""
+    markdown = [_source(c) for c in cells if c["cell_type"] == "markdown"]
+    words = sum(len(re.findall(r"[A-Za-z0-9][\w'’.-]*", text)) for text in markdown)
     lines = sum(len(_code_lines(c)) for c in cells if c["cell_type"] == "code")
     exercises = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
-    questions = sum(_source(c).count("<details") for c in cells if c["cell_type"] == "markdown")
-    minutes = (words / model["words_per_minute"] + lines / model["code_lines_per_minute"]
-               + exercises * model["minutes_per_exercise"]
-               + questions * model["minutes_per_question"])
-    return Reading(words, lines, exercises, questions, minutes)
+    questions = sum(text.count("<details") for text in markdown)
+    n_tries = sum(tries(text) for text in markdown)
+    read = (words / model["words_per_minute"] + lines / model["code_lines_per_minute"]
+            + questions * model["minutes_per_question"])
+    work = exercises * model["minutes_per_exercise"] + n_tries * model["minutes_per_try"]
+    return Reading(words, lines, exercises, questions, n_tries, read, work)
 
 
 def _cells(course: Course, number: str) -> list[dict]:
@@ -147,7 +190,8 @@ def _numbers(numbers: list[str]) -> str:
 def header_line(notebook: Notebook) -> str:
     needs = "none" if not notebook.needs else (
         ("notebook " if len(notebook.needs) == 1 else "notebooks ") + _numbers(notebook.needs))
-    return f"*Prerequisites: {needs} · about {notebook.minutes} minutes*"
+    return (f"*Prerequisites: {needs} · about {notebook.minutes} minutes (reading and running "
+            f"{notebook.reading_minutes}, exercises and explorer {notebook.work_minutes})*")
 
 
 def _duration(minutes: int) -> str:
@@ -170,6 +214,14 @@ def path_closure(course: Course, path: dict[str, Any]) -> list[str]:
     return missing
 
 
+def path_minutes(course: Course, path: dict[str, Any]) -> list[int]:
+    """Each notebook's minutes as a path plans them: reading and running for a lecture, the
+    whole (with exercises and explorer) for a lab."""
+    lecture = path.get("kind") == "lecture"
+    return [course.notebooks[n].reading_minutes if lecture else course.notebooks[n].minutes
+            for n in path["notebooks"]]
+
+
 def readme_map(course: Course) -> str:
     total = sum(nb.minutes for nb in course.notebooks.values())
     model = course.model
@@ -188,10 +240,14 @@ def readme_map(course: Course) -> str:
         "a notebook to each one that needs it directly (needs that follow from other arrows "
         "are left implied).](docs/course-map.svg)",
         "",
-        "**Minutes** come from one reading model: prose words / "
-        f"{model['words_per_minute']:g} + code lines / {model['code_lines_per_minute']:g} + "
-        f"{model['minutes_per_exercise']:g} per exercise + {model['minutes_per_question']:g} "
-        f"per quiz question, at most {model['max_minutes']:g} per notebook. The map, "
+        "**Minutes** are a student's time doing the work, by one reading model in two parts: "
+        f"*reading and running* takes prose words / {model['words_per_minute']:g} + code "
+        f"lines / {model['code_lines_per_minute']:g} + {model['minutes_per_question']:g} per "
+        f"quiz question, *exercises and explorer* {model['minutes_per_exercise']:g} per "
+        f"exercise + {model['minutes_per_try']:g} per explorer try (an item of its numbered "
+        "\"Things to try\"). The table gives the total, each notebook's header both parts; a "
+        "notebook takes "
+        f"at most {model['max_minutes']:g} minutes in all. The map, "
         "[`notebooks/course.toml`](notebooks/course.toml), is the one source of this table, "
         "the headers and the picture; `python tools/course.py check` (part of `make test`) "
         "holds them to it.",
@@ -208,14 +264,17 @@ def readme_map(course: Course) -> str:
                          f"{nb.minutes} | {needs} | {'; '.join(nb.sources)} |")
         lines.append("")
     lines += ["**Suggested paths** (each includes, or says it assumes, every notebook its "
-              "notebooks need)", ""]
+              "notebooks need). A lecture path counts reading-and-running time (the exercises "
+              "and the explorer's tries are left for afterwards), a lab path the whole.", ""]
     for path in course.paths:
-        minutes = [course.notebooks[n].minutes for n in path["notebooks"]]
+        minutes = path_minutes(course, path)
         sequence = " → ".join(path["notebooks"])
         assumes = (f", after {_numbers(path['assumes'])}" if path.get("assumes") else "")
+        counted = ("reading and running" if path.get("kind") == "lecture"
+                   else "with exercises and explorer")
         lines.append(f"- **{path['name']}**{assumes}: {sequence} "
-                     f"({' + '.join(map(str, minutes))} = {_duration(sum(minutes))}). "
-                     f"{path['text'].strip()}")
+                     f"({' + '.join(map(str, minutes))} = {_duration(sum(minutes))}, "
+                     f"{counted}). {path['text'].strip()}")
     lines.append("")
     return "\n".join(lines)
 
@@ -448,14 +507,41 @@ def _minutes_problems(course: Course) -> list[str]:
     problems = []
     cap, tolerance = course.model["max_minutes"], course.model["tolerance"]
     for number, nb in course.notebooks.items():
-        model = reading(_cells(course, number), course.model).minutes
-        if model > cap:
-            problems.append(f"{number} takes {model:.1f} minutes by the reading model, over the "
-                            f"cap of {cap:g}")
-        if abs(nb.minutes - model) > tolerance * model:
-            problems.append(f"{number}: the map says {nb.minutes} minutes, the reading model "
-                            f"{model:.1f} (more than {tolerance:.0%} apart)")
+        found = reading(_cells(course, number), course.model)
+        if found.minutes > cap:
+            problems.append(f"{number} takes {found.minutes:.1f} minutes by the reading model "
+                            f"(reading and running {found.reading:.1f}, exercises and explorer "
+                            f"{found.work:.1f}), over the cap of {cap:g}")
+        for what, said, model in (("minutes", nb.minutes, found.minutes),
+                                  ("reading_minutes", nb.reading_minutes, found.reading)):
+            if abs(said - model) > tolerance * model:
+                problems.append(f"{number}: the map says {what} = {said}, the reading model "
+                                f"{model:.1f} (more than {tolerance:.0%} apart; python "
+                                "tools/course.py minutes --update)")
     return problems
+
+
+def update_minutes(course: Course, path: Path = MAP) -> list[str]:
+    """Set each notebook's ``minutes`` and ``reading_minutes`` in the map to the reading
+    model's (N = R + W rounded, R rounded), editing only those two lines of each entry."""
+    text = path.read_text(encoding="utf-8")
+    blocks = re.split(r"(?m)^(?=\[\[notebook\]\]$)", text)
+    changed = []
+    for index, block in enumerate(blocks):
+        found = re.search(r'(?m)^file = "((\d\d)-[^"]+)"$', block)
+        if not block.startswith("[[notebook]]") or not found:
+            continue
+        r = reading(_cells(course, found.group(2)), course.model)
+        new = re.sub(r"(?m)^minutes = \d+$", f"minutes = {round(r.minutes)}", block)
+        line = f"reading_minutes = {round(r.reading)}"
+        new = (re.sub(r"(?m)^reading_minutes = \d+$", line, new)
+               if re.search(r"(?m)^reading_minutes = ", new)
+               else re.sub(r"(?m)^(minutes = \d+)$", rf"\1\n{line}", new))
+        if new != block:
+            blocks[index] = new
+            changed.append(found.group(1))
+    path.write_text("".join(blocks), encoding="utf-8")
+    return changed
 
 
 def _made_problems(course: Course, readme: Path, picture: Path | None) -> list[str]:
@@ -471,14 +557,24 @@ def _made_problems(course: Course, readme: Path, picture: Path | None) -> list[s
     elif text.split(START, 1)[1].split(END, 1)[0] != "\n" + readme_map(course):
         problems.append(f"{readme.name}'s course map is stale (python tools/course.py write)")
     for path in course.paths:
+        if path.get("kind") not in PATH_KINDS:
+            problems.append(f"path {path['name']!r} needs kind = \"lecture\" or \"lab\", "
+                            f"not {path.get('kind')!r}")
         for gap in path_closure(course, path):
             problems.append(f"path {path['name']!r}: {gap}, which it neither includes "
                             "before it nor assumes")
-        # A path named "A 90-minute lecture" or "A 3-hour lab" must fit in that time.
-        said = re.search(r"(\d+)-(minute|hour)", path["name"])
-        total = sum(course.notebooks[n].minutes for n in path["notebooks"])
-        if said and total > int(said.group(1)) * (60 if said.group(2) == "hour" else 1):
-            problems.append(f"path {path['name']!r} takes {total} minutes")
+        # A path named "A 90-minute lecture" or "A 3-hour lab" must fit in that time, counted
+        # as its kind counts (reading and running for a lecture, the whole for a lab).
+        # "Two 3-hour labs" promise twice the time of one.
+        said = re.search(r"(?:\b(a|one|two|three|four) )?(\d+)-(minute|hour)", path["name"],
+                         re.I)
+        total = sum(path_minutes(course, path))
+        if said:
+            sessions = COUNTS.get((said.group(1) or "a").lower(), 1)
+            allowed = sessions * int(said.group(2)) * (60 if said.group(3) == "hour" else 1)
+            if total > allowed:
+                problems.append(f"path {path['name']!r} takes {total} minutes, over its "
+                                f"{allowed}")
     if picture is not None:
         if not picture.exists():
             problems.append(f"{picture.name} is missing (python tools/course.py write)")
@@ -507,16 +603,26 @@ def check(course: Course, *, readme: Path = README, picture: Path | None = PICTU
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["minutes", "check", "write"])
+    parser.add_argument("--update", action="store_true",
+                        help="with minutes: set the map's minutes to the reading model's")
     args = parser.parse_args(argv)
     course = load()
     if args.command == "minutes":
         total = 0.0
+        cap = course.model["max_minutes"]
+        print(f"{'nb':4s} {'words':>6s} {'code':>5s} {'ex':>3s} {'qu':>3s} {'try':>4s} "
+              f"{'R':>5s} {'W':>5s} {'N':>5s}  map")
         for number, nb in course.notebooks.items():
             r = reading(_cells(course, number), course.model)
             total += r.minutes
-            print(f"{nb.file:48s} {r.minutes:5.1f} min (map {nb.minutes:2d}): {r.words} words, "
-                  f"{r.code_lines} code lines, {r.exercises} exercises, {r.questions} questions")
-        print(f"{'course':48s} {total:5.1f} min = {total / 60:.1f} h")
+            over = f"  over {cap:g}" if r.minutes > cap else ""
+            print(f"{number:4s} {r.words:6d} {r.code_lines:5d} {r.exercises:3d} {r.questions:3d} "
+                  f"{r.tries:4d} {r.reading:5.1f} {r.work:5.1f} {r.minutes:5.1f}  "
+                  f"{nb.minutes} ({nb.reading_minutes} + {nb.work_minutes}){over}")
+        print(f"course {total:.1f} min = {total / 60:.1f} h")
+        if args.update:
+            for name in update_minutes(course):
+                print(f"set the minutes of {name}")
         return 0
     if args.command == "write":
         for name in write(course):
