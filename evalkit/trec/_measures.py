@@ -62,6 +62,8 @@ def group_positions(codes: np.ndarray) -> np.ndarray:
     n = codes.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
+    if codes[0] == codes[-1]:  # grouped rows: one block (one query, as a single list is)
+        return np.arange(1, n + 1, dtype=np.int64)
     starts = block_starts(codes)
     lengths = np.empty(starts.size, dtype=np.intp)
     np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
@@ -193,6 +195,9 @@ class JudgedRun:
         its ideal rank (grades sorted high to low within each query)."""
         positive = self.qrels_grade > 0
         codes, grades = self.qrels_query[positive], self.qrels_grade[positive]
+        if self.n_queries == 1:  # one query (a single list): the grades sorted, high to low
+            grades = np.sort(grades)[::-1]
+            return codes, grades, np.arange(1, grades.size + 1, dtype=np.int64)
         order = np.lexsort((-grades, codes))
         codes, grades = codes[order], grades[order]
         return codes, grades, group_positions(codes)
