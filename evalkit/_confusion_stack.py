@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 
 from ._counting import full_confusion
-from ._validation import check_labels
+from ._validation import check_label_pair, check_labels
 
-__all__ = ["ConfusionKernel", "StackedMetric", "kernel_of", "registered_metrics", "stacked",
-           "stacked_metric"]
+__all__ = ["ConfusionKernel", "StackedMetric", "kernel_of", "one_matrix", "registered_metrics",
+           "stacked", "stacked_metric"]
 
 #: ``kernel(classes, stack, n_samples, *, resampled, **options)``: the metric of every (k, k)
 #: matrix of ``stack`` (..., k, k) over the sorted ``classes``, each holding ``n_samples``
@@ -141,3 +141,14 @@ def stacked_metric(metric: Any, y_true: Any, y_pred: Any) -> StackedMetric | Non
     for name in list(signature.parameters)[:2]:
         arguments.pop(name)
     return StackedMetric(function, arguments, kernel)
+
+
+def one_matrix(kernel: Callable[..., Any], options: Callable[..., dict], y_true: Any,
+               y_pred: Any, **arguments: Any) -> Any:
+    """A metric of one pair of label arrays: check them, check the metric's ``options``
+    (``arguments``), count one confusion matrix, and call ``kernel`` on it, the kernel the
+    stack path calls on many."""
+    y_true, y_pred = check_label_pair(y_true, y_pred)
+    checked = options(y_true, **arguments)
+    classes, matrix = full_confusion(y_true, y_pred)
+    return kernel(classes, matrix, len(y_true), **checked)

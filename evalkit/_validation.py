@@ -29,6 +29,7 @@ __all__ = [
     "check_label_choice",
     "check_label_list",
     "check_labels",
+    "check_label_pair",
     "check_option",
     "check_zero_division",
     "select_labels",
@@ -220,6 +221,16 @@ def check_same_label_kind(**arrays: np.ndarray) -> None:
     if len(set(kinds.values())) > 1:
         described = ", ".join(f"{name} holds {kind}s" for name, kind in kinds.items())
         raise ValueError(f"labels must be all strings or all numbers, but {described}")
+
+
+def check_label_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``y_true`` and ``y_pred`` checked as labels of the same items: each a 1-D label array,
+    the same length, both strings or both numbers."""
+    y_true = check_labels(y_true, "y_true")
+    y_pred = check_labels(y_pred, "y_pred")
+    check_consistent_length(y_true=y_true, y_pred=y_pred)
+    check_same_label_kind(y_true=y_true, y_pred=y_pred)
+    return y_true, y_pred
 
 
 def check_label_list(labels: Any, y_true: np.ndarray, name: str = "labels") -> np.ndarray:

@@ -33,16 +33,12 @@ from ._chance import (
     chance_of_stack,
     matthews_of_stack,
 )
-from ._confusion_stack import stacked
-from ._counting import full_confusion
+from ._confusion_stack import one_matrix, stacked
 from ._docs import fill_doc
 from ._validation import (
     check_bool,
-    check_consistent_length,
     check_label_choice,
-    check_labels,
     check_option,
-    check_same_label_kind,
     check_zero_division,
     keyword_only,
 )
@@ -54,14 +50,6 @@ __all__ = [
     "markedness",
     "CHANCE_AVERAGES",
 ]
-
-
-def _validate_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    y_true = check_labels(y_true, "y_true")
-    y_pred = check_labels(y_pred, "y_pred")
-    check_consistent_length(y_true=y_true, y_pred=y_pred)
-    check_same_label_kind(y_true=y_true, y_pred=y_pred)
-    return y_true, y_pred
 
 
 def _matthews_options(y_true: np.ndarray, *, zero_division: Any) -> dict:
@@ -92,14 +80,6 @@ def _chance_options(want: str) -> Any:
         }
 
     return options
-
-
-def _one_matrix(kernel: Any, options: Any, y_true: Any, y_pred: Any, **arguments: Any) -> Any:
-    """Check, count one confusion matrix, and call the measure's kernel on it."""
-    y_true, y_pred = _validate_pair(y_true, y_pred)
-    checked = options(y_true, **arguments)
-    classes, matrix = full_confusion(y_true, y_pred)
-    return kernel(classes, matrix, len(y_true), **checked)
 
 
 @stacked(matthews_of_stack, _matthews_options)
@@ -160,7 +140,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, zero_division: Any = "warn") 
     >>> round(matthews_corrcoef(["a", "b", "c", "c"], ["a", "c", "c", "b"]), 4)
     0.2
     """
-    return _one_matrix(matthews_of_stack, _matthews_options, y_true, y_pred,
+    return one_matrix(matthews_of_stack, _matthews_options, y_true, y_pred,
                        zero_division=zero_division)
 
 
@@ -212,7 +192,7 @@ def balanced_accuracy(y_true: Any, y_pred: Any, *, adjusted: bool = False,
     >>> balanced_accuracy(["a", "a", "b", "c"], ["a", "b", "b", "b"])
     0.5
     """
-    return _one_matrix(balanced_accuracy_of_stack, _balanced_options, y_true, y_pred,
+    return one_matrix(balanced_accuracy_of_stack, _balanced_options, y_true, y_pred,
                        adjusted=adjusted, zero_division=zero_division)
 
 
@@ -308,7 +288,7 @@ def informedness(
     >>> round(informedness(y_true, y_pred, average="macro"), 4)
     0.7222
     """
-    return _one_matrix(chance_of_stack, _chance_options("informedness"), y_true, y_pred,
+    return one_matrix(chance_of_stack, _chance_options("informedness"), y_true, y_pred,
                        average=average, pos_label=pos_label, labels=labels, exclude=exclude,
                        zero_division=zero_division)
 
@@ -357,6 +337,6 @@ def markedness(
     >>> round(markedness(y_true, y_pred, average="weighted"), 4)
     0.7667
     """
-    return _one_matrix(chance_of_stack, _chance_options("markedness"), y_true, y_pred,
+    return one_matrix(chance_of_stack, _chance_options("markedness"), y_true, y_pred,
                        average=average, pos_label=pos_label, labels=labels, exclude=exclude,
                        zero_division=zero_division)

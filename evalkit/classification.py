@@ -39,17 +39,15 @@ from ._averaging import (
     ratio_of_stack,
     weights_of,
 )
-from ._confusion_stack import stacked
+from ._confusion_stack import one_matrix, stacked
 from ._counting import count_correct, full_confusion
 from ._docs import fill_doc
 from ._validation import (
     check_1d,
-    check_consistent_length,
     check_label_choice,
     check_label_list,
-    check_labels,
+    check_label_pair,
     check_option,
-    check_same_label_kind,
     check_scalar,
     check_zero_division,
     keyword_only,
@@ -77,14 +75,6 @@ __all__ = [
 ]
 
 
-def _validate_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    y_true = check_labels(y_true, "y_true")
-    y_pred = check_labels(y_pred, "y_pred")
-    check_consistent_length(y_true=y_true, y_pred=y_pred)
-    check_same_label_kind(y_true=y_true, y_pred=y_pred)
-    return y_true, y_pred
-
-
 def _ratio_options(y_true: np.ndarray, *, want: str, beta: Any = 1.0, average: Any,
                    pos_label: Any, labels: Any, exclude: Any, zero_division: Any) -> dict:
     """The checked options of :func:`evalkit._averaging.ratio_of_stack` for ``want``."""
@@ -101,10 +91,7 @@ def _ratio_options(y_true: np.ndarray, *, want: str, beta: Any = 1.0, average: A
 
 def _ratio_metric(y_true: Any, y_pred: Any, **arguments: Any) -> Any:
     """Check, count one confusion matrix, and call the ratios' kernel on it."""
-    y_true, y_pred = _validate_pair(y_true, y_pred)
-    options = _ratio_options(y_true, **arguments)
-    classes, matrix = full_confusion(y_true, y_pred)
-    return ratio_of_stack(classes, matrix, len(y_true), **options)
+    return one_matrix(ratio_of_stack, _ratio_options, y_true, y_pred, **arguments)
 
 
 def _options_of(want: str, **fixed: Any) -> Any:
@@ -163,7 +150,7 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Any = None) -> np.ndar
     array([[2, 0],
            [1, 0]])
     """
-    y_true, y_pred = _validate_pair(y_true, y_pred)
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     if labels is None:
         return full_confusion(y_true, y_pred)[1]
     wanted = check_label_list(labels, y_true)
@@ -197,7 +184,7 @@ def accuracy(y_true: Any, y_pred: Any) -> float:
     >>> accuracy([1, 1, 0, 0], [1, 0, 0, 0])
     0.75
     """
-    y_true, y_pred = _validate_pair(y_true, y_pred)
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     return float(accuracy_of_correct(count_correct(y_true, y_pred), len(y_true)))
 
 
@@ -228,7 +215,7 @@ def error_rate(y_true: Any, y_pred: Any) -> float:
     >>> error_rate([1] * 9 + [0], [1] * 10)
     0.1
     """
-    y_true, y_pred = _validate_pair(y_true, y_pred)
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     return float(error_rate_of_correct(count_correct(y_true, y_pred), len(y_true)))
 
 
@@ -649,7 +636,7 @@ def classification_report(
     """
     beta = check_scalar(beta, "beta", low=0, allow_inf=True)
     zero_division = check_zero_division(zero_division)
-    y_true, y_pred = _validate_pair(y_true, y_pred)
+    y_true, y_pred = check_label_pair(y_true, y_pred)
     choice = check_label_choice(y_true, None, labels, exclude, None)
     classes, matrix = full_confusion(y_true, y_pred)
     counts = counts_from_matrix(classes, matrix, choice.labels, len(y_true))
