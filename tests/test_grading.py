@@ -62,6 +62,12 @@ def _teacher() -> dict:
         _cell("answer_3 = (0.1 + 0.2, 2)", ("solution",), "sol3"),
         _cell('ek.check("answer_3", answer_3, (0.3, 2), tol=1e-9, hint="a pair")',
               cell_id="check3"),
+        {"cell_type": "markdown", "id": "task", "metadata": {"tags": ["assignment"]},
+         "source": "## Assignment\nArgue for a measure. Rubric: 10 points."},
+        {"cell_type": "markdown", "id": "essay",
+         "metadata": {"tags": ["assignment", "assignment-answer"],
+                      "assignment": {"name": "Tiny assignment", "points": 10}},
+         "source": "*Your answer here.*"},
     ]
     return {"cells": cells, "metadata": {"kernelspec": {"name": "python3",
                                                          "display_name": "Python 3",
@@ -153,7 +159,9 @@ def graded(tmp_path_factory):
     _write(course / "02-broken.ipynb", broken)
     name = "01-tiny.ipynb"
     gradebook = out / "gradebook.csv"
-    _write(submissions / "honest" / name, _edition(RIGHT))
+    honest = _edition(RIGHT, replace={"essay": "I argue for recall, because misses cost."})
+    honest["cells"].append(_cell("print(40 / 50)", cell_id="mine"))  # added after the answer
+    _write(submissions / "honest" / name, honest)
     _write(submissions / "wrong" / name, _edition({**RIGHT, 2: "answer_1 = 6",
                                                    6: "answer_3 = (0.3, 3)"}))
     _write(submissions / "shapes" / name, _edition(WRONG))
@@ -331,13 +339,64 @@ def test_gradebooks_to_import(graded):
     courses["01-tiny.ipynb"] = course
     canvas = grading.write_import(marks, courses, out, "canvas")
     rows = list(csv.reader(canvas.open(encoding="utf-8")))
-    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01-tiny"]
-    assert rows[1][0].strip() == "Points Possible" and rows[1][-1] == "3"
-    assert ["honest", "", "", "honest", "", "3"] in rows
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "01-tiny",
+                       "01-tiny: Tiny assignment (marked by hand)"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][-2:] == ["3", "10"]
+    assert ["honest", "", "", "honest", "", "3", ""] in rows
     moodle = grading.write_import(marks, courses, out, "moodle")
     rows = list(csv.reader(moodle.open(encoding="utf-8")))
-    assert rows[0] == ["Username", "01-tiny"] and ["wrong", "1"] in rows
+    assert rows[0] == ["Username", "01-tiny", "01-tiny: Tiny assignment (marked by hand)"]
+    assert ["wrong", "1", ""] in rows
     assert len(rows) == 1 + len({m.student for m in marks})
+
+
+def test_an_assignment_is_collected_for_marking_by_hand(graded):
+    """The assignment gets a "marked by hand" column: to mark (with its length) when the
+    answer differs from the placeholder, not answered otherwise; the answer (with the cells
+    the student added after it) is written out for the lecturer; the import gets an empty
+    column with the rubric's points; the automatic total counts the exercises only."""
+    rows, out = graded["rows"], graded["out"]
+    column = "Tiny assignment (marked by hand)"
+    assert rows["honest"][column] == "to mark (10 words)"
+    assert rows["wrong"][column] == "not answered"
+    assert rows["corrupt"][column] == "not answered"
+    assert rows["honest"]["total"] == "3" and rows["honest"]["out_of"] == "3"
+    text = (out / "assignments" / "01-tiny" / "honest.md").read_text(encoding="utf-8")
+    assert "I argue for recall, because misses cost." in text and "print(40 / 50)" in text
+    assert not (out / "assignments" / "01-tiny" / "wrong.md").exists()
+    feedback = (out / "feedback" / "honest.md").read_text(encoding="utf-8")
+    assert "Tiny assignment: your answer was collected" in feedback
+    with (out / "gradebook-wide.csv").open(encoding="utf-8") as handle:
+        wide = {row["student"]: row for row in csv.DictReader(handle)}
+    assert wide["honest"]["01-tiny: Tiny assignment (marked by hand)"] == ""
+
+
+def test_assignment_cells_are_read_and_checked():
+    from evalkit.course import _assignments
+
+    teacher = _teacher()
+    (found,) = _assignments.parse_assignments(teacher)
+    assert (found.name, found.cell_id, found.points) == ("Tiny assignment", "essay", 10)
+    ids = {c["id"] for c in teacher["cells"]}
+    # The placeholder with other spacing is not an answer; a deleted answer cell is none.
+    student = copy.deepcopy(teacher)
+    student["cells"][-1]["source"] = "  *Your answer\nhere.*  "
+    assert _assignments.collect(student, [found], ids)["Tiny assignment"][0] == "not answered"
+    student["cells"].pop()
+    assert _assignments.collect(student, [found], ids)["Tiny assignment"][0] == "not answered"
+    # Found by its tag and name when the id changed; cells of the course after it end it.
+    student = copy.deepcopy(teacher)
+    student["cells"][-1].update(id="new", source="Recall.")
+    student["cells"].append({"cell_type": "markdown", "id": "intro", "source": "course"})
+    status, text = _assignments.collect(student, [found], ids)["Tiny assignment"]
+    assert status == "to mark (1 words)" and text == "Recall."
+    bad = copy.deepcopy(teacher)
+    bad["cells"][-1]["metadata"]["assignment"] = {"points": 3}
+    with pytest.raises(ValueError, match="needs metadata"):
+        _assignments.parse_assignments(bad)
+    bad["cells"][-1]["metadata"]["assignment"] = {"name": "x", "points": -1}
+    with pytest.raises(ValueError, match="whole number"):
+        _assignments.parse_assignments(bad)
 
 
 def test_full_feedback_gives_the_expected_values(graded, tmp_path):
@@ -472,7 +531,7 @@ def test_command_line_marks_from_the_cache_and_reports_bad_folders(graded, tmp_p
     assert grading.main([str(folder), "--course", str(graded["course"]), "--out", str(out),
                          "--timeout", str(TIMEOUT), "--cache", str(graded["cache"])]) == 0
     assert "1 notebooks marked (1 ok)" in capsys.readouterr().out
-    assert "zoe,01-tiny.ipynb,ok,correct,correct,correct,3,3" in (
+    assert "zoe,01-tiny.ipynb,ok,correct,correct,correct,not answered,3,3" in (
         out / "gradebook.csv").read_text()
     assert grading.main([str(tmp_path / "missing")]) == 2
     assert "submissions:" in capsys.readouterr().err

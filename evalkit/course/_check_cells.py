@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._assignments import Assignment
+
 __all__ = ["Check", "CourseNotebook", "check_calls", "parse_checks", "changed_checks"]
 
 
@@ -32,6 +34,8 @@ class CourseNotebook:
     path: Path
     checks: list[Check] = field(default_factory=list)
     kernel_name: str = "python3"
+    assignments: list[Assignment] = field(default_factory=list)  # marked by hand
+    cell_ids: set[str] = field(default_factory=set)
 
     @property
     def name(self) -> str:

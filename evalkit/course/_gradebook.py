@@ -14,25 +14,49 @@ from typing import Any
 from ._check_cells import CourseNotebook
 from ._marking import ERROR, WRONG, Mark
 
-__all__ = ["write_gradebook", "write_import", "write_feedback"]
+__all__ = ["write_gradebook", "write_import", "write_feedback", "write_assignments"]
 
 
 def write_gradebook(marks: list[Mark], path: Path) -> None:
-    """The detailed gradebook: one row per student and notebook, a column per exercise."""
+    """The detailed gradebook: one row per student and notebook, a column per exercise, and a
+    "marked by hand" column per assignment (to mark, with its length, or not answered: the
+    total counts the exercises only)."""
     exercises: list[str] = []
+    assignments: list[str] = []
     for result in marks:
         exercises += [name for name in result.verdicts if name not in exercises]
+        assignments += [name for name in result.assignments if name not in assignments]
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "notebook", "status", *exercises, "total", "out_of",
-                         "changed_checks", "detail", "submission"])
+        writer.writerow(["student", "notebook", "status", *exercises,
+                         *(f"{name} (marked by hand)" for name in assignments), "total",
+                         "out_of", "changed_checks", "detail", "submission"])
         for result in marks:
             writer.writerow([_cell_text(v) for v in (
                 result.student, result.notebook, result.status,
                 *(result.verdicts.get(name, "") for name in exercises),
+                *(result.assignments.get(name, ("", ""))[0] for name in assignments),
                 result.total, len(result.verdicts), " ".join(result.changed_checks),
                 result.detail, result.submission)])
+
+
+def write_assignments(marks: list[Mark], folder: Path) -> list[Path]:
+    """Each answered assignment as ``<folder>/<notebook>/<student>.md``, for the lecturer to
+    mark by hand (the student's text as written: markdown, and code in fences)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    written = []
+    for result in marks:
+        for name, (status, text) in result.assignments.items():
+            if not status.startswith("to mark"):
+                continue
+            target = folder / _safe(Path(result.notebook).stem) / f"{_safe(result.student)}.md"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(f"<!-- {result.student}: {name}, from {result.submission} -->\n\n"
+                              f"{text}\n", encoding="utf-8")
+            written.append(target)
+    return written
 
 
 def _cell_text(value: Any) -> Any:
@@ -70,6 +94,11 @@ def write_import(marks: list[Mark], courses: dict[str, CourseNotebook], out: Pat
     students, points, possible = _points(marks, courses)
     notebooks = list(possible)
     titles = [Path(name).stem for name in notebooks]
+    # The assignments are marked by hand: an empty column each, to fill in (Canvas: with its
+    # points possible), after the notebooks' columns.
+    by_hand = [(Path(name).stem, a) for name in notebooks for a in courses[name].assignments]
+    hand_titles = [f"{stem}: {a.name} (marked by hand)" for stem, a in by_hand]
+    blanks = [""] * len(by_hand)
     name = {"canvas": "gradebook-canvas.csv", "moodle": "gradebook-moodle.csv",
             "csv": "gradebook-wide.csv"}[fmt]
     path = out / name
@@ -78,22 +107,23 @@ def write_import(marks: list[Mark], courses: dict[str, CourseNotebook], out: Pat
         writer = csv.writer(handle)
         if fmt == "canvas":
             writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
-                             *titles])
+                             *titles, *hand_titles])
             writer.writerow(["    Points Possible", "", "", "", "",
-                             *(possible[n] for n in notebooks)])
+                             *(possible[n] for n in notebooks), *(a.points for _, a in by_hand)])
             for student in students:
                 writer.writerow([_cell_text(student), "", "", _cell_text(student), "",
-                                 *(points[student].get(n, 0) for n in notebooks)])
+                                 *(points[student].get(n, 0) for n in notebooks), *blanks])
         elif fmt == "moodle":
-            writer.writerow(["Username", *titles])
+            writer.writerow(["Username", *titles, *hand_titles])
             for student in students:
                 writer.writerow([_cell_text(student),
-                                 *(points[student].get(n, 0) for n in notebooks)])
+                                 *(points[student].get(n, 0) for n in notebooks), *blanks])
         else:
-            writer.writerow(["student", *titles, "total", "out_of"])
+            writer.writerow(["student", *titles, "total", "out_of", *hand_titles])
             for student in students:
                 row = [points[student].get(n, 0) for n in notebooks]
-                writer.writerow([_cell_text(student), *row, sum(row), sum(possible.values())])
+                writer.writerow([_cell_text(student), *row, sum(row), sum(possible.values()),
+                                 *blanks])
     return path
 
 
@@ -147,6 +177,10 @@ def write_feedback(marks: list[Mark], references: dict[str, CourseNotebook], fol
                 elif outcome == ERROR and result.notes.get(name):
                     line += f" — {result.notes[name]}"
                 lines.append(line)
+            for name, (status, _) in result.assignments.items():
+                lines.append(f"- {name}: " + (
+                    "your answer was collected; your lecturer marks it by hand with the rubric"
+                    if status.startswith("to mark") else "not answered (marked by hand)"))
             if result.changed_checks:
                 lines += ["", "Check cells changed from the course's (they do not count; the "
                           f"grader checks your answers itself): {', '.join(result.changed_checks)}"]

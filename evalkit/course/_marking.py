@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ._answers import _compare, _is_placeholder, _show
+from ._assignments import NOT_ANSWERED as ASSIGNMENT_NOT_ANSWERED
+from ._assignments import collect
 from ._check_cells import CourseNotebook, changed_checks
 from ._kernel import DEFAULT_CELL_TIMEOUT, RunResult, decode, run_notebook
 from ._sandbox import _sandbox_prefix
@@ -46,6 +48,8 @@ class Mark:
     notes: dict[str, str] = field(default_factory=dict)  # why wrong / error, per exercise
     given: dict[str, str] = field(default_factory=dict)  # the answer as shown, per exercise
     changed_checks: list[str] = field(default_factory=list)
+    # the assignments marked by hand: name -> ("to mark (N words)" or "not answered", text)
+    assignments: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -75,8 +79,10 @@ def mark(submission: Submission, course: CourseNotebook, *, timeout: float,
         first = str(error).splitlines()[0] if str(error) else ""
         result.detail = f"{type(error).__name__}: {first}"[:300]
         result.verdicts = unread
+        result.assignments = {a.name: (ASSIGNMENT_NOT_ANSWERED, "") for a in course.assignments}
         return result
     result.changed_checks = changed_checks(notebook, course)
+    result.assignments = collect(notebook, course.assignments, course.cell_ids)
     expressions = [(check.name, check.value_source) for check in course.checks]
     with tempfile.TemporaryDirectory(prefix="evalkit-grade-") as tmp:
         workdir = Path(tmp) / "work"

@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from ._assignments import parse_assignments
 from ._check_cells import CourseNotebook, parse_checks
 from ._kernel import decode, run_notebook
 
@@ -87,7 +88,8 @@ def reference(path: Path, *, timeout: float, cache: Path | None = None,
     raw = path.read_bytes()
     notebook = json.loads(raw)
     course_notebook = CourseNotebook(
-        path=path, checks=parse_checks(notebook),
+        path=path, checks=parse_checks(notebook), assignments=parse_assignments(notebook),
+        cell_ids={c.get("id") for c in notebook.get("cells", []) if c.get("id")},
         kernel_name=notebook.get("metadata", {}).get("kernelspec", {}).get("name", "python3"))
     notebook_sha = _sha256(raw)
     records = None

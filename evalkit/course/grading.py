@@ -1,6 +1,6 @@
 """Mark the student edition outside the student's kernel: ``evalkit grade`` / ``make grade``.
 
-    python -m evalkit.grading SUBMISSIONS [--course notebooks] [--out build/grades]
+    python -m evalkit.course.grading SUBMISSIONS [--course notebooks] [--out build/grades]
         [--timeout 300] [--cell-timeout 120] [--format csv|canvas|moodle]
         [--feedback hints|full] [--sandbox auto|bwrap|none] [--cache DIR]
 
@@ -43,7 +43,11 @@ Results in ``--out``: ``gradebook.csv`` (one row per student and notebook: statu
 per exercise with correct / wrong / not answered / error, the total); a gradebook to import
 (``--format``: ``gradebook-canvas.csv``, ``gradebook-moodle.csv``, or ``gradebook-wide.csv``
 for ``csv``: one row per student, a column per notebook); and ``feedback/<student>.md`` (each
-notebook's verdicts with hints; ``--feedback full`` also gives the expected values).
+notebook's verdicts with hints; ``--feedback full`` also gives the expected values). A part's
+open-ended assignment (cells tagged ``assignment``) is not marked by machine: the gradebooks
+get a "marked by hand" column for it (to mark, with its length, or not answered; an empty
+column in the gradebook to import) and ``assignments/<notebook>/<student>.md`` holds each
+answer for the lecturer, who marks it with the rubric printed beside the assignment.
 
 The grader's parts, one file each: reading the check cells (``_check_cells``), the kernel's
 sandbox (``_sandbox``), running a notebook and reading its answers out (``_kernel``, with
@@ -62,7 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from ._check_cells import CourseNotebook
-from ._gradebook import write_feedback, write_gradebook, write_import
+from ._gradebook import write_assignments, write_feedback, write_gradebook, write_import
 from ._kernel import DEFAULT_CELL_TIMEOUT
 from ._marking import Mark, mark
 from ._references import default_cache, reference
@@ -162,6 +166,7 @@ def grade(submissions: Path, *, course_dir: Path, out: Path, timeout: float = DE
     write_gradebook(marks, out / "gradebook.csv")
     write_import(marks, courses, out, fmt)
     write_feedback(marks, courses, out / "feedback", full=feedback == "full")
+    write_assignments(marks, out / "assignments")
     return marks
 
 # --- command line -------------------------------------------------------------------------------
