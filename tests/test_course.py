@@ -81,6 +81,18 @@ def _notebook(number: str, prose: str, code: str, *, exercises: int = 0, questio
     return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
 
+def _assignment(points: tuple[int, ...] = (3, 2), total: int = 5) -> list[dict]:
+    """A part's closing assignment: a prompt, a rubric table (points last) and the answer."""
+    rows = "\n".join(f"| criterion {i} | all | half | {p} |" for i, p in enumerate(points))
+    return [{"cell_type": "markdown", "metadata": {"tags": ["assignment"]},
+             "source": "## Assignment\n" + "a long task in many words " * 200},
+            {"cell_type": "markdown", "metadata": {"tags": ["assignment"]},
+             "source": f"| Criterion | Full | Half | Points |\n|---|---|---|---|\n{rows}"},
+            {"cell_type": "markdown", "source": "*Your answer.*",
+             "metadata": {"tags": ["assignment", "assignment-answer"],
+                          "assignment": {"name": "Assignment: x", "points": total}}}]
+
+
 @pytest.fixture
 def small(tmp_path):
     """Three notebooks: 01 teaches kappa, 02 needs 01 and uses it, 03 stands alone."""
@@ -94,6 +106,7 @@ def small(tmp_path):
                                        needs="notebook 01"),
         "03-alone.ipynb": _notebook("03", "Nothing else.", "1 + 1\n" + EXPLORER),
     }
+    books["03-alone.ipynb"]["cells"] += _assignment()
     for name, nb in books.items():
         (tmp_path / "notebooks" / name).write_text(json.dumps(nb))
     text = MODEL + """
@@ -156,6 +169,45 @@ def _problems(small_course, readme, picture, minutes=False):
 
 def test_the_small_course_holds(small):
     assert _problems(*small) == []
+
+
+def test_each_part_ends_with_an_assignment_whose_rubric_adds_up(small):
+    """The last notebook of a part closes with its assignment (prompt, rubric, answer cell);
+    the rubric's points add up to the answer cell's; no other notebook has one; and the
+    assignment's cells do not count in the notebook's minutes."""
+    small_course, readme, picture = small
+    path = small_course.notebooks_dir / "03-alone.ipynb"
+    original = json.loads(path.read_text())
+    cells = [c for c in original["cells"]
+             if "assignment" not in c.get("metadata", {}).get("tags", [])]
+    assert course.reading(original["cells"], small_course.model) == course.reading(
+        cells, small_course.model)
+
+    def problems_with(cells_03, cells_01=None):
+        path.write_text(json.dumps({**original, "cells": cells_03}))
+        if cells_01 is not None:
+            first = small_course.notebooks_dir / "01-kappa.ipynb"
+            book = json.loads(first.read_text())
+            first.write_text(json.dumps({**book, "cells": book["cells"] + cells_01}))
+        return [p for p in _problems(small_course, readme, picture) if "assignment" in p
+                or "rubric" in p]
+
+    assert problems_with(cells) == [
+        "03-alone.ipynb: the last notebook of part 'All' needs one answer cell tagged "
+        "'assignment-answer' (found 0)"]
+    assert problems_with(cells + _assignment(total=6)) == [
+        "03-alone.ipynb: the rubric's points add up to 5, the answer cell says 6"]
+    moved = _assignment()
+    assert problems_with(cells[:1] + moved + cells[1:]) == [
+        "03-alone.ipynb: the assignment's cells (tagged 'assignment') must close the "
+        "notebook, the answer cell last"]
+    no_rubric = _assignment()
+    no_rubric[1]["source"] = "No table."
+    assert problems_with(cells + no_rubric) == [
+        "03-alone.ipynb: the assignment has no rubric (a table whose last column is points)"]
+    assert problems_with(original["cells"], _assignment()) == [
+        "01-kappa.ipynb: has assignment cells, but only the last notebook of a part ends "
+        "with an assignment"]
 
 
 def test_a_use_without_its_prerequisite_fails(small):
@@ -298,6 +350,7 @@ def test_minutes_follow_the_reading_model(small, tmp_path):
     code = "\n".join(f"x{i} = {i}  # set" for i in range(29)) + "\n# only a comment\n"
     nb = _notebook("03", prose, code + EXPLORER, exercises=2, questions=3,
                    tries="Things to try:\n\n1. one\n2. two\n3. three\n4. four")
+    nb["cells"] += _assignment()  # the part's assignment: not counted
     (tmp_path / "notebooks" / "03-alone.ipynb").write_text(json.dumps(nb))
     course.write(small_course, readme=readme, picture=picture)  # its old header line
     reading = course.reading(course._cells(small_course, "03"), small_course.model)
@@ -309,7 +362,7 @@ def test_minutes_follow_the_reading_model(small, tmp_path):
 
     def about_03():
         return [p for p in _problems(small_course, readme, picture, minutes=True)
-                if p.startswith("03")]
+                if p.startswith("03") and "minutes" in p]
 
     assert about_03() == [
         "03: the map says minutes = 1, the reading model 35.0 (more than 20% apart; python "

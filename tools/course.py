@@ -120,6 +120,9 @@ def _code_lines(cell: dict) -> list[str]:
     return [line for line in stripped if line]
 
 
+ASSIGNMENT_TAG = "assignment"  # the cells of a part's open-ended assignment
+ANSWER_TAG = "assignment-answer"  # its answer cell, which the grader collects
+RUBRIC_ROW = re.compile(r"^\|(.*)\|\s*(\d+)\s*\|\s*$")  # a rubric row: ... | points |
 TRIES_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:\*\*|__)?Things to try\b", re.I)
 LIST_ITEM = re.compile(r"^(?:\d+[.)]|[-*+])\s")
 
@@ -159,7 +162,10 @@ class Reading:
 
 
 def reading(cells: list[dict], model: dict[str, float]) -> Reading:
-    """A notebook's size and its minutes by the reading model, in its two parts."""
+    """A notebook's size and its minutes by the reading model, in its two parts. A part's
+    open-ended assignment (cells tagged ``assignment``) is not counted: it is work for after
+    the part, and says its own time."""
+    cells = [c for c in cells if ASSIGNMENT_TAG not in c.get("metadata", {}).get("tags", [])]
     markdown = [_source(c) for c in cells if c["cell_type"] == "markdown"]
     words = sum(len(re.findall(r"[A-Za-z0-9][\w'’.-]*", text)) for text in markdown)
     lines = sum(len(_code_lines(c)) for c in cells if c["cell_type"] == "code")
@@ -503,6 +509,52 @@ def _explorer_problems(course: Course) -> list[str]:
     return problems
 
 
+def _assignment_problems(course: Course) -> list[str]:
+    """Each part ends with an open-ended assignment: its last notebook's last cells are tagged
+    ``assignment`` (a prompt, a rubric table whose last column is points, and one markdown
+    answer cell tagged ``assignment-answer`` whose metadata names it and gives the rubric's
+    total); no other notebook has one."""
+    problems = []
+    last = {part["notebooks"][-1]: part["name"] for part in course.parts if part["notebooks"]}
+    for number, notebook in course.notebooks.items():
+        cells = _cells(course, number)
+        tagged = [i for i, c in enumerate(cells)
+                  if ASSIGNMENT_TAG in c.get("metadata", {}).get("tags", [])]
+        answers = [i for i, c in enumerate(cells)
+                   if ANSWER_TAG in c.get("metadata", {}).get("tags", [])]
+        where = f"{notebook.file}"
+        if number not in last:
+            if tagged or answers:
+                problems.append(f"{where}: has assignment cells, but only the last notebook of "
+                                "a part ends with an assignment")
+            continue
+        part = last[number]
+        if len(answers) != 1:
+            problems.append(f"{where}: the last notebook of part {part!r} needs one answer cell "
+                            f"tagged {ANSWER_TAG!r} (found {len(answers)})")
+            continue
+        if tagged != list(range(len(cells) - len(tagged), len(cells))) or answers[0] != tagged[-1]:
+            problems.append(f"{where}: the assignment's cells (tagged {ASSIGNMENT_TAG!r}) must "
+                            "close the notebook, the answer cell last")
+        answer = cells[answers[0]]
+        meta = answer.get("metadata", {}).get("assignment", {})
+        if answer["cell_type"] != "markdown" or not isinstance(meta, dict) or not meta.get(
+                "name") or not isinstance(meta.get("points"), int):
+            problems.append(f"{where}: the answer cell must be markdown with metadata "
+                            "{'assignment': {'name': ..., 'points': ...}}")
+            continue
+        rubric = [int(m.group(2)) for i in tagged if cells[i]["cell_type"] == "markdown"
+                  for line in _source(cells[i]).splitlines()
+                  if (m := RUBRIC_ROW.match(line.strip()))]
+        if not rubric:
+            problems.append(f"{where}: the assignment has no rubric (a table whose last column "
+                            "is points)")
+        elif sum(rubric) != meta["points"]:
+            problems.append(f"{where}: the rubric's points add up to {sum(rubric)}, the answer "
+                            f"cell says {meta['points']}")
+    return problems
+
+
 def _minutes_problems(course: Course) -> list[str]:
     problems = []
     cap, tolerance = course.model["max_minutes"], course.model["tolerance"]
@@ -593,7 +645,8 @@ def check(course: Course, *, readme: Path = README, picture: Path | None = PICTU
     """Every rule of the course map; an empty list when all hold."""
     problems = _order_problems(course) + _concept_problems(course)
     if not any("not in notebooks/" in p for p in problems):
-        problems += _usage_problems(course) + _explorer_problems(course)
+        problems += (_usage_problems(course) + _explorer_problems(course)
+                     + _assignment_problems(course))
         if minutes:
             problems += _minutes_problems(course)
         problems += _made_problems(course, readme, picture)
