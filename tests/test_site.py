@@ -58,3 +58,21 @@ def test_the_landing_page_is_the_course_map(site):
     linked = set(re.findall(r'href="notebooks/(\d\d-[\w-]+)\.html', html))
     assert 'href="notebooks/conventions.html' in html  # the tool-conventions page, linked once
     assert linked == {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
+
+
+def test_the_instructor_notes_are_built_and_linked(site):
+    """docs/instructor: a page per notebook, with its four sections and a working link to the
+    notebook's page; the index's table links every page (tests/test_instructor_notes.py checks
+    the pages' content)."""
+    index = (site / "instructor" / "index.html").read_text(encoding="utf-8")
+    assert 'href="instructor/index.html"' in (site / "index.html").read_text(encoding="utf-8")
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        number = path.name[:2]
+        page = site / "instructor" / f"{number}.html"
+        assert page.is_file(), f"no instructor page for {path.name}"
+        html = page.read_text(encoding="utf-8")
+        for section in ("Timing", "Questions for the room", "Misconceptions to watch for",
+                        "Where students get stuck"):
+            assert f">{section}<" in html, f"{page.name}: no section {section!r}"
+        assert f'href="../notebooks/{path.stem}.html' in html, f"{page.name}: notebook link"
+        assert f'href="{number}.html"' in index, f"the index does not link {page.name}"

@@ -12,9 +12,10 @@ prose words / 150 + non-comment code lines / 6 + 1 per quiz question minutes, ex
 the explorer 8 per exercise + 2 per explorer try (a numbered item under "Things to try").
 ``write`` puts each notebook's prerequisites and minutes (the total and its two parts) into its
 header line, the course table and suggested paths into README.md (between
-``<!-- course-map -->`` markers) and draws ``docs/course-map.svg``; ``check`` (run by
-tests/test_course.py) fails when any of them is stale, a concept is used before it is taught,
-or a notebook runs over the cap.
+``<!-- course-map -->`` markers), draws ``docs/course-map.svg`` and writes the Timing lines of
+each notebook's instructor notes and their index table (``docs/instructor``, tools/instructor.py);
+``check`` (run by tests/test_course.py) fails when any of them is stale, a concept is used
+before it is taught, a notebook has no instructor notes, or a notebook runs over the cap.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import instructor  # tools/instructor.py: the lecturer's kit (docs/instructor), made from the map
 
 REPO = Path(__file__).resolve().parent.parent
 MAP = REPO / "notebooks" / "course.toml"
@@ -354,9 +357,12 @@ def draw_map(course: Course, target: Path = PICTURE) -> None:
     plt.close(fig)
 
 
-def write(course: Course, *, readme: Path = README, picture: Path | None = PICTURE) -> list[str]:
-    """Bring the headers, the README's course map and the picture in line with the map."""
-    changed = []
+def write(course: Course, *, readme: Path = README, picture: Path | None = PICTURE,
+          kit: Path | None = None) -> list[str]:
+    """Bring the headers, the README's course map, the picture and the instructor notes' timing
+    (``kit``, by default the ``docs/instructor`` beside the course's notebooks) in line with the
+    map."""
+    changed = instructor.write(course, kit or instructor.directory(course))
     for nb in course.notebooks.values():
         path = course.notebooks_dir / nb.file
         text = path.read_text(encoding="utf-8")
@@ -641,7 +647,7 @@ def _made_problems(course: Course, readme: Path, picture: Path | None) -> list[s
 
 
 def check(course: Course, *, readme: Path = README, picture: Path | None = PICTURE,
-          minutes: bool = True) -> list[str]:
+          minutes: bool = True, kit: Path | None = None) -> list[str]:
     """Every rule of the course map; an empty list when all hold."""
     problems = _order_problems(course) + _concept_problems(course)
     if not any("not in notebooks/" in p for p in problems):
@@ -650,6 +656,7 @@ def check(course: Course, *, readme: Path = README, picture: Path | None = PICTU
         if minutes:
             problems += _minutes_problems(course)
         problems += _made_problems(course, readme, picture)
+        problems += instructor.problems(course, kit or instructor.directory(course))
     return problems
 
 
