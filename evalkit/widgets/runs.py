@@ -290,7 +290,7 @@ class RunsExplorer(_Explorer):
         self.model = model or RunsModel()
         m = self.model
         style = {"description_width": "150px"}
-        toggle_style = {"description_width": "150px", "button_width": "130px"}
+        toggle_style = {"description_width": "150px", "button_width": "170px"}
         layout = widgets.Layout(width="520px")
 
         def label(topic: str) -> str:
