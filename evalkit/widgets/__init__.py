@@ -33,8 +33,8 @@ from .rare_class import RareClassExplorer, RareClassModel
 from .relevance import RelevanceExplorer, RelevanceModel
 from .resamples import ResamplesExplorer, ResamplesModel
 from .roc import ROCExplorer, ROCModel
-from .runs import RunsExplorer, RunsModel
 from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
+from .runs import RunsExplorer, RunsModel
 from .seeds import SeedsExplorer, SeedsModel
 from .spread import SpreadExplorer, SpreadModel
 from .temperature import TemperatureExplorer, TemperatureModel
