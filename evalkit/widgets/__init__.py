@@ -34,6 +34,7 @@ from .relevance import RelevanceExplorer, RelevanceModel
 from .resamples import ResamplesExplorer, ResamplesModel
 from .roc import ROCExplorer, ROCModel
 from .roc_threshold import ROCThresholdExplorer, ROCThresholdModel
+from .runs import RunsExplorer, RunsModel
 from .seeds import SeedsExplorer, SeedsModel
 from .spread import SpreadExplorer, SpreadModel
 from .temperature import TemperatureExplorer, TemperatureModel
@@ -69,6 +70,7 @@ __all__ = [
     "SeedsExplorer",
     "CriticalDifferenceExplorer",
     "McNemarExplorer",
+    "RunsExplorer",
     "TestSetModel",
     "ContingencyModel",
     "DCGModel",
@@ -97,4 +99,5 @@ __all__ = [
     "ResamplesModel",
     "SeedsModel",
     "CriticalDifferenceModel",
+    "RunsModel",
 ]

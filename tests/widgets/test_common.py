@@ -17,6 +17,7 @@ DEFAULT_EXPLORERS = [
     "ROCThresholdExplorer",
     "WeightedKappaExplorer",
     "MeasureAgreementExplorer",
+    "RunsExplorer",
 ]
 
 
@@ -55,6 +56,7 @@ OLD_EXPLORER_NAMES = [
     "SpreadExplorer",
     "ResamplesExplorer",
     "SeedsExplorer",
+    "RunsExplorer",
 ]
 
 

@@ -32,6 +32,7 @@ from evalkit.widgets import (
     ResamplesModel,
     ROCModel,
     ROCThresholdModel,
+    RunsModel,
     SeedsModel,
     SpreadModel,
     TemperatureModel,
@@ -91,6 +92,9 @@ MODELS = {
     "SeedsModel": lambda: SeedsModel(),
     "CriticalDifferenceModel": lambda: CriticalDifferenceModel(pd.DataFrame(
         {"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.6], "c": [0.3, 0.2, 0.5, 0.4]})),
+    "RunsModel": lambda: RunsModel(
+        pd.DataFrame({"query_id": ["1", "2", "3"], "doc_id": "a", "relevance": [1, 0, 1]}),
+        {"x": pd.DataFrame({"query_id": ["1", "2", "3"], "doc_id": "a", "score": 1.0})}),
 }
 
 # Every numeric setting: (model, setting, an accepted value, a value of the right kind that is
@@ -189,6 +193,7 @@ NUMERIC = [
     ("CriticalDifferenceModel", "n_topics", 3, 5),
     ("CriticalDifferenceModel", "alpha", 0.1, 1.0),
     ("CriticalDifferenceModel", "seed", 1, 1.5),
+    ("RunsModel", "n_skipped", 2, 3),
 ]
 
 # A change that every model accepts (the first half of the mixed changes below).
@@ -220,6 +225,7 @@ GOOD = {
     "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
     "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
     "CriticalDifferenceModel": {"n_topics": 3, "systems": ("a", "c")},
+    "RunsModel": {"measure": "AP", "n_skipped": 1},
 }
 
 
@@ -381,6 +387,7 @@ MODEL_DATA = {
     "BrierModel": ["y_true", "y_score"], "SpreadModel": ["y_true", "y_proba"],
     "ResamplesModel": [], "SeedsModel": [],
     "CriticalDifferenceModel": ["scores"],
+    "RunsModel": ["qrels", "runs"],
 }
 
 
