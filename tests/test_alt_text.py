@@ -62,7 +62,7 @@ def test_apply_writes_the_keys_nbconvert_voila_and_myst_nb_read(tmp_path):
 
 def test_the_site_and_lecture_mode_read_the_alt_text():
     template = (REPO / "tools/jupyter/voila/templates/lecture/index.html.j2").read_text()
-    assert "block data_png" in template and "get_metadata('alt')" in template
+    assert "block data_priority" in template and "cell.metadata.get('alt')" in template
     conf = (REPO / "docs" / "conf.py").read_text()
     assert "accessibility.apply" in conf
 
@@ -87,9 +87,9 @@ def test_every_box_of_the_course_map_links_its_notebook_once(course_map):
 
 
 def test_the_course_map_text_is_body_size_at_the_sites_text_width(course_map):
-    """Shown at the width of the site's text column (at most about 830 px at a 1280 px
-    window; the browser test measures it), every text is at least the body's 16 px."""
+    """Shown at the width of the site's text column (672 px at a 1280 px window; the browser
+    test measures it), every text is at least the body's 16 px."""
     view_width = float(re.search(r'viewBox="0 0 ([\d.]+) ', course_map).group(1))
     sizes = [float(size) for size in re.findall(r"font-size: ([\d.]+)px", course_map)]
     assert sizes
-    assert min(sizes) * 830 / view_width >= 16
+    assert min(sizes) * 672 / view_width >= 16

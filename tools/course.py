@@ -301,10 +301,10 @@ def drawn_needs(course: Course) -> set[tuple[str, str]]:
     return edges
 
 
-#: The picture's columns and type. The landing page shows it at the width of its text column
-#: (about 800 px at a 1280 px window), so the picture is drawn about that wide (11 in at 72 pt)
-#: and its type is the page's body size (16 px) or more; tests/browser measures it.
-MAP_COLUMNS, MAP_FONT_PT = 3, 17
+#: The picture's columns and type. The landing page shows it at the width of its text column,
+#: 672 px at a 1280 px window, so a picture 806 pt wide is scaled by 0.83 there, and type of
+#: 20 pt is shown at 16.7 px: the page's body size (16 px) or more. tests/browser measures it.
+MAP_COLUMNS, MAP_FONT_PT = 3, 20
 #: Okabe & Ito's colour-blind-safe colours, one per part (the part is also written above its
 #: row, so colour is never the only key).
 MAP_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
@@ -329,8 +329,8 @@ def draw_map(course: Course, target: Path = PICTURE) -> None:
     plt.rcParams["svg.hashsalt"] = "evalkit-course-map"
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, smaller
     font = MAP_FONT_PT
-    box_w, gap_x, gap_y, head_h = 3.45, 0.3, 0.42, 0.5
-    wrap = 24  # characters per line of a title at this size and box width
+    box_w, gap_x, gap_y, head_h = 3.4, 0.25, 0.42, 0.55
+    wrap = 21  # characters per line of a title at this size and box width
     titles = {number: textwrap.wrap(textwrap.shorten(nb.title.split(":")[0], 60,
                                                      placeholder="…"), wrap)
               for number, nb in course.notebooks.items()}

@@ -68,7 +68,10 @@ def page(request):
 
 
 def _pages(site):
-    return sorted(p for p in site.rglob("*.html") if "_sources" not in p.parts)
+    """The site's pages: not its copies of the sources, nor the theme's template fragments
+    that Sphinx copies into _static (macros, never a page anyone opens)."""
+    return sorted(p for p in site.rglob("*.html")
+                  if not {"_sources", "_static"} & set(p.relative_to(site).parts))
 
 
 @pytest.mark.browser
