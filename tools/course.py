@@ -335,7 +335,7 @@ def draw_map(course: Course, target: Path = PICTURE) -> None:
                                                      placeholder="…"), wrap)
               for number, nb in course.notebooks.items()}
     line_h = font * 1.25 / 72
-    box_h = line_h * (1 + max(len(t) for t in titles.values())) + 0.3
+    box_h = line_h * (1 + max(len(t) for t in titles.values())) + 0.35
     fig_w = MAP_COLUMNS * (box_w + gap_x) + gap_x
     rows = [(part, part["notebooks"][i:i + MAP_COLUMNS]) for part in course.parts
             for i in range(0, len(part["notebooks"]), MAP_COLUMNS)]
@@ -372,7 +372,7 @@ def draw_map(course: Course, target: Path = PICTURE) -> None:
                             va="center", fontsize=font, fontweight="bold", zorder=3,
                             gid=f"notebook-{number}-minutes")
             label.set_url(url)
-            title = ax.text(x, first - line_h, "\n".join(titles[number]), ha="center",
+            title = ax.text(x, first - 0.6 * line_h, "\n".join(titles[number]), ha="center",
                             va="top", fontsize=font, linespacing=1.25, zorder=3,
                             gid=f"notebook-{number}-title")
             title.set_url(url)
