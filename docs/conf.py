@@ -7,6 +7,9 @@ one page per public function.
 
 from __future__ import annotations
 
+import html
+import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -14,6 +17,9 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
+
+import accessibility  # noqa: E402  (tools/accessibility.py: the figures' alt text)
 
 import evalkit  # noqa: E402
 
@@ -49,8 +55,14 @@ html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,
     "home_page_in_toc": True,
+    # Code colours with 4.5:1 contrast on the code background (WCAG 2.1 AA, 1.4.3); the
+    # theme's default (tango) gives strings 3.2:1.
+    "pygments_light_style": "a11y-high-contrast-light",
+    "pygments_dark_style": "a11y-high-contrast-dark",
 }
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["accessibility.css"]
+html_js_files = ["accessibility.js"]
 
 # Group the public API by topic module: the reference page is written on every build, so a
 # new public function gets its page without anyone editing a list.
@@ -114,8 +126,16 @@ def _copy_notebooks() -> None:
     for stale in [*target.glob("*.ipynb"), *target.glob("*.md")]:
         if stale.name not in sources:
             stale.unlink()
+    alt_texts = accessibility.load()
     for name, path in sources.items():
-        _write_if_changed(target / name, path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        # Each figure's alt text from notebooks/alt-text.toml, whether or not
+        # `tools/course.py write` has put it into the notebook yet.
+        if name in alt_texts:
+            notebook = json.loads(text)
+            if accessibility.apply(notebook, alt_texts[name]):
+                text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+        _write_if_changed(target / name, text)
 
 
 def _write_course_map() -> None:
@@ -130,7 +150,20 @@ def _write_course_map() -> None:
     # the map's source file, which the site does not carry (named, not linked, there).
     course_map = course_map.replace("](docs/", "](").replace(
         "[`notebooks/course.toml`](notebooks/course.toml)", "`notebooks/course.toml`")
+    course_map = re.sub(r"!\[(.*?)\]\(course-map\.svg\)", _inline_course_map, course_map)
     _write_if_changed(DOCS / "_course_map.md", course_map)
+
+
+def _inline_course_map(image: re.Match) -> str:
+    """The picture inline in the page, not as an <img>: its boxes are links to the notebooks'
+    pages, and links inside an SVG shown as an image do nothing. One line of raw HTML (a blank
+    line would end Markdown's HTML block); the README's alt text becomes its caption."""
+    svg = (DOCS / "course-map.svg").read_text(encoding="utf-8")
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = " ".join(svg.split())
+    return (f'<figure class="course-map">{svg}'
+            f'<figcaption>{html.escape(image.group(1))}</figcaption></figure>')
 
 
 _write_reference()

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import instructor  # tools/instructor.py: the lecturer's kit (docs/instructor), made from the map
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import accessibility  # noqa: E402  (tools/ is a folder of scripts, not a package)
+import instructor  # noqa: E402  tools/instructor.py: the lecturer's kit, made from the map
 
 REPO = Path(__file__).resolve().parent.parent
 MAP = REPO / "notebooks" / "course.toml"
@@ -40,6 +42,10 @@ START, END = "<!-- course-map -->", "<!-- /course-map -->"
 HEADER = re.compile(r"^\*Prerequisites: .*? · about \d+ minutes"
                     r"(?: \(reading and running \d+, exercises and explorer \d+\))?\*$", re.M)
 PATH_KINDS = ("lecture", "lab")
+#: ``check`` also demands that the notebooks carry alt-text.toml's texts (written by
+#: ``write``). Off while other branches still edit the notebooks: turn on once ``write`` has
+#: run on main.
+ALT_TEXT_APPLIED = False
 COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
@@ -80,6 +86,7 @@ class Course:
     concepts: dict[str, dict[str, Any]]
     paths: list[dict[str, Any]]
     notebooks_dir: Path
+    alt_texts: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def home(self, concept: str) -> list[str]:
         return [n for n, nb in self.notebooks.items() if concept in nb.introduces]
@@ -110,7 +117,8 @@ def load(path: Path = MAP, notebooks_dir: Path | None = None) -> Course:
     return Course(model=data["reading_model"], notebooks=notebooks,
                   parts=data.get("part", []), concepts=data.get("concept", {}),
                   paths=data.get("path", []),
-                  notebooks_dir=notebooks_dir or path.parent)
+                  notebooks_dir=notebooks_dir or path.parent,
+                  alt_texts=accessibility.load((notebooks_dir or path.parent) / "alt-text.toml"))
 
 
 def _source(cell: dict) -> str:
@@ -301,8 +309,23 @@ def drawn_needs(course: Course) -> set[tuple[str, str]]:
     return edges
 
 
+#: The picture's columns and type. The landing page shows it at the width of its text column,
+#: 672 px at a 1280 px window, so a picture 806 pt wide is scaled by 0.83 there, and type of
+#: 20 pt is shown at 16.7 px: the page's body size (16 px) or more. tests/browser measures it.
+MAP_COLUMNS, MAP_FONT_PT = 3, 20
+#: Okabe & Ito's colour-blind-safe colours, one per part (the part is also written above its
+#: row, so colour is never the only key).
+MAP_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+
+
+def site_page(nb: Notebook) -> str:
+    """The notebook's page on the course site, relative to the landing page."""
+    return f"notebooks/{nb.stem}.html"
+
+
 def draw_map(course: Course, target: Path = PICTURE) -> None:
-    """The course as a picture: a row per part, a box per notebook, an arrow per need."""
+    """The course as a picture: a heading and rows of boxes per part, a box per notebook
+    (a link to its page on the site), an arrow per need."""
     import textwrap
 
     import matplotlib
@@ -313,48 +336,72 @@ def draw_map(course: Course, target: Path = PICTURE) -> None:
 
     plt.rcParams["svg.hashsalt"] = "evalkit-course-map"
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: searchable, smaller
-    width = max(len(part["notebooks"]) for part in course.parts)
-    box_w, box_h, gap_x, gap_y, label_w = 2.5, 0.9, 0.5, 0.5, 1.7
-    fig_w = label_w + width * (box_w + gap_x)
-    fig_h = len(course.parts) * (box_h + gap_y) + 0.2
+    font = MAP_FONT_PT
+    box_w, gap_x, gap_y, head_h = 3.4, 0.25, 0.42, 0.55
+    wrap = 21  # characters per line of a title at this size and box width
+    titles = {number: textwrap.wrap(textwrap.shorten(nb.title.split(":")[0], 60,
+                                                     placeholder="…"), wrap)
+              for number, nb in course.notebooks.items()}
+    line_h = font * 1.25 / 72
+    box_h = line_h * (1 + max(len(t) for t in titles.values())) + 0.35
+    fig_w = MAP_COLUMNS * (box_w + gap_x) + gap_x
+    rows = [(part, part["notebooks"][i:i + MAP_COLUMNS]) for part in course.parts
+            for i in range(0, len(part["notebooks"]), MAP_COLUMNS)]
+    fig_h = len(course.parts) * head_h + len(rows) * (box_h + gap_y) + 0.1
     fig, ax = plt.subplots(figsize=(fig_w, fig_h))
+    fig.subplots_adjust(0, 0, 1, 1)
     ax.set_xlim(0, fig_w)
     ax.set_ylim(0, fig_h)
     ax.axis("off")
     centre: dict[str, tuple[float, float]] = {}
-    colours = plt.get_cmap("tab10").colors
-    for row, part in enumerate(course.parts):
-        y = fig_h - 0.1 - row * (box_h + gap_y) - box_h / 2
-        colour = colours[row % 10]
-        ax.text(0.05, y, textwrap.fill(part["name"], 14), ha="left", va="center", fontsize=10,
-                fontweight="bold", color=colour)
-        for column, number in enumerate(part["notebooks"]):
-            x = label_w + column * (box_w + gap_x) + box_w / 2
+    top = fig_h - 0.05
+    seen_parts: list[str] = []
+    for part, numbers in rows:
+        if part["name"] not in seen_parts:
+            seen_parts.append(part["name"])
+            ax.text(gap_x, top - head_h / 2, part["name"], ha="left", va="center",
+                    fontsize=font, fontweight="bold", gid=f"part-{len(seen_parts)}")
+            top -= head_h
+        colour = MAP_COLOURS[(len(seen_parts) - 1) % len(MAP_COLOURS)]
+        y = top - box_h / 2
+        for column, number in enumerate(numbers):
+            x = gap_x + column * (box_w + gap_x) + box_w / 2
             centre[number] = (x, y)
             nb = course.notebooks[number]
-            ax.add_patch(FancyBboxPatch((x - box_w / 2, y - box_h / 2), box_w, box_h,
-                                        boxstyle="round,pad=0.02,rounding_size=0.08",
-                                        facecolor="white", edgecolor=colour, linewidth=1.6,
-                                        zorder=2, gid=f"notebook-{number}"))
-            ax.text(x, y + box_h / 2 - 0.17, f"{number} · {nb.minutes} min", ha="center",
-                    va="center", fontsize=8.5, fontweight="bold", zorder=3)
-            title = textwrap.shorten(nb.title.split(":")[0], 56, placeholder="…")
-            ax.text(x, y - 0.1, textwrap.fill(title, 30), ha="center", va="center",
-                    fontsize=7, linespacing=1.1, zorder=3)
+            url = site_page(nb)
+            box = FancyBboxPatch((x - box_w / 2, y - box_h / 2), box_w, box_h,
+                                 boxstyle="round,pad=0.02,rounding_size=0.08",
+                                 facecolor="white", edgecolor=colour, linewidth=2.4,
+                                 zorder=2, gid=f"notebook-{number}")
+            box.set_url(url)
+            ax.add_patch(box)
+            first = y + box_h / 2 - 0.15 - line_h / 2
+            label = ax.text(x, first, f"{number} · {nb.minutes} min", ha="center",
+                            va="center", fontsize=font, fontweight="bold", zorder=3,
+                            gid=f"notebook-{number}-minutes")
+            label.set_url(url)
+            title = ax.text(x, first - 0.6 * line_h, "\n".join(titles[number]), ha="center",
+                            va="top", fontsize=font, linespacing=1.25, zorder=3,
+                            gid=f"notebook-{number}-title")
+            title.set_url(url)
+        top -= box_h + gap_y
     for need, number in sorted(drawn_needs(course)):
         (x0, y0), (x1, y1) = centre[need], centre[number]
-        if abs(y0 - y1) < 1e-9:  # same part: side to side, bowed when it jumps a box
+        if abs(y0 - y1) < 1e-9:  # same row: side to side, bowed when it jumps a box
             start, end = (x0 + box_w / 2, y0), (x1 - box_w / 2, y1)
             bend = 0.0 if x1 - x0 < box_w + gap_x + 1e-9 else -0.25
         else:
             start, end = (x0, y0 - box_h / 2), (x1, y1 + box_h / 2)
-            bend = 0.1
-        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9,
-                                     connectionstyle=f"arc3,rad={bend}", linewidth=0.8,
-                                     color="0.4", alpha=0.75, zorder=1,
+            bend = 0.1 if x0 != x1 else 0.0
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=14,
+                                     connectionstyle=f"arc3,rad={bend}", linewidth=1.0,
+                                     color="0.35", alpha=0.6, zorder=1,
                                      gid=f"needs-{need}-{number}"))
-    fig.savefig(target, format="svg", bbox_inches="tight", metadata={"Date": None})
+    fig.savefig(target, format="svg", metadata={"Date": None})
     plt.close(fig)
+    accessibility.link_boxes(target, {number: (site_page(nb), f"{number}: {nb.title} "
+                                                         f"({nb.minutes} minutes)")
+                                      for number, nb in course.notebooks.items()})
 
 
 def write(course: Course, *, readme: Path = README, picture: Path | None = PICTURE,
@@ -372,6 +419,7 @@ def write(course: Course, *, readme: Path = README, picture: Path | None = PICTU
         new = HEADER.sub(header_line(nb), source) if HEADER.search(source) else source
         if new != source:
             first["source"] = new.splitlines(keepends=True)
+        if accessibility.apply(notebook, course.alt_texts.get(nb.file, {})) or new != source:
             path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n",
                             encoding="utf-8")
             changed.append(nb.file)
@@ -657,6 +705,8 @@ def check(course: Course, *, readme: Path = README, picture: Path | None = PICTU
             problems += _minutes_problems(course)
         problems += _made_problems(course, readme, picture)
         problems += instructor.problems(course, kit or instructor.directory(course))
+        problems += accessibility.problems(course.notebooks_dir, course.alt_texts,
+                                           applied=ALT_TEXT_APPLIED)
     return problems
 
 

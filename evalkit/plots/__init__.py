@@ -6,6 +6,7 @@ One file per topic (as scikit-learn's ``_plot/``): ``retrieval``, ``stats``, ``r
 each function, so ``import evalkit`` stays light and the maths modules never depend on it.
 """
 
+from ._common import LINE_STYLES, MARKERS, NEUTRALS, OKABE_ITO, style, use_style
 from .calibration import plot_reliability_diagram
 from .classification import (
     plot_averages,
@@ -22,6 +23,12 @@ from .retrieval import plot_f_beta, plot_retrieval_sets
 from .stats import plot_accuracy_spread
 
 __all__ = [
+    "OKABE_ITO",
+    "NEUTRALS",
+    "LINE_STYLES",
+    "MARKERS",
+    "use_style",
+    "style",
     "plot_retrieval_sets",
     "plot_accuracy_spread",
     "plot_f_beta",

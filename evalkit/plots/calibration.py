@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import check_scalar, keyword_only
 from ..calibration import consistency_band, reliability_curve
-from ._common import _axes
+from ._common import OKABE_ITO, _axes
 
 __all__ = ["plot_reliability_diagram"]
 
@@ -85,11 +85,12 @@ def plot_reliability_diagram(
                           for column in ("confidence", "low", "high")), color="0.8",
                         alpha=0.7, step=None, label="95% band of a calibrated model")
     ax.plot([0, 1], [0, 1], linestyle="--", color="0.4", linewidth=1, label="calibrated")
-    ax.plot(curve["confidence"], curve["accuracy"], "o-", color="#d62828",
+    ax.plot(curve["confidence"], curve["accuracy"], "o-", color=OKABE_ITO["vermillion"],
             label=label or f"model (ECE {ece:.3f})")
     share = curve["count"].to_numpy() / curve["count"].sum()
     width = np.minimum(curve["bin_high"] - curve["bin_low"], 0.05).to_numpy()
-    ax.bar(curve["confidence"], share * 0.25, width=width * 0.8, bottom=0.0, color="#8ecae6",
+    ax.bar(curve["confidence"], share * 0.25, width=width * 0.8, bottom=0.0,
+           color=OKABE_ITO["sky blue"],
            alpha=0.8, label="share of samples (× 0.25)")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)

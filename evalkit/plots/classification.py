@@ -8,14 +8,17 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, check_square_matrix, keyword_only
-from ._common import _axes
+from ._common import HATCHES, OKABE_ITO, _axes
 
 __all__ = ["plot_class_weights", "plot_averages", "plot_confusion_matrix"]
 
 
-# One colour per averaging scheme, from "every sample counts" (dark) to "every class counts".
-SCHEME_COLOURS = {"micro": "#1d3557", "weighted": "#457b9d", "dodrans": "#2a9d8f",
-                  "entropy": "#e9c46a", "macro": "#e76f51", "macro_pr": "#9d4edd"}
+# One Okabe-Ito colour and one hatch per averaging scheme, so that schemes differ by more
+# than colour.
+SCHEME_COLOURS = {"micro": OKABE_ITO["blue"], "weighted": OKABE_ITO["sky blue"],
+                  "dodrans": OKABE_ITO["bluish green"], "entropy": OKABE_ITO["orange"],
+                  "macro": OKABE_ITO["vermillion"], "macro_pr": OKABE_ITO["reddish purple"]}
+SCHEME_HATCHES = dict(zip(SCHEME_COLOURS, HATCHES, strict=False))
 
 
 @keyword_only
@@ -94,7 +97,8 @@ def plot_class_weights(
     width = 0.8 / len(schemes)
     for index, (scheme, weight) in enumerate(zip(schemes, weights, strict=True)):
         ax.bar(slots + (index - (len(schemes) - 1) / 2) * width, weight, width=width,
-               color=SCHEME_COLOURS.get(scheme), label=scheme)
+               color=SCHEME_COLOURS.get(scheme), hatch=SCHEME_HATCHES.get(scheme),
+               edgecolor="white", label=scheme)
     ax.set_xticks(slots)
     ax.set_xticklabels([f"{name}\nn={int(count)}" for name, count in zip(names, support,
                                                                          strict=True)],
@@ -175,7 +179,8 @@ def plot_averages(
     for index, (name, heights) in enumerate(values.items()):
         colours = [SCHEME_COLOURS.get(scheme) for scheme in schemes] if single else None
         bars = ax.bar(slots + (index - (len(values) - 1) / 2) * width, heights, width=width,
-                      color=colours, label=str(name))
+                      color=colours, hatch=None if single else HATCHES[index % len(HATCHES)],
+                      edgecolor="white", label=str(name))
         ax.bar_label(bars, labels=[f"{h:.3f}" for h in heights], fontsize=7, padding=1)
     ax.set_xticks(slots)
     ax.set_xticklabels(schemes)

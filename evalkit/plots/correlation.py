@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import keyword_only
-from ._common import _axes
+from ._common import OKABE_ITO, _axes
 
 __all__ = ["plot_rank_crossings"]
 
@@ -79,7 +79,8 @@ def plot_rank_crossings(
     ax = _axes(ax, (3.6, 0.45 * n + 1.4))
     for i in range(n):  # one line per item: a handful of items, not samples
         chosen = labels[i] == str(highlight)
-        ax.plot([0, 1], [left_rank[i], right_rank[i]], color="#e76f51" if chosen else "#457b9d",
+        ax.plot([0, 1], [left_rank[i], right_rank[i]],
+                color=OKABE_ITO["vermillion"] if chosen else OKABE_ITO["blue"],
                 linewidth=3 if chosen else 1.4, marker="o", markersize=4, zorder=3 if chosen else 2)
     for side, ranks, align in ((-0.06, left_rank, "right"), (1.06, right_rank, "left")):
         for name, y in zip(labels, ranks, strict=True):
@@ -90,7 +91,8 @@ def plot_rank_crossings(
     i, j = i[crossing], j[crossing]
     t = (left_rank[j] - left_rank[i]) / ((right_rank[i] - left_rank[i])
                                          - (right_rank[j] - left_rank[j]))
-    ax.scatter(t, left_rank[i] + (right_rank[i] - left_rank[i]) * t, s=28, color="#e63946",
+    ax.scatter(t, left_rank[i] + (right_rank[i] - left_rank[i]) * t, s=28,
+               color=OKABE_ITO["vermillion"],
                zorder=4, label=f"crossings (discordant pairs): {len(t)}")
     ax.set_xlim(-0.35, 1.35)
     ax.set_ylim(n + 0.6, 0.4)

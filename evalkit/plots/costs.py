@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_scalar, keyword_only
-from ._common import _axes, _curve_arrays, _operating_point
+from ._common import NEUTRALS, OKABE_ITO, _axes, _curve_arrays, _operating_point
 
 __all__ = ["plot_cost_curve", "plot_normalized_cost_curve"]
 
@@ -75,10 +75,11 @@ def plot_cost_curve(
     best = _operating_point(optimum, "optimum")
     if best is not None:
         x = best[0] if np.isfinite(best[0]) else np.nanmax(thresholds[finite], initial=1.0)
-        ax.plot(x, best[1], marker="*", markersize=13, color="#e63946", linestyle="none",
+        ax.plot(x, best[1], marker="*", markersize=13, color=OKABE_ITO["vermillion"],
+                linestyle="none",
                 label=f"cheapest: t = {best[0]:.3g}, cost {best[1]:.4g}")
     if current is not None:
-        ax.axvline(current, color="#264653", linestyle="--", linewidth=1,
+        ax.axvline(current, color=OKABE_ITO["black"], linestyle="--", linewidth=1,
                    label=f"chosen t = {current:.3g}")
     ax.set_xlabel("threshold (predict positive when score >= threshold)")
     ax.set_ylabel(ylabel)
@@ -168,15 +169,16 @@ def plot_normalized_cost_curve(
 
     ax = _axes(ax, (5.6, 4.2))
     if show_lines:
-        ax.plot(pc, lines.T, color="#b0b7c3", linewidth=0.6, alpha=0.6)
-    ax.plot(pc, pc, color="#6c757d", linestyle="--", linewidth=1, label="always negative")
-    ax.plot(pc, 1.0 - pc, color="#6c757d", linestyle="-.", linewidth=1,
+        ax.plot(pc, lines.T, color=NEUTRALS["light grey"], linewidth=0.6, alpha=0.6)
+    ax.plot(pc, pc, color=NEUTRALS["dark grey"], linestyle="--", linewidth=1,
+            label="always negative")
+    ax.plot(pc, 1.0 - pc, color=NEUTRALS["dark grey"], linestyle="-.", linewidth=1,
             label="always positive")
-    ax.plot(pc, envelope, color="#1d3557", linewidth=2.2, label=label)
+    ax.plot(pc, envelope, color=OKABE_ITO["blue"], linewidth=2.2, label=label)
     if probability_cost is not None:
         x, y = float(probability_cost), marked
-        ax.axvline(x, color="#e63946", linestyle=":", linewidth=1)
-        ax.plot(x, y, marker="o", color="#e63946", linestyle="none",
+        ax.axvline(x, color=OKABE_ITO["vermillion"], linestyle=":", linewidth=1)
+        ax.plot(x, y, marker="o", color=OKABE_ITO["vermillion"], linestyle="none",
                 label=f"at PC(+) = {x:.3g}: NEC = {y:.3g}")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, max(0.55, float(envelope.max()) * 1.1))

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import keyword_only
 from ..stats import nemenyi_test
-from ._common import _axes
+from ._common import NEUTRALS, OKABE_ITO, _axes
 
 __all__ = ["plot_critical_difference"]
 
@@ -87,30 +87,30 @@ def plot_critical_difference(scores: Any, *, alpha: float = 0.05, ax: Any = None
         ax.plot([tick, tick], [0, 0.08], color="black", linewidth=1)
         ax.text(tick, 0.14, str(tick), ha="center", va="bottom", fontsize=9)
     # the critical difference as a scale bar above the axis
-    ax.plot([1, 1 + cd], [0.62, 0.62], color="#d62828", linewidth=2,
+    ax.plot([1, 1 + cd], [0.62, 0.62], color=OKABE_ITO["vermillion"], linewidth=2,
             solid_capstyle="butt", gid="critical_difference")
     for end in (1, 1 + cd):
-        ax.plot([end, end], [0.55, 0.69], color="#d62828", linewidth=1)
+        ax.plot([end, end], [0.55, 0.69], color=OKABE_ITO["vermillion"], linewidth=1)
     ax.text(1 + cd / 2, 0.74, f"CD = {cd:.3f}", ha="center", va="bottom", fontsize=9,
-            color="#d62828")
+            color=OKABE_ITO["vermillion"])
 
     # the groups of systems not significantly different, as thick bars below the axis
     bar_y = [-0.18 - 0.14 * j for j in range(len(result.groups))]
     position = {name: i for i, name in enumerate(names)}
     for y, group in zip(bar_y, result.groups, strict=True):
         members = ranks[[position[name] for name in group]]
-        ax.plot([members.min(), members.max()], [y, y], color="#555555", linewidth=4,
+        ax.plot([members.min(), members.max()], [y, y], color=NEUTRALS["dark grey"], linewidth=4,
                 solid_capstyle="round", gid="group")
     lowest = min(bar_y, default=0.0) - 0.2
 
     # each system: a marker at its rank, an elbow line to its label at the side
-    ax.plot(ranks, np.zeros(k), "o", color="#023047", markersize=5, zorder=3, gid="systems")
+    ax.plot(ranks, np.zeros(k), "o", color=OKABE_ITO["blue"], markersize=5, zorder=3, gid="systems")
     for place, system in enumerate(order):
         left = place < n_left
         row = place if left else k - 1 - place
         y = lowest - row_step * row
         side = 1 - 0.35 if left else k + 0.35
-        ax.plot([ranks[system], ranks[system], side], [0, y, y], color="#023047",
+        ax.plot([ranks[system], ranks[system], side], [0, y, y], color=OKABE_ITO["blue"],
                 linewidth=0.8, gid="label_line")
         ax.text(side - 0.05 if left else side + 0.05, y,
                 f"{names[system]} ({ranks[system]:.2f})", ha="right" if left else "left",

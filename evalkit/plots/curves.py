@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._validation import keyword_only
-from ._common import _axes, _curve_arrays, _operating_point
+from ._common import OKABE_ITO, _axes, _curve_arrays, _operating_point
 
 __all__ = ["plot_roc_curve", "plot_pr_curve"]
 
@@ -14,7 +14,7 @@ def _finish_rate_axes(ax: Any, point: tuple[float, float] | None, xlabel: str, y
                       title: str, legend: str) -> Any:
     """Mark the operating point and label a plot whose axes are both rates in [0, 1]."""
     if point is not None:
-        ax.plot(*point, marker="o", markersize=9, color="#e63946", linestyle="none",
+        ax.plot(*point, marker="o", markersize=9, color=OKABE_ITO["vermillion"], linestyle="none",
                 label="operating point")
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.05)

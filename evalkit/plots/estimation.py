@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, keyword_only
-from ._common import _axes
+from ._common import NEUTRALS, OKABE_ITO, _axes
 
 __all__ = ["plot_estimation_errors"]
 
@@ -53,12 +53,12 @@ def plot_estimation_errors(errors: Mapping[str, Any], *, ax: Any = None) -> Any:
                 else {"vert": False})
     ax.boxplot(values, positions=positions, whis=(5, 95), **sideways,
                showfliers=False, widths=0.6, patch_artist=True,
-               boxprops={"facecolor": "#8ecae6", "edgecolor": "#333333"},
+               boxprops={"facecolor": OKABE_ITO["sky blue"], "edgecolor": "#333333"},
                medianprops={"color": "#333333"})
     means = np.array([v.mean() for v in values])
     sds = np.array([v.std(ddof=1) if len(v) > 1 else 0.0 for v in values])
-    ax.plot(means, positions, "D", color="#d62828", markersize=5, label="mean (bias)")
-    ax.axvline(0.0, color="#555555", linestyle="--", linewidth=1)
+    ax.plot(means, positions, "D", color=OKABE_ITO["vermillion"], markersize=5, label="mean (bias)")
+    ax.axvline(0.0, color=NEUTRALS["dark grey"], linestyle="--", linewidth=1)
     right = max(float(np.percentile(v, 95)) for v in values)
     left = min(float(np.percentile(v, 5)) for v in values)
     span = max(right - left, 1e-3)

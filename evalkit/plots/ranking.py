@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, check_grades, check_scalar, keyword_only
-from ._common import _axes
+from ._common import OKABE_ITO, _axes
 
 __all__ = ["plot_dcg_gains", "plot_precision_recall"]
 
@@ -96,18 +96,21 @@ def plot_dcg_gains(
 
     ax = _axes(ax, (6.0, 3.4))
     faint = np.where(ranks <= k, 1.0, 0.3)  # ranks below the cutoff add nothing to DCG@k
-    ax.bar(ranks, gain, width=0.8, color=[to_rgba("#a8dadc", a) for a in faint], zorder=1,
+    ax.bar(ranks, gain, width=0.8, color=[to_rgba(OKABE_ITO["sky blue"], a) for a in faint],
+           zorder=1,
            label="gain")
-    ax.bar(ranks, discounted, width=0.45, color=[to_rgba("#1d3557", a) for a in faint],
+    ax.bar(ranks, discounted, width=0.45, color=[to_rgba(OKABE_ITO["blue"], a) for a in faint],
            zorder=2, label="discounted gain (adds up to DCG)")
     if k < n:
-        ax.axvline(k + 0.5, color="#e63946", linestyle="--", linewidth=1.5, label=f"cutoff k = {k}")
+        ax.axvline(k + 0.5, color=OKABE_ITO["vermillion"], linestyle="--", linewidth=1.5,
+                   label=f"cutoff k = {k}")
     if highlight is not None:
         rank = check_scalar(highlight, "highlight", kind="int", low=1)
         if rank > n:
             raise ValueError(f"highlight must be a rank between 1 and {n}; got {highlight}")
         top = max(float(gain[rank - 1]), 0.2)
-        ax.bar(rank, top, width=0.9, fill=False, edgecolor="#e76f51", linewidth=2.5, zorder=3,
+        ax.bar(rank, top, width=0.9, fill=False, edgecolor=OKABE_ITO["vermillion"], linewidth=2.5,
+               zorder=3,
                label="selected document")
     ax.set_xticks(ranks)
     ax.set_xticklabels(labels)
@@ -198,7 +201,7 @@ def plot_precision_recall(
     prefix = f"{label}: " if label else ""
 
     ax = _axes(ax, (5.5, 4.0))
-    raw = ax.plot(recall, precision, color="#457b9d", linewidth=1.2, marker="o",
+    raw = ax.plot(recall, precision, color=OKABE_ITO["blue"], linewidth=1.2, marker="o",
                   markersize=4, markerfacecolor="white", label=f"{prefix}precision after each rank")
     ax.plot(recall[relevant], precision[relevant], linestyle="none", marker="o", markersize=6,
             color=raw[0].get_color(), label=f"{prefix}relevant document")
@@ -211,7 +214,8 @@ def plot_precision_recall(
                 f"interpolated and recall_levels have different lengths "
                 f"({values.size} != {levels.size})"
             )
-        ax.plot(levels, values, color="#e63946", linewidth=1.8, linestyle="--", marker="s",
+        ax.plot(levels, values, color=OKABE_ITO["vermillion"], linewidth=1.8, linestyle="--",
+                marker="s",
                 markersize=5, label=f"{prefix}interpolated precision")
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(0, 1.05)

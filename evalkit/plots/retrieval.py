@@ -7,13 +7,15 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, check_scalar, keyword_only
-from ._common import _axes
+from ._common import NEUTRALS, OKABE_ITO, _axes
 
 __all__ = ["plot_retrieval_sets", "plot_f_beta"]
 
 
-# One colour per cell of the contingency table, used wherever the four cells are drawn.
-CELL_COLOURS = {"TP": "#2a9d8f", "FP": "#e76f51", "FN": "#f4a261", "TN": "#d9d9d9"}
+# One colour per cell of the contingency table, used wherever the four cells are drawn
+# (Okabe-Ito; each cell also carries its name, so colour is never the only key).
+CELL_COLOURS = {"TP": OKABE_ITO["bluish green"], "FP": OKABE_ITO["vermillion"],
+                "FN": OKABE_ITO["orange"], "TN": NEUTRALS["light grey"]}
 
 
 @keyword_only
@@ -66,7 +68,8 @@ def plot_retrieval_sets(tp: int, fp: int, fn: int, tn: int, *, ax: Any = None) -
     if retrieved_share > 0:
         steps_x = [0, width_relevant, width_relevant, 1]
         steps_y = [tp_height, tp_height, fp_height, fp_height]
-        ax.step(steps_x, steps_y, where="post", color="navy", linewidth=2.5, linestyle="--",
+        ax.step(steps_x, steps_y, where="post", color=OKABE_ITO["blue"], linewidth=2.5,
+                linestyle="--",
                 label="retrieved (below the dashed line)")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
@@ -118,9 +121,10 @@ def plot_f_beta(precision: float, recall: float, *, betas: Any = None, ax: Any =
         raise ValueError("betas must be positive (the plot uses a log scale)")
     f = _f_beta_curve(float(precision), float(recall), betas)
     ax = _axes(ax, (6.5, 3.5))
-    ax.plot(betas, f, color="#264653", linewidth=2, label=r"$F_\beta$")
-    ax.axhline(precision, color="#e76f51", linestyle="--", label=f"precision {precision:.2f}")
-    ax.axhline(recall, color="#2a9d8f", linestyle=":", label=f"recall {recall:.2f}")
+    ax.plot(betas, f, color=OKABE_ITO["black"], linewidth=2, label=r"$F_\beta$")
+    ax.axhline(precision, color=OKABE_ITO["vermillion"], linestyle="--",
+               label=f"precision {precision:.2f}")
+    ax.axhline(recall, color=OKABE_ITO["bluish green"], linestyle=":", label=f"recall {recall:.2f}")
     ax.axvline(1.0, color="grey", linewidth=0.8)
     ax.set_xscale("log")
     ax.set_xlabel(r"$\beta$ (log scale): below 1 favours precision, above 1 recall")

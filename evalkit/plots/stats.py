@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, keyword_only
-from ._common import _axes
+from ._common import OKABE_ITO, _axes
 
 __all__ = ["plot_accuracy_spread"]
 
@@ -43,12 +43,12 @@ def plot_accuracy_spread(
         edges = np.concatenate([values - step / 2, [values[-1] + step / 2]])
     else:
         edges = np.linspace(low, high, 41)
-    ax.hist(measured, bins=edges, color="#8ecae6", edgecolor="white",
+    ax.hist(measured, bins=edges, color=OKABE_ITO["sky blue"], edgecolor="white",
             weights=np.full(len(measured), 100.0 / len(measured)))
     if interval is not None:
-        ax.axvspan(interval[0], interval[1], color="#ffb703", alpha=0.3,
+        ax.axvspan(interval[0], interval[1], color=OKABE_ITO["orange"], alpha=0.3,
                    label=f"interval {interval[0]:.3f} – {interval[1]:.3f}")
-    ax.axvline(true_accuracy, color="#d62828", linewidth=2,
+    ax.axvline(true_accuracy, color=OKABE_ITO["vermillion"], linewidth=2,
                label=f"true accuracy {true_accuracy:.2f}")
     ax.set_xlabel("measured accuracy")
     ax.set_ylabel("share of test sets (%)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import html
 import math
 from typing import TYPE_CHECKING, Any
@@ -50,10 +51,44 @@ def _grid(header: list[str], rows: list[list[str]], caption: str = "",
     return f"<table class='evalkit-grid'>{heading}<tr>{head}</tr>{body}</table>"
 
 
-def _display_output(obj: Any) -> dict[str, Any]:
+def _describe_figure(figure: Any) -> str:
+    """What a figure shows, in words, from its own titles, axis labels and legends: the
+    text alternative of an explorer's plot (WCAG 2.1, 1.1.1), redone at every redraw."""
+    panels = []
+    for ax in figure.axes:
+        if not ax.get_visible() or ax.get_label() == "<colorbar>":
+            continue
+        parts = []
+        if ax.get_title():
+            parts.append(ax.get_title().replace("\n", " "))
+        axes = [f"{name} axis: {label}" for name, label in
+                (("x", ax.get_xlabel()), ("y", ax.get_ylabel())) if label]
+        if axes:
+            parts.append("; ".join(axes).replace("\n", " "))
+        legend = ax.get_legend()
+        if legend is not None:
+            entries = [text.get_text() for text in legend.get_texts() if text.get_text()]
+            if entries:
+                parts.append("series: " + "; ".join(entries))
+        if parts:
+            panels.append(". ".join(parts))
+    if not panels:
+        return "Plot of the explorer's current setting."
+    if len(panels) == 1:
+        return "Plot. " + panels[0] + "."
+    return f"{len(panels)} panels. " + " ".join(
+        f"Panel {index}: {text}." for index, text in enumerate(panels, start=1))
+
+
+def _display_output(obj: Any, description: str = "") -> dict[str, Any]:
     """``obj`` as one ``display_data`` output, formatted as the running kernel formats it
     (a figure becomes the inline backend's PNG); outside IPython only its text, as
-    ``IPython.display.display`` would print it."""
+    ``IPython.display.display`` would print it.
+
+    With a ``description``, a PNG also gets an HTML form, the same image with the description
+    as its ``alt`` text: JupyterLab and Voila draw a bare ``image/png`` as an ``<img>`` with
+    no alt, which a screen reader announces as "image" and axe-core reports as critical.
+    """
     from IPython import get_ipython
 
     shell = get_ipython()
@@ -61,6 +96,14 @@ def _display_output(obj: Any) -> dict[str, Any]:
         data, metadata = {"text/plain": repr(obj)}, {}
     else:
         data, metadata = shell.display_formatter.format(obj)
+    png = data.get("image/png")
+    if description and png:
+        encoded = png if isinstance(png, str) else base64.b64encode(png).decode("ascii")
+        size = metadata.get("image/png", {}) if isinstance(metadata, dict) else {}
+        width = f" width='{int(size['width'])}'" if "width" in size else ""
+        data = {**data, "text/html": (
+            f"<img src='data:image/png;base64,{encoded}'{width} "
+            f"alt='{html.escape(description, quote=True)}' class='evalkit-figure'>")}
     return {"output_type": "display_data", "data": data, "metadata": metadata}
 
 
@@ -114,11 +157,31 @@ class _Explorer:
             if self.plot:
                 import matplotlib.pyplot as plt
 
-                figure = self.draw()
+                from ..plots import style
+
+                with style():  # the Okabe-Ito colours and line styles of evalkit's plots
+                    figure = self.draw()
                 try:
-                    self.output.outputs = (_display_output(figure),)
+                    self._description = _describe_figure(figure)
+                    self.output.outputs = (_display_output(figure, self._description),)
                 finally:
                     plt.close(figure)
+
+    def figure_description(self) -> str:
+        """The text alternative of the plot as it is now: its panels' titles, axes and
+        series (the ``alt`` of the image the view shows)."""
+        if getattr(self, "_description", None) is None or not self.plot:
+            import matplotlib.pyplot as plt
+
+            from ..plots import style
+
+            with style():
+                figure = self.draw()
+            try:
+                return _describe_figure(figure)
+            finally:
+                plt.close(figure)
+        return self._description
 
     def update_model(self) -> None:
         """Pass every control's value to the model's setting of the same name."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._validation import check_labels, check_scalar
 from ..calibration import brier_decomposition, temperature_scale
+from ..plots import OKABE_ITO
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
 
@@ -176,13 +177,15 @@ class BrierExplorer(_Explorer):
         figure, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
         edges = np.linspace(0, 1, self.model.n_bins + 1)
         left.hist([forecasts[outcomes == 1], forecasts[outcomes == 0]], bins=edges,
-                  stacked=True, color=["#d62728", "#1f77b4"], label=["positive", "negative"])
+                  stacked=True, color=[OKABE_ITO["vermillion"], OKABE_ITO["blue"]],
+                  hatch="//", edgecolor="white", label=["positive", "negative"])
         left.set(xlabel="forecast probability of the positive class", ylabel="cases",
                  title="Forecasts, by outcome")
         left.legend(fontsize=8)
         names = ["reliability", "resolution", "uncertainty", "brier"]
         right.barh(names, [s[name] for name in names],
-                   color=["#d62728", "#2ca02c", "#7f7f7f", "#1f77b4"])
+                   color=[OKABE_ITO["vermillion"], OKABE_ITO["bluish green"], "#888888",
+                          OKABE_ITO["blue"]])
         right.set(xlabel="value (one-column Brier scale)",
                   xlim=(0, max(0.5, 1.1 * max(s[name] for name in names))),
                   title="The terms of the Brier score")

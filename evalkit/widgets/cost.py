@@ -380,7 +380,7 @@ class CostExplorer(_Explorer):
                         current=m.threshold, ax=left)
         p_star = m.theoretical_threshold()
         if p_star is not None:
-            left.axvline(p_star, color="#8d99ae", linestyle=":", linewidth=1.5,
+            left.axvline(p_star, color="#555555", linestyle=":", linewidth=1.5,
                          label=f"p* = {p_star:.3g}")
             left.legend(loc="best", fontsize=8)
         # Near threshold 1 a good classifier misses every positive, and that cost would squash

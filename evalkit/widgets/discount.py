@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_bool, check_scalar
+from ..plots import MARKERS, OKABE_ITO
 from ..ranking import DCG_VARIANTS, average_precision, dcg, ndcg, reciprocal_rank
 from ._base import _Explorer, _format, _grid, _table
 from ._state import SettingsModel, keyword_options
@@ -196,10 +197,12 @@ class DiscountExplorer(_Explorer):
         rank = self.model.rank
         figure, ax = plt.subplots(figsize=(7.6, 3.6))
         styles = {"reciprocal_rank": ("k", "-"), "average_precision": ("grey", ":"),
-                  "ndcg_trec": ("#1f77b4", "-"), "ndcg_exponential": ("#2ca02c", "--"),
-                  "ndcg_jarvelin": ("#d62728", "-.")}
-        for column, (colour, line) in styles.items():
-            ax.plot(curves.index, curves[column], line, color=colour, marker=".",
+                  "ndcg_trec": (OKABE_ITO["blue"], (0, (5, 1))),
+                  "ndcg_exponential": (OKABE_ITO["bluish green"], "--"),
+                  "ndcg_jarvelin": (OKABE_ITO["vermillion"], "-.")}
+        for (column, (colour, line)), marker in zip(styles.items(), MARKERS, strict=False):
+            ax.plot(curves.index, curves[column], linestyle=line, color=colour, marker=marker,
+                    markersize=3,
                     label=self.LABELS[column])
             ax.plot([rank], [curves.loc[rank, column]], "o", color=colour)
         ax.axvline(rank, color="#999999", linewidth=0.8)

@@ -292,7 +292,7 @@ class EstimationExplorer(_Explorer):
     def draw(self) -> Any:
         import matplotlib.pyplot as plt
 
-        from ..plots import plot_estimation_errors
+        from ..plots import OKABE_ITO, plot_estimation_errors
 
         model = self.model
         s = model.summary()
@@ -304,14 +304,15 @@ class EstimationExplorer(_Explorer):
                                              gridspec_kw={"width_ratios": [1.25, 1]})
         plot_estimation_errors(errors, ax=left)
         table = model.table()
-        for method, colour, marker in [("holdout", "#fb8500", "o"), ("k-fold", "#219ebc", "s")]:
+        for method, colour, marker in [("holdout", OKABE_ITO["orange"], "o"),
+                                       ("k-fold", OKABE_ITO["blue"], "s")]:
             rows = table[table["method"] == method]
             right.plot(rows["n_train"], rows["rmse"], marker=marker, color=colour,
                        label=method)
         right.plot([s["n_train_holdout"]], [s["holdout_rmse"]], "o", markersize=12,
-                   markerfacecolor="none", markeredgecolor="#fb8500", markeredgewidth=2)
+                   markerfacecolor="none", markeredgecolor=OKABE_ITO["orange"], markeredgewidth=2)
         right.plot([s["n_train_kfold"]], [s["kfold_rmse"]], "s", markersize=12,
-                   markerfacecolor="none", markeredgecolor="#219ebc", markeredgewidth=2)
+                   markerfacecolor="none", markeredgecolor=OKABE_ITO["blue"], markeredgewidth=2)
         if model.has_leave_one_out():
             right.plot([s["n_available"] - 1], [s["loo_rmse"]], "^", color="#333333",
                        label="leave-one-out")

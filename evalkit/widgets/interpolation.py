@@ -200,7 +200,7 @@ class InterpolationExplorer(_Explorer):
     def draw(self) -> Any:
         import matplotlib.pyplot as plt
 
-        from ..plots import plot_precision_recall
+        from ..plots import OKABE_ITO, plot_precision_recall
 
         m, s = self.model, self.model.summary()
         figure, ax = plt.subplots(figsize=(5.4, 4.0))
@@ -209,10 +209,11 @@ class InterpolationExplorer(_Explorer):
         ax.axvline(s["recall_level"], color="grey", linestyle=":", linewidth=1)
         if s["stop_rank"] is not None:
             ax.plot(s["recall_at_stop"], s["precision_at_stop"], linestyle="none", marker="o",
-                    markersize=14, markerfacecolor="none", markeredgecolor="#2a9d8f",
+                    markersize=14, markerfacecolor="none",
+                    markeredgecolor=OKABE_ITO["bluish green"],
                     markeredgewidth=2, label=f"user stops at rank {s['stop_rank']}")
         ax.plot(s["recall_level"], s["interpolated_precision"], linestyle="none", marker="*",
-                markersize=14, color="#e63946",
+                markersize=14, color=OKABE_ITO["vermillion"],
                 label=f"interpolated at r = {s['recall_level']:.1f}")
         ax.legend(loc="best", fontsize=8)
         figure.tight_layout()

@@ -16,6 +16,7 @@ from ..agreement import (
     kappa_terms,
     labels_from_table,
 )
+from ..plots import OKABE_ITO
 from ._base import _Explorer, _format, _grid, _table
 from ._state import check_changes, keyword_options
 
@@ -417,8 +418,8 @@ class KappaExplorer(_Explorer):
         lowest = 0.0
         for ax, (parameter, xlabel, title) in zip(axes, panels, strict=True):
             now = getattr(m, parameter)
-            for marginals, style, color in (("separate", "-", "#1f77b4"),
-                                            ("pooled", "--", "#d62728")):
+            for marginals, style, color in (("separate", "-", OKABE_ITO["blue"]),
+                                            ("pooled", "--", OKABE_ITO["vermillion"])):
                 curve = m.kappa_curve(parameter, grid, marginals=marginals)
                 name = "Cohen (separate)" if marginals == "separate" else "Scott (pooled)"
                 ax.plot(grid, curve, style, color=color, label=f"kappa, {name}")

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_scalar
+from ..plots import OKABE_ITO
 from ..stats import mcnemar_test
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
@@ -278,7 +279,7 @@ class McNemarExplorer(_Explorer):
         summary = self.model.summary()
         shares = [summary[f"power_{_KEYS[method]}"] for method in METHODS]
         figure, ax = plt.subplots(figsize=(5.5, 3.2))
-        ax.bar(METHODS, shares, color=["tab:blue", "tab:green", "tab:orange", "tab:red"])
+        ax.bar(METHODS, shares, color=list(OKABE_ITO.values())[:4])
         ax.axhline(self.model.alpha, color="0.3", linestyle="--",
                    label=f"alpha = {self.model.alpha:g}")
         ax.set(ylim=(0, 1), title="How often each method finds p < alpha",

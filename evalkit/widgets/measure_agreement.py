@@ -8,6 +8,7 @@ import numpy as np
 
 from .._validation import check_scalar
 from ..correlation import kendall_tau
+from ..plots import OKABE_ITO
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
 
@@ -230,7 +231,7 @@ class MeasureAgreementExplorer(_Explorer):
         ax.errorbar([m.spread], [s["tau_mean"]],
                     yerr=[[s["tau_mean"] - s["tau_low"]], [s["tau_high"] - s["tau_mean"]]],
                     color="black", marker="s", capsize=4, label="current setting")
-        ax.axhline(EQUIVALENT, color="#e63946", linestyle="--", linewidth=1,
+        ax.axhline(EQUIVALENT, color=OKABE_ITO["vermillion"], linestyle="--", linewidth=1,
                    label="τ = 0.9 (Voorhees)")
         ax.set(xlabel="spread of true system scores", ylabel="Kendall's τ-b between measures",
                title=f"{m.n_systems} systems, noise {m.noise:.2f} (correlation "

@@ -245,7 +245,7 @@ class MulticlassAveragingExplorer(_Explorer):
     def draw(self) -> Any:
         import matplotlib.pyplot as plt
 
-        from ..plots import plot_class_weights
+        from ..plots import OKABE_ITO, plot_class_weights
 
         m = self.model
         s = m.summary()
@@ -255,18 +255,20 @@ class MulticlassAveragingExplorer(_Explorer):
                            n_samples=s["n_samples"], ax=left)
         left.set_ylim(0, 1.05)  # room for the legend: a weight is at most 1
         left.set_title("Weight of each averaged class, per scheme")
-        colors = ["#bbbbbb" if (m.exclude_focus and label == m.focus) else "#4c72b0"
+        colors = ["#bbbbbb" if (m.exclude_focus and label == m.focus) else OKABE_ITO["blue"]
                   for label in m.labels]
+        hatches = ["//" if (m.exclude_focus and label == m.focus) else ""
+                   for label in m.labels]
         right.bar([str(label) for label in m.labels], s["f1_per_class"], color=colors,
-                  alpha=0.8)
-        styles = {"micro": ("#d62728", "-"), "weighted": ("#ff7f0e", "--"),
-                  "entropy": ("#2ca02c", "-."), "macro": ("#111111", ":")}
+                  hatch=hatches, edgecolor="white", alpha=0.8)
+        styles = {"micro": (OKABE_ITO["vermillion"], "-"), "weighted": (OKABE_ITO["orange"], "--"),
+                  "entropy": (OKABE_ITO["bluish green"], "-."), "macro": (OKABE_ITO["black"], ":")}
         for scheme, (color, style) in styles.items():
             right.axhline(s[f"f1_{scheme}"], color=color, linestyle=style,
                           label=f"{scheme}-F1 {s[f'f1_{scheme}']:.3f}")
         right.set_ylim(0, 1.05)
         right.set_ylabel("F1")
-        right.set_xlabel("class (grey: left out)")
+        right.set_xlabel("class (grey, hatched: left out)")
         right.set_title("Per-class F1 and the averages")
         right.legend(loc="upper left", fontsize=8)
         figure.tight_layout()

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_scalar
+from ..plots import OKABE_ITO
 from ..stats import proportion_ci, simulate_test_accuracies
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
@@ -180,10 +181,11 @@ class PeekingExplorer(_Explorer):
         p = self.model.true_accuracy
         bins = np.arange(self.model.n_test + 2) / self.model.n_test - 0.5 / self.model.n_test
         figure, ax = plt.subplots(figsize=(6.5, 3.4))
-        ax.hist(scores[:, 0], bins=bins, color="#8ecae6", alpha=0.8, label="one model")
-        ax.hist(scores.max(axis=1), bins=bins, color="#fb8500", alpha=0.7,
+        ax.hist(scores[:, 0], bins=bins, color=OKABE_ITO["sky blue"], alpha=0.8, label="one model")
+        ax.hist(scores.max(axis=1), bins=bins, color=OKABE_ITO["orange"], alpha=0.7,
+                histtype="step", linewidth=2,
                 label=f"best of {self.model.n_models} (reported)")
-        ax.axvline(p, color="#d62828", linewidth=2, label=f"true accuracy {p:.2f}")
+        ax.axvline(p, color=OKABE_ITO["vermillion"], linewidth=2, label=f"true accuracy {p:.2f}")
         spread = max(scores[:, 0].std(), 1.0 / self.model.n_test)
         ax.set_xlim(max(0.0, p - 4 * spread), min(1.0, p + 6 * spread))
         ax.set_xlabel("test accuracy")

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_scalar
+from ..plots import OKABE_ITO
 from ..stats import simulate_paired_t_tests, t_test_power
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options, renamed_setting
@@ -182,7 +183,8 @@ class PowerExplorer(_Explorer):
 
         figure, ax = plt.subplots(figsize=(5.5, 3.2))
         ax.hist(self.model.pvalues(), bins=20, range=(0.0, 1.0), color="0.6")
-        ax.axvline(self.model.alpha, color="tab:red", label=f"alpha = {self.model.alpha:g}")
+        ax.axvline(self.model.alpha, color=OKABE_ITO["vermillion"],
+                   label=f"alpha = {self.model.alpha:g}")
         ax.set(title="p-values of the simulated experiments", xlabel="p-value",
                ylabel="experiments")
         ax.legend()

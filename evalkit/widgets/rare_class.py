@@ -9,6 +9,7 @@ import numpy as np
 
 from .._validation import check_scalar
 from ..classification import accuracy, precision, recall, specificity
+from ..plots import OKABE_ITO
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
 
@@ -185,14 +186,15 @@ class RareClassExplorer(_Explorer):
         import matplotlib.pyplot as plt
 
         s = self.model.summary()
-        colours = {"the system": "#219ebc", "retrieve nothing": "#fb8500"}
+        colours = {"the system": OKABE_ITO["blue"], "retrieve nothing": OKABE_ITO["orange"]}
         figure, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.2),
                                              gridspec_kw={"width_ratios": [1, 1.4]})
         # Accuracies of 0.9986 and 0.9990 look alike as bars; their errors do not.
         errors = {"the system": s["fp"] + s["fn"], "retrieve nothing": s["n_relevant"]}
         accuracies = {"the system": s["accuracy"],
                       "retrieve nothing": s["accuracy_retrieve_nothing"]}
-        bars = left.bar(list(errors), list(errors.values()), color=list(colours.values()))
+        bars = left.bar(list(errors), list(errors.values()), color=list(colours.values()),
+                        hatch=["", "//"], edgecolor="white")
         for bar, name in zip(bars, errors, strict=True):
             left.annotate(f"accuracy\n{accuracies[name]:.4f}",
                           (bar.get_x() + bar.get_width() / 2, bar.get_height()),
@@ -207,7 +209,8 @@ class RareClassExplorer(_Explorer):
                  "retrieve nothing": [np.nan, s["recall_retrieve_nothing"]]}.items(),
                 strict=True):
             right.bar(positions + offset, np.nan_to_num(values), width=0.4,
-                      color=colours[name], label=name)
+                      color=colours[name], hatch="" if offset < 0 else "//",
+                      edgecolor="white", label=name)
         right.text(0.2, 0.02, "undefined", rotation=90, ha="center", va="bottom", fontsize=8)
         right.set_xticks(positions, ["precision", "recall"])
         right.set_ylim(0, 1.05)

@@ -165,7 +165,7 @@ class RelevanceExplorer(_Explorer):
     def draw(self) -> Any:
         import matplotlib.pyplot as plt
 
-        from ..plots import plot_precision_recall
+        from ..plots import OKABE_ITO, plot_precision_recall
 
         m, k = self.model, self.model.k
         ap = m.summary()["average_precision"]
@@ -175,7 +175,8 @@ class RelevanceExplorer(_Explorer):
                               title=f"AP = {ap:.3f}, R = {m.n_relevant}")
         if k <= len(points) and m.n_relevant:
             ax.plot(points.recall[k - 1], points.precision[k - 1], linestyle="none", marker="o",
-                    markersize=14, markerfacecolor="none", markeredgecolor="#2a9d8f",
+                    markersize=14, markerfacecolor="none",
+                    markeredgecolor=OKABE_ITO["bluish green"],
                     markeredgewidth=2, label=f"after rank k = {k}")
             ax.legend(loc="best", fontsize=8)
         figure.tight_layout()

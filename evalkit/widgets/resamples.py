@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_option, check_scalar
+from ..plots import OKABE_ITO
 from ..stats import VARIANCE_TESTS, equal_variance_test
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options, renamed_setting
@@ -179,7 +180,8 @@ class ResamplesExplorer(_Explorer):
         pvalues = np.array([r.pvalue for r in self.model.results()])
         figure, ax = plt.subplots(figsize=(5.5, 3.2))
         ax.hist(pvalues, bins=20, range=(0.0, 1.0), color="0.6")
-        ax.axvline(self.model.alpha, color="tab:red", label=f"alpha = {self.model.alpha:g}")
+        ax.axvline(self.model.alpha, color=OKABE_ITO["vermillion"],
+                   label=f"alpha = {self.model.alpha:g}")
         ax.set(title=f"p-values, R = {self.model.n_resamples}", xlabel="p-value",
                ylabel="experiments")
         ax.legend()

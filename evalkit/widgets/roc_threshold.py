@@ -184,7 +184,7 @@ class ROCThresholdExplorer(_Explorer):
     def draw(self) -> Any:
         import matplotlib.pyplot as plt
 
-        from ..plots import plot_roc_curve
+        from ..plots import OKABE_ITO, plot_roc_curve
 
         m = self.model
         s = m.summary()
@@ -193,9 +193,10 @@ class ROCThresholdExplorer(_Explorer):
         plot_roc_curve(fpr, tpr, auc=s["auc"], operating_point=(s["fpr"], s["tpr"]), ax=left,
                        title=f"ROC curve: the point at threshold {s['threshold']:.3g}")
         bins = np.histogram_bin_edges(m.y_score, bins=min(30, max(5, len(m.y_score) // 5)))
-        right.hist(m.y_score[m._is_positive == 0], bins=bins, alpha=0.6, color="C0",
+        right.hist(m.y_score[m._is_positive == 0], bins=bins, alpha=0.6, color=OKABE_ITO["blue"],
                    label=f"negatives (FP = {s['fp']} right of the line)")
-        right.hist(m.y_score[m._is_positive == 1], bins=bins, alpha=0.6, color="C3",
+        right.hist(m.y_score[m._is_positive == 1], bins=bins, histtype="step", linewidth=2,
+                   color=OKABE_ITO["vermillion"],
                    label=f"positives (TP = {s['tp']} right of the line)")
         right.axvline(s["threshold"], color="black", linestyle="--", label="threshold")
         right.set(xlabel=self.score_name, ylabel="cases",

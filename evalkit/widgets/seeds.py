@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_scalar
+from ..plots import OKABE_ITO
 from ..stats import compare_systems, t_test_power
 from ._base import _Explorer, _format, _table
 from ._state import SettingsModel, keyword_options
@@ -167,7 +168,8 @@ class SeedsExplorer(_Explorer):
                  title="this experiment's runs", ylabel="score (seed SDs)")
         counts = np.arange(2, 51)
         right.plot(counts, self.model.power_curve(counts), "-")
-        right.plot([self.model.n_runs], [self.model.summary()["power"]], "o", color="tab:red")
+        right.plot([self.model.n_runs], [self.model.summary()["power"]], "o",
+                   color=OKABE_ITO["vermillion"])
         right.axhline(0.8, color="0.6", ls=":")
         right.set(title=f"power at true d = {self.model.effect_size:g}",
                   xlabel="runs per model", ylabel="power", ylim=(0, 1.02))

@@ -3,7 +3,8 @@ explorer is live, and its tables stay readable at 1280 px.
 
 The test runs the Makefile's own ``present`` target (with this Python's environment), opens the
 page in headless Chromium, checks that no code and no error is shown and that no cell of an
-explorer's table wraps, then moves the first slider and checks that the numbers change.
+explorer's table wraps, then moves the first slider and checks that the numbers change, and
+runs axe-core on the page (no serious or critical WCAG 2.1 AA violation).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from ._axe import by_rule, describe, run_axe
 from ._labserver import REPO_ROOT, _free_port
 from .test_notebooks_in_browser import (
     browser_unavailable_reason,
@@ -120,6 +122,14 @@ def test_lecture_mode_shows_a_live_readable_explorer(number: str, request, tmp_p
                 continue
         assert changed, f"moving the slider changed nothing on the page; before: {before}"
         assert "Traceback" not in page.inner_text("body")
+
+        # WCAG 2.1 AA (axe-core): the page as the lecturer shows it, explorer live.
+        violations = {f"lecture mode {number}": run_axe(page)}
+        summary = "\n".join(f"  {rule}: {e} elements" for rule, (_, e)
+                            in by_rule(violations).items())
+        assert not violations[f"lecture mode {number}"], (
+            f"axe-core: serious or critical violations in lecture mode:\n{summary}\n\n"
+            f"{describe(violations)}")
     finally:
         try:
             page.screenshot(path=str(tmp_path / f"present-{number}.png"), full_page=True)
