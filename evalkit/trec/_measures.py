@@ -155,6 +155,17 @@ class JudgedRun:
             run.n_relevant = np.array([n_relevant])
         return run
 
+    def condensed(self) -> JudgedRun:
+        """The run with its unjudged documents removed and the judged ones moved up (a
+        condensed list, Sakai 2007; trec_eval ``-J``, ``form_res_rels.c``): documents absent
+        from the qrels or graded negative are dropped, the rest keep their order and are
+        ranked 1, 2, ... and the documents retrieved become the judged ones retrieved."""
+        keep = self.judged_grade >= 0
+        query = self.judged_query[keep]
+        return JudgedRun(self.n_queries, self.relevance_level, self.qrels_query,
+                         self.qrels_grade, self.per_query(query).astype(np.intp), query,
+                         group_positions(query), self.judged_grade[keep])
+
     def per_query(self, codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum ``weights`` (or count rows) per query number."""
         return np.bincount(codes, weights=weights, minlength=self.n_queries).astype(np.float64)
