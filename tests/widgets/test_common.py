@@ -55,6 +55,7 @@ OLD_EXPLORER_NAMES = [
     "SpreadExplorer",
     "ResamplesExplorer",
     "SeedsExplorer",
+    "IncompleteJudgementsExplorer",
 ]
 
 
