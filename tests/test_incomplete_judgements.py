@@ -292,3 +292,26 @@ def test_sample_qrels_rejects_bad_input():
         ek.sample_qrels(QRELS, fraction=0.5, seed=True)
     with pytest.raises(ValueError, match="qrels"):
         ek.sample_qrels(QRELS.drop(columns="relevance"), fraction=0.5)
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("judged_only", [False, True])
+@pytest.mark.parametrize("fraction", [1.0, 0.3])
+def test_the_stdlib_docs_runs_of_notebook_29_against_the_binary(binary, tmp_path, fraction,
+                                                                judged_only):
+    # Notebook 29's numbers: the stored runs on the full qrels and on 30% of them (the rest
+    # marked -1), every per-query line of the binary.
+    from evalkit.datasets import load_collection
+
+    collection = load_collection("stdlib-docs")
+    qrels = ek.sample_qrels(collection.qrels, fraction=fraction, seed=0, unjudged="mark")
+    for run in collection.runs.values():
+        run = run[["query_id", "doc_id", "score"]]
+        lines = binary_lines(binary, tmp_path, qrels, run, *(["-J"] if judged_only else []))
+        ours = ek.evaluate(qrels, run, list(MEASURES.values()), judged_only=judged_only,
+                           trec_eval_version=binary[0])
+        for name, query, value in lines:
+            if query.strip() != "all":
+                mine = ours.loc[query, MEASURES[name.strip()]]
+                text = str(int(mine)) if name.strip() in COUNTS else f"{mine:6.4f}"
+                assert text.strip() == value.strip(), (name, query, value, mine)
