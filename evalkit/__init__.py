@@ -115,7 +115,16 @@ from .stats import (
     simulate_test_accuracies,
     t_test_power,
 )
-from .trec import evaluate, read_qrels, read_run, trec_ranking, write_qrels, write_run
+from .trec import (
+    evaluate,
+    pool,
+    read_qrels,
+    read_run,
+    sample_qrels,
+    trec_ranking,
+    write_qrels,
+    write_run,
+)
 
 #: The installed distribution's version (``evalkit --version`` prints it too).
 __version__ = _find_version()
@@ -221,6 +230,8 @@ __all__ = [
     "nemenyi_test",
     "evaluate",
     "trec_ranking",
+    "pool",
+    "sample_qrels",
     "read_qrels",
     "read_run",
     "write_qrels",

@@ -400,7 +400,7 @@ def test_all_grades_negative_fails_in_the_first_query(tmp_path, capsys):
     (["-m", "P.five"], "negative cutoff"),  # atol("five") = 0
     (["-m", "P."], "improper measure"),
     (["-M", "100"], "option -M (--Max_retrieved_per_topic"),
-    (["-J"], "option -J (--Judged_docs_only"),
+    (["-o"], "option -o (--Output_old_results_format"),
     (["-l", "-1"], "relevance level below 0"),
     (["--bogus"], "unrecognized arguments"),
 ])

@@ -236,6 +236,9 @@ SPECS = [
     Spec(ek.evaluate, {"qrels": QRELS, "run": RUN, "metrics": ["AP", "nDCG@2"]},
          options=("missing_queries",), scalars={"relevance_level": "real"}),
     Spec(ek.trec_ranking, {"qrels": QRELS, "run": RUN}, scalars={"relevance_level": "real"}),
+    Spec(ek.pool, {"runs": RUN, "depth": 2}, scalars={"depth": "int"}, negative={"depth": 0}),
+    Spec(ek.sample_qrels, {"qrels": QRELS, "fraction": 0.5, "seed": 0}, options=("unjudged",),
+         scalars={"fraction": "real"}, negative={"fraction": -0.5}),
     Spec(ek.read_qrels, {"path_or_buffer": "1 0 a 1\n"}),
     Spec(ek.read_run, {"path_or_buffer": "1 Q0 a 1 2.5 r\n"}),
     Spec(ek.write_qrels, {"qrels": QRELS, "path_or_buffer": None}),
@@ -562,6 +565,7 @@ EXTRA_DATA = {
     "five_by_two_cv_differences": {"estimator_a", "estimator_b"},
     "corrected_resampled_t_test": {"differences"},
     "evaluate": {"metrics"},
+    "pool": {"runs"},  # issue 32: the runs whose top documents are pooled
     "interpret_kappa": {"kappa"},
     "effect_size_label": {"d"},
     "proportion_ci": {"successes", "n"},

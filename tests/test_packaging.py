@@ -190,6 +190,8 @@ PROPOSED_ADDITIONS = {
     "eleven_point_average",  # ranking: 11-point interpolated AP (04; InterpolationExplorer)
     "five_by_two_cv_differences",  # stats: 5x2cv differences of two sklearn estimators (30)
     "trec_ranking",  # trec: a run's documents in trec_eval's order with their grades (04, 05, 07)
+    "pool",  # trec: the pool of runs to a depth (29; IncompleteJudgementsExplorer)
+    "sample_qrels",  # trec: a random share of each query's judgements kept (29)
 }
 
 

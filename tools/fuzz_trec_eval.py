@@ -154,7 +154,7 @@ def make_case(rng: random.Random, version: str) -> tuple[bytes, bytes, list[str]
     qrels = ("\n".join(qrels_lines) + rng.choice(["\n", "\n", ""])).encode()
     run = ("\n".join(run_lines) + rng.choice(["\n", "\n", ""])).encode()
     flags: list[str] = []
-    for flag in ("-q", "-c", "-n"):
+    for flag in ("-q", "-c", "-n", "-J"):
         if rng.random() < 0.4:
             flags.append(flag)
     if rng.random() < 0.3:

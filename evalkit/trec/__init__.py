@@ -17,6 +17,8 @@ Its private modules, one idea each, from the files up:
 - ``_tables``: a qrels or run table's columns checked and turned into arrays;
 - ``_ordering``: trec_eval's order of a run's rows (score descending, ties by doc_id);
 - ``_ranking``: :func:`trec_ranking`, that order as a table with the qrels' grades;
+- ``_pooling``: incomplete judgements: :func:`pool` (the pool of runs to a depth) and
+  :func:`sample_qrels` (a random share of the judgements kept);
 - ``_measures``: the measures, one vectorised kernel each over a :class:`JudgedRun`;
 - ``_measures_extra``: trec_eval's further measures (and ir_measures' Judged), kernels alike;
 - ``_registry``: the one record of each measure (its names, parameters, help line), which
@@ -32,9 +34,11 @@ The public names are the ones below; everything else here is private.
 
 from ._evaluate import METRICS, MISSING_QUERIES, TREC_EVAL_FAMILIES, TREC_EVAL_NAMES, evaluate
 from ._files import read_qrels, read_run, write_qrels, write_run
+from ._pooling import UNJUDGED, pool, sample_qrels
 from ._ranking import RANKING_COLUMNS, trec_ranking
 from ._tables import QRELS_COLUMNS, RUN_COLUMNS
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "trec_ranking",
+           "pool", "sample_qrels", "UNJUDGED",
            "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES",
            "QRELS_COLUMNS", "RUN_COLUMNS", "RANKING_COLUMNS"]

@@ -53,7 +53,6 @@ PIPE_BLOCK = 4096  # what a crashed trec_eval has flushed of its stdout: whole b
 #: trec_eval's options that evalkit does not support, with what they do.
 UNSUPPORTED_OPTIONS = {
     "-D": ("--Debug_level", "debug output"),
-    "-J": ("--Judged_docs_only", "evaluate over judged documents only"),
     "-N": ("--Number_docs_in_coll", "number of documents in the collection"),
     "-M": ("--Max_retrieved_per_topic", "keep only the top N documents of each query"),
     "-R": ("--Rel_info_format", "other relevance formats: prefs, qrels_prefs, qrels_jg"),
@@ -77,6 +76,9 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument("-l", "--level_for_rel", dest="l", type=_atol_level, default=1,
                         metavar="N", help="relevance level: grades >= N are relevant "
                         "(default 1; read as C's atol: 1.5 is 1)")
+    parser.add_argument("-J", "--Judged_docs_only", dest="J", action="store_true",
+                        help="evaluate over judged documents only: each ranking without its "
+                        "unjudged documents (condensed lists)")
     parser.add_argument("-n", "--nosummary", dest="n", action="store_true",
                         help="no summary: only -q's lines")
     parser.add_argument("-m", "--measure", dest="m", action="append", default=[],
@@ -89,7 +91,7 @@ def add_arguments(parser: Any) -> None:
                         version=_version_text(), help="evalkit's version and the trec_eval "
                         "releases it reproduces")
     for short, (long, what) in UNSUPPORTED_OPTIONS.items():
-        takes_value = short not in ("-J", "-o")
+        takes_value = short != "-o"
         parser.add_argument(short, long, dest=f"unsupported_{short[1]}",
                             **({"metavar": "X"} if takes_value else {"action": "store_true"}),
                             help=f"(not supported: trec_eval's {what})")
@@ -132,7 +134,8 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
         run_table, run_id = read_trec_results(args.run, version, stdin)
         columns = plan(selection, version)
         outcome = compute(qrels, run_table, run_id, columns, relevance_level=args.l,
-                          complete=args.c, version=version)
+                          complete=args.c, version=version,
+                          judged_only=getattr(args, "J", False))
         if (run_table.empty and version == "10.0" and outcome.summary is not None
                 and not args.n and any(c.name == "runid" for c in columns)):
             raise TrecEvalError(f"{args.run}: no results in the file (trec_eval 10.0 -c "

@@ -80,8 +80,10 @@ def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
 
 
 def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[Column], *,
-            relevance_level: int, complete: bool, version: str = DEFAULT_VERSION) -> Outcome:
-    """trec_eval's loop over queries (see the module's documentation), vectorised."""
+            relevance_level: int, complete: bool, version: str = DEFAULT_VERSION,
+            judged_only: bool = False) -> Outcome:
+    """trec_eval's loop over queries (see the module's documentation), vectorised;
+    ``judged_only`` is trec_eval's -J (condensed lists)."""
     # Hashed, then only the distinct ids sorted (byte order: ids are Latin-1 text).
     q_ids = np.sort(pd.unique(qrels["query_id"].to_numpy(dtype=object)))
     r_ids = np.sort(pd.unique(run["query_id"].to_numpy(dtype=object)))
@@ -142,7 +144,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
                                   "score": 1.0})
             run_sub = pd.concat([run_sub, extra], ignore_index=True)
         scores = evaluate(qrels_sub, run_sub, labels, relevance_level=relevance_level,
-                          **_evaluate_options(version))
+                          judged_only=judged_only, **_evaluate_options(version))
         scores = scores.reindex(pd.Index(queries, dtype=object))
     n_evaluated = queries.size
     n_queries = q_ids.size if complete else n_evaluated

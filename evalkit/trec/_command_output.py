@@ -107,7 +107,7 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "uninitialised run id, evalkit refuses; trec_eval 10.0's rbp starts its gain range",
         "from uninitialised memory (m_rbp.c), so beside other measures its value can vary:",
         "evalkit starts it at 0, which is what 10.0 prints for rbp alone or in all_trec;",
-        "the options -D -J -N -M -R -T -Z -o are not supported.",
+        "the options -D -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
     extra = [f"{m.name}@k" if m.cutoff != "none" else m.name

@@ -45,7 +45,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
-from .._validation import check_option, check_scalar, keyword_only
+from .._validation import check_bool, check_option, check_scalar, keyword_only
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
@@ -460,6 +460,7 @@ def evaluate(
     relevance_level: float = 1,
     missing_queries: str = "ignore",
     trec_eval_version: str = "9.0.8",
+    judged_only: bool = False,
 ) -> pd.DataFrame:
     r"""Score a run against the qrels, query by query, exactly as trec_eval does.
 
@@ -524,6 +525,11 @@ def evaluate(
         ``(long)(r R + 0.9)``, 10.0 as ``lround(r R)``: this changes ``IPrec@r``
         (``iprec_at_recall``) and ``IPrecAvg`` (``11pt_avg``) and nothing else
         (``RprecMult`` truncates in both). Every measure is available with either.
+    judged_only : bool, default False
+        Score condensed lists (Sakai 2007; trec_eval ``-J``): each query's ranking without
+        the documents the qrels do not judge (absent, or graded negative), the judged ones
+        moved up to fill the gaps in their order. A query whose retrieved documents are all
+        unjudged is kept and scores 0, as in trec_eval. Not with ``ties="average"``.
 
     Returns
     -------
@@ -581,6 +587,10 @@ def evaluate(
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     ties = any(m.options.get("ties") == "average" for m in parsed)
+    judged_only = check_bool(judged_only, "judged_only")
+    if ties and judged_only:
+        raise ValueError("judged_only: ties=average is not defined on condensed lists; "
+                         "ask for one or the other")
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
                              r_code, r_doc, r_score, ties)
@@ -589,6 +599,9 @@ def evaluate(
         r_code = _run_query_codes(r_query, r_starts, queries)[keep]
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
                              r_code, r_doc, r_score, ties)
+    retrieved = ranked.n_retrieved > 0
+    if judged_only:
+        ranked = ranked.condensed()
     columns = {}
     for m in parsed:
         measure = MEASURES[m.name]
@@ -597,4 +610,4 @@ def evaluate(
     result = pd.DataFrame(columns, index=pd.Index(queries, name="query_id"))
     if missing_queries == "zero":
         return result
-    return result[ranked.n_retrieved > 0]
+    return result[retrieved]

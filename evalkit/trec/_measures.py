@@ -121,6 +121,10 @@ class JudgedRun:
         self.n_retrieved = n_retrieved
         self.judged_query, self.judged_rank = judged_query, judged_rank
         self.judged_grade = judged_grade
+        #: Whether unjudged documents were removed (:meth:`condensed`, trec_eval -J), and
+        #: the queries that retrieved something before (what trec_eval evaluates).
+        self.is_condensed = False
+        self.evaluated = n_retrieved > 0
         relevant = is_relevant(judged_grade, relevance_level)
         #: The retrieved relevant documents: query, rank, and how many relevant ones so far.
         self.relevant_query = judged_query[relevant]
@@ -153,6 +157,19 @@ class JudgedRun:
                   np.array([size]), codes, ranks, grades, tie_first, tie_size)
         if n_relevant is not None:
             run.n_relevant = np.array([n_relevant])
+        return run
+
+    def condensed(self) -> JudgedRun:
+        """The run with its unjudged documents removed and the judged ones moved up (a
+        condensed list, Sakai 2007; trec_eval ``-J``, ``form_res_rels.c``): documents absent
+        from the qrels or graded negative are dropped, the rest keep their order and are
+        ranked 1, 2, ... and the documents retrieved become the judged ones retrieved."""
+        keep = self.judged_grade >= 0
+        query = self.judged_query[keep]
+        run = JudgedRun(self.n_queries, self.relevance_level, self.qrels_query,
+                        self.qrels_grade, self.per_query(query).astype(np.intp), query,
+                        group_positions(query), self.judged_grade[keep])
+        run.is_condensed, run.evaluated = True, self.evaluated
         return run
 
     def per_query(self, codes: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
@@ -289,12 +306,21 @@ def interpolated_precision(run: JudgedRun, level: Any, version: str = "9.0.8",
     instead of the release (``"textbook"``, ``"trec_eval"``, ``"trec_eval_10"``).
 
     ``level`` may be an array of levels: the result then has one row per level.
+
+    On condensed lists (trec_eval ``-J``) a query left with no document makes trec_eval
+    divide 0 by 0 (``m_iprec_at_recall.c`` starts from num_rel_ret / num_ret): a level whose
+    count c before the floor at 1 is 0 is NaN there, as trec_eval prints it (``-nan``).
     """
     if convention is None:
         convention = "trec_eval_10" if version == "10.0" else "trec_eval"
     levels = np.asarray(level, dtype=np.float64)
     needed = relevant_needed(levels[..., None], run.n_relevant, convention)
     value = np.zeros(needed.shape)
+    if run.is_condensed and convention != "textbook":
+        scaled = levels[..., None] * run.n_relevant
+        uncounted = scaled + 0.9 < 1 if convention == "trec_eval" else scaled < 0.5
+        # C's 0.0 / 0.0 has its sign bit set: trec_eval prints -nan.
+        value[uncounted & (run.n_retrieved == 0) & run.evaluated] = -np.nan
     codes = run.relevant_query
     if codes.size == 0:
         return value
@@ -586,6 +612,7 @@ def ideal_dcg(run: JudgedRun, k: float | None,
     ``form_res_rels.c`` then leaves the grade counts of the last query evaluated before it
     with a grade >= 0 in place (its loop over grades 0 … max runs for no grade), so trec_eval
     prints that query's ideal DCG again; ``evalkit trec_eval`` prints what 10.0 prints. Every
-    other measure is 0 either way (nothing retrieved gains)."""
-    return np.where(run.n_retrieved > 0, _dcg_parts(run, gains, k)[1], 0.0)
+    other measure is 0 either way (nothing retrieved gains). On condensed lists a query
+    whose retrieved documents were all unjudged keeps its ideal DCG, as in trec_eval -J."""
+    return np.where(run.evaluated, _dcg_parts(run, gains, k)[1], 0.0)
 

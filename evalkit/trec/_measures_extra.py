@@ -316,7 +316,7 @@ def r_ndcg(run: JudgedRun, k: float | None, gains: dict[int, float] | None = Non
     with np.errstate(divide="ignore", invalid="ignore"):
         total = np.where(tail, total + final_dcg / final_best, total)
         value = total / (count + tail)
-    return np.where((run.n_relevant > 0) & (n > 0), value, 0.0)
+    return np.where((run.n_relevant > 0) & run.evaluated, value, 0.0)
 
 
 def _running_at(codes: np.ndarray, ranks: np.ndarray, running: np.ndarray,

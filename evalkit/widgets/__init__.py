@@ -21,6 +21,7 @@ from .critical_difference import CriticalDifferenceExplorer, CriticalDifferenceM
 from .dcg import DCGExplorer, DCGModel
 from .discount import DiscountExplorer, DiscountModel
 from .estimation import EstimationExplorer, EstimationModel
+from .incomplete import IncompleteJudgementsExplorer, IncompleteJudgementsModel
 from .interpolation import InterpolationExplorer, InterpolationModel
 from .kappa import KappaExplorer, KappaModel
 from .mcnemar import McNemarExplorer, McNemarModel
@@ -68,6 +69,7 @@ __all__ = [
     "SpreadExplorer",
     "ResamplesExplorer",
     "SeedsExplorer",
+    "IncompleteJudgementsExplorer",
     "CriticalDifferenceExplorer",
     "McNemarExplorer",
     "RunsExplorer",
@@ -98,6 +100,7 @@ __all__ = [
     "SpreadModel",
     "ResamplesModel",
     "SeedsModel",
+    "IncompleteJudgementsModel",
     "CriticalDifferenceModel",
     "RunsModel",
 ]

@@ -57,6 +57,7 @@ OLD_EXPLORER_NAMES = [
     "ResamplesExplorer",
     "SeedsExplorer",
     "RunsExplorer",
+    "IncompleteJudgementsExplorer",
 ]
 
 

@@ -20,6 +20,7 @@ from evalkit.widgets import (
     DCGModel,
     DiscountModel,
     EstimationModel,
+    IncompleteJudgementsModel,
     InterpolationModel,
     KappaModel,
     MeasureAgreementModel,
@@ -90,6 +91,10 @@ MODELS = {
     "SpreadModel": lambda: SpreadModel(n_items=50, n_resamples=20),
     "ResamplesModel": lambda: ResamplesModel(n_resamples=30, n_repeats=20),
     "SeedsModel": lambda: SeedsModel(),
+    "IncompleteJudgementsModel": lambda: IncompleteJudgementsModel(
+        pd.DataFrame({"query_id": "1", "doc_id": list("abcd"), "relevance": [1, 0, 1, 0]}),
+        {"x": pd.DataFrame({"query_id": "1", "doc_id": list("abcd"), "score": [4, 3, 2, 1]}),
+         "y": pd.DataFrame({"query_id": "1", "doc_id": list("dcba"), "score": [4, 3, 2, 1]})}),
     "CriticalDifferenceModel": lambda: CriticalDifferenceModel(pd.DataFrame(
         {"a": [0.9, 0.8, 0.7, 0.9], "b": [0.5, 0.6, 0.4, 0.6], "c": [0.3, 0.2, 0.5, 0.4]})),
     "RunsModel": lambda: RunsModel(
@@ -190,6 +195,9 @@ NUMERIC = [
     ("SeedsModel", "effect_size", 0.5, 5.5),
     ("SeedsModel", "alpha", 0.01, 0.0),
     ("SeedsModel", "seed", 1, -1),
+    ("IncompleteJudgementsModel", "fraction", 0.3, 0.0),
+    ("IncompleteJudgementsModel", "depth", 2, 0),
+    ("IncompleteJudgementsModel", "seed", 1, -1),
     ("CriticalDifferenceModel", "n_topics", 3, 5),
     ("CriticalDifferenceModel", "alpha", 0.1, 1.0),
     ("CriticalDifferenceModel", "seed", 1, 1.5),
@@ -224,6 +232,7 @@ GOOD = {
     "SpreadModel": {"n_items": 100, "n_resamples": 30},
     "ResamplesModel": {"n_resamples": 100, "variance_ratio": 0.8},
     "SeedsModel": {"n_runs": 10, "effect_size": 0.5},
+    "IncompleteJudgementsModel": {"fraction": 0.3, "measure": "bpref"},
     "CriticalDifferenceModel": {"n_topics": 3, "systems": ("a", "c")},
     "RunsModel": {"measure": "AP", "n_skipped": 1},
 }
@@ -385,7 +394,7 @@ MODEL_DATA = {
     "ROCThresholdModel": ["y_true", "y_score"], "WeightedKappaModel": [],
     "MeasureAgreementModel": [], "ConfidenceModel": ["y_true", "y_proba"],
     "BrierModel": ["y_true", "y_score"], "SpreadModel": ["y_true", "y_proba"],
-    "ResamplesModel": [], "SeedsModel": [],
+    "ResamplesModel": [], "SeedsModel": [], "IncompleteJudgementsModel": ["qrels", "runs"],
     "CriticalDifferenceModel": ["scores"],
     "RunsModel": ["qrels", "runs"],
 }
