@@ -9,6 +9,16 @@ import numpy as np
 from matplotlib.colors import to_rgba
 
 
+def _incomplete_model() -> Any:
+    from evalkit import widgets
+    from evalkit.datasets import load_collection
+
+    collection = load_collection("stdlib-docs")
+    return widgets.IncompleteJudgementsModel(
+        collection.qrels, collection.runs,
+        pool_runs={**collection.runs, "manual": collection.manual_run})
+
+
 def all_explorers(*, plot: bool = False) -> dict[str, Any]:
     """Every explorer of ``evalkit.widgets``, on its own example or on small data."""
     import pandas as pd
@@ -29,6 +39,7 @@ def all_explorers(*, plot: bool = False) -> dict[str, Any]:
         "BrierExplorer": lambda: widgets.BrierModel(y, p),
         "CriticalDifferenceExplorer": lambda: widgets.CriticalDifferenceModel(scores),
         "EstimationExplorer": lambda: widgets.EstimationModel(_estimates()),
+        "IncompleteJudgementsExplorer": _incomplete_model,
     }
     explorers = {}
     for name in widgets.__all__:

@@ -152,7 +152,8 @@ class InterpolationExplorer(_Explorer):
         self.rank_buttons = [
             widgets.ToggleButton(value=bool(relevant[i]), description=str(i + 1),
                                  tooltip=f"rank {i + 1}: {self.model.doc_ids[i]}",
-                                 layout=widgets.Layout(width="42px"))
+                                 icon="check" if relevant[i] else "",
+                                 layout=widgets.Layout(width="56px"))
             for i in range(self.model.relevance.size)
         ]
         levels = [float(r) for r in ELEVEN_POINTS]
@@ -168,7 +169,7 @@ class InterpolationExplorer(_Explorer):
             options=list(INTERPOLATION_CONVENTIONS), value=self.model.convention,
             description="convention", style=style)
         super().__init__(controls, plot=plot)
-        legend = widgets.HTML("<b>Relevant?</b> Click a rank (green = relevant):")
+        legend = widgets.HTML("<b>Relevant?</b> Click a rank (relevant: ticked ✓, green):")
         ranks = widgets.HBox(self.rank_buttons, layout=widgets.Layout(flex_flow="row wrap"))
         self.widget = widgets.VBox([legend, ranks, controls["recall_level"],
                                     controls["convention"], self._summary_beside_plot()])
@@ -178,6 +179,7 @@ class InterpolationExplorer(_Explorer):
             if button.value != bool(self.model.relevant[rank - 1]):
                 self.model.toggle(rank)
             button.button_style = "success" if button.value else ""
+            button.icon = "check" if button.value else ""  # not colour alone
         self.model.set(recall_level=self.controls["recall_level"].value,
                        convention=self.controls["convention"].value)
 

@@ -115,7 +115,8 @@ class RelevanceExplorer(_Explorer):
         self.rank_buttons = [
             widgets.ToggleButton(value=bool(relevant[i]), description=str(i + 1),
                                  tooltip=f"rank {i + 1}: {self.model.doc_ids[i]}",
-                                 layout=widgets.Layout(width="42px"))
+                                 icon="check" if relevant[i] else "",
+                                 layout=widgets.Layout(width="56px"))
             for i in range(n)
         ]
         controls: dict[str, widgets.Widget] = {
@@ -126,7 +127,7 @@ class RelevanceExplorer(_Explorer):
             description="cutoff k", style={"description_width": "110px"},
             layout=widgets.Layout(width="420px"))
         super().__init__(controls, plot=plot)
-        legend = widgets.HTML("<b>Relevant?</b> Click a rank (green = relevant):")
+        legend = widgets.HTML("<b>Relevant?</b> Click a rank (relevant: ticked ✓, green):")
         ranks = widgets.HBox(self.rank_buttons, layout=widgets.Layout(flex_flow="row wrap"))
         self.widget = widgets.VBox(
             [legend, ranks, controls["k"], self._summary_beside_plot()])
@@ -136,6 +137,7 @@ class RelevanceExplorer(_Explorer):
             if button.value != bool(self.model.relevant[rank - 1]):
                 self.model.toggle(rank)
             button.button_style = "success" if button.value else ""
+            button.icon = "check" if button.value else ""  # not colour alone
         self.model.set(k=self.controls["k"].value)
 
     def render_summary(self) -> str:
