@@ -190,6 +190,7 @@ PROPOSED_ADDITIONS = {
     "eleven_point_average",  # ranking: 11-point interpolated AP (04; InterpolationExplorer)
     "five_by_two_cv_differences",  # stats: 5x2cv differences of two sklearn estimators (30)
     "trec_ranking",  # trec: a run's documents in trec_eval's order with their grades (04, 05, 07)
+    "normalized_expected_cost",  # costs: Drummond & Holte's NEC lines of a cost curve (13)
 }
 
 
