@@ -66,7 +66,13 @@ from .classification import (
     specificity,
 )
 from .correlation import concordant_discordant, kendall_tau, spearman_rho
-from .costs import cost_optimal_threshold, expected_cost, probability_threshold, total_cost
+from .costs import (
+    cost_optimal_threshold,
+    expected_cost,
+    normalized_expected_cost,
+    probability_threshold,
+    total_cost,
+)
 from .course import check
 from .curves import (
     binormal_auc,
@@ -169,6 +175,7 @@ __all__ = [
     "expected_cost",
     "cost_optimal_threshold",
     "probability_threshold",
+    "normalized_expected_cost",
     "long_tailed_support",
     "long_tailed_labels",
     "roc_curve",

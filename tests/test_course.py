@@ -341,6 +341,21 @@ def test_tries_are_the_items_of_the_list_under_things_to_try():
     assert course.tries("The numbers behind the first two things to try:\n\n1. a\n2. b") == 0
 
 
+def test_a_wrapped_line_that_starts_with_a_number_is_not_a_try():
+    # Notebook 20's fourth try once wrapped as "... 0.012 with 20 or\n   30. Near calibration
+    # ...": indented, the line continues try 4 (CommonMark renders four items: a list inside
+    # an item may interrupt its paragraph only when it starts at 1), so it is no fifth try.
+    wrapped = ("### Things to try\n\n1. one\n2. two\n3. three\n"
+               "4. At T = 0.25 the ECE is 0.012 with 20 or\n   30. Near calibration the bins"
+               " decide.\n")
+    unindented = wrapped.replace("\n   30.", "\n30.")  # at the margin it is a fifth item
+    assert (course.tries(wrapped), course.tries(unindented)) == (4, 5)
+    markdown_it = pytest.importorskip("markdown_it")  # the renderer agrees on both
+    for text, items in [(wrapped, 4), (unindented, 5)]:
+        tokens = markdown_it.MarkdownIt("commonmark").parse(text)
+        assert sum(t.type == "list_item_open" and t.level == 1 for t in tokens) == items
+
+
 def test_minutes_follow_the_reading_model(small, tmp_path):
     small_course, readme, picture = small
     # Prose: 350 words, 15 in the title and header line (as `write` makes it), 6 in each folded

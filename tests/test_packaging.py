@@ -192,6 +192,7 @@ PROPOSED_ADDITIONS = {
     "trec_ranking",  # trec: a run's documents in trec_eval's order with their grades (04, 05, 07)
     "pool",  # trec: the pool of runs to a depth (29; IncompleteJudgementsExplorer)
     "sample_qrels",  # trec: a random share of each query's judgements kept (29)
+    "normalized_expected_cost",  # costs: Drummond & Holte's NEC lines of a cost curve (13)
 }
 
 
