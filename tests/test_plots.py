@@ -472,6 +472,22 @@ def test_reliability_diagram_draws_the_curve_the_band_and_the_counts():
     np.testing.assert_allclose(heights, curve["count"] / curve["count"].sum() * 0.25)
 
 
+def test_reliability_diagram_legend_covers_no_series():
+    """The legend sits below the axes: inside, a corner covered the bin-share bars (notebook
+    20), the band or the points."""
+    import evalkit as ek
+
+    rng = np.random.default_rng(6)
+    p = rng.uniform(0.0, 1.0, 400)
+    y = (rng.uniform(size=400) < p).astype(int)
+    ax = ek.plots.plot_reliability_diagram(y, p, n_bins=10, n_resamples=50, seed=1)
+    ax.figure.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0
+    assert {text.get_text() for text in ax.get_legend().get_texts()} >= {
+        "share of samples (× 0.25)", "calibrated", "95% band of a calibrated model"}
+
+
 def _band_limits(ax):
     vertices = ax.collections[0].get_paths()[0].vertices
     return vertices[:, 1].min(), vertices[:, 1].max()

@@ -97,5 +97,7 @@ def plot_reliability_diagram(
     ax.set_xlabel("confidence (largest probability)")
     ax.set_ylabel("accuracy")
     ax.set_title(f"Reliability diagram ({len(curve)} non-empty {strategy} bins)")
-    ax.legend(loc="upper left", fontsize=8)
+    # Below the axes: inside, every corner covers a series (the bars at the foot, the band, or
+    # the points of an over- or under-confident model).
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=8)
     return ax
