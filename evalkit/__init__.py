@@ -90,6 +90,7 @@ from .ranking import (
     reciprocal_rank,
 )
 from .stats import (
+    adjust_pvalues,
     available_sample,
     bootstrap_632,
     bootstrap_ci,
@@ -210,6 +211,7 @@ __all__ = [
     "resampled_class_scores",
     "compare_systems",
     "compare_runs",
+    "adjust_pvalues",
     "mcnemar_test",
     "compare_classifiers",
     "five_by_two_cv_test",

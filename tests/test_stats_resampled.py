@@ -177,3 +177,4 @@ def test_bad_probabilities_and_labels_raise_value_error():
         ek.resampled_class_scores([0, 1, 1], [[0.5, 0.5], [0.5, 0.5]], [1, 1])
     with pytest.raises(TypeError):
         ek.resampled_class_scores([0, 1], np.eye(2), [1, 1], range(2))
+

@@ -82,7 +82,13 @@ from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
 from .classifiers import CLASSIFIER_METRICS, CLASSIFIER_TESTS, compare_classifiers
-from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
+from .comparison import (
+    CORRECTIONS,
+    SIGNIFICANCE_TESTS,
+    adjust_pvalues,
+    compare_runs,
+    compare_systems,
+)
 from .crossval import (
     FIVE_BY_TWO_TESTS,
     CorrectedTTestResult,
@@ -138,6 +144,7 @@ __all__ = [
     "equal_variance_test",
     "compare_systems",
     "compare_runs",
+    "adjust_pvalues",
     "ProportionInterval",
     "ConfidenceInterval",
     "BootstrapInterval",
