@@ -96,6 +96,7 @@ from .ranking import (
     reciprocal_rank,
 )
 from .stats import (
+    adjust_pvalues,
     available_sample,
     bootstrap_632,
     bootstrap_ci,
@@ -116,6 +117,7 @@ from .stats import (
     paired_randomization_test,
     proportion_ci,
     proportion_se,
+    resampled_class_scores,
     simulate_estimates,
     simulate_paired_t_tests,
     simulate_test_accuracies,
@@ -222,8 +224,10 @@ __all__ = [
     "t_test_power",
     "simulate_paired_t_tests",
     "equal_variance_test",
+    "resampled_class_scores",
     "compare_systems",
     "compare_runs",
+    "adjust_pvalues",
     "mcnemar_test",
     "compare_classifiers",
     "five_by_two_cv_test",

@@ -189,6 +189,8 @@ PROPOSED_ADDITIONS = {
     "binormal_auc",  # curves: the binormal scorer's population AUC (12; ROCExplorer)
     "eleven_point_average",  # ranking: 11-point interpolated AP (04; InterpolationExplorer)
     "five_by_two_cv_differences",  # stats: 5x2cv differences of two sklearn estimators (30)
+    "resampled_class_scores",  # stats: per-class P/R/F1, cP/cR/cF1 on weighted resamples (25, 26)
+    "adjust_pvalues",  # stats: Holm / Bonferroni adjusted p-values of any tests (23, 27)
     "trec_ranking",  # trec: a run's documents in trec_eval's order with their grades (04, 05, 07)
     "pool",  # trec: the pool of runs to a depth (29; IncompleteJudgementsExplorer)
     "sample_qrels",  # trec: a random share of each query's judgements kept (29)

@@ -18,6 +18,8 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   whether it is there.
 - :func:`t_test_power`: how likely a t test is to find a true effect of a given size
   (:class:`evalkit.widgets.PowerModel` and :class:`evalkit.widgets.SeedsModel` use it).
+- :func:`resampled_class_scores`: per-class precision, recall, F1 and cP, cR, cF1 on many
+  weighted resamples (bootstrap or kept subsets) and a stack of models, one matrix product.
 - :func:`equal_variance_test`: the F-test, Bartlett's and Levene's tests of equal variance
   (:class:`evalkit.widgets.ResamplesModel` runs them).
 - :func:`compare_systems` and :func:`compare_runs`: one table per comparison, with the test,
@@ -37,8 +39,8 @@ module answers with the tools of ``scipy.stats`` and adds only what scipy lacks:
   (notebook 21 and its study, ``data/estimation/make_estimates.py``).
 
 One module per topic (``proportion``, ``bootstrap``, ``randomization``, ``effect_size``,
-``variance``, ``comparison``, ``estimation``, ``mcnemar``, ``classifiers``, ``crossval``,
-``ranks``); every name is importable from
+``variance``, ``resampled``, ``comparison``, ``estimation``, ``mcnemar``, ``classifiers``,
+``crossval``, ``ranks``); every name is importable from
 ``evalkit.stats`` and the public functions from ``evalkit``.
 
 **Arguments** are checked once, at the public function, with evalkit's shared checks, so
@@ -80,7 +82,13 @@ from __future__ import annotations
 
 from .bootstrap import BOOTSTRAP_METHODS, BootstrapInterval, ConfidenceInterval, bootstrap_ci
 from .classifiers import CLASSIFIER_METRICS, CLASSIFIER_TESTS, compare_classifiers
-from .comparison import CORRECTIONS, SIGNIFICANCE_TESTS, compare_runs, compare_systems
+from .comparison import (
+    CORRECTIONS,
+    SIGNIFICANCE_TESTS,
+    adjust_pvalues,
+    compare_runs,
+    compare_systems,
+)
 from .crossval import (
     FIVE_BY_TWO_TESTS,
     CorrectedTTestResult,
@@ -119,6 +127,7 @@ from .proportion import (
 )
 from .randomization import RandomizationResult, paired_randomization_test
 from .ranks import FriedmanResult, NemenyiResult, friedman_test, nemenyi_test
+from .resampled import RESAMPLED_METRICS, ResampledClassScores, resampled_class_scores
 from .variance import VARIANCE_TESTS, VarianceTestResult, equal_variance_test
 
 __all__ = [
@@ -135,6 +144,7 @@ __all__ = [
     "equal_variance_test",
     "compare_systems",
     "compare_runs",
+    "adjust_pvalues",
     "ProportionInterval",
     "ConfidenceInterval",
     "BootstrapInterval",
@@ -170,4 +180,7 @@ __all__ = [
     "nemenyi_test",
     "FriedmanResult",
     "NemenyiResult",
+    "resampled_class_scores",
+    "ResampledClassScores",
+    "RESAMPLED_METRICS",
 ]
