@@ -43,9 +43,8 @@ HEADER = re.compile(r"^\*Prerequisites: .*? · about \d+ minutes"
                     r"(?: \(reading and running \d+, exercises and explorer \d+\))?\*$", re.M)
 PATH_KINDS = ("lecture", "lab")
 #: ``check`` also demands that the notebooks carry alt-text.toml's texts (written by
-#: ``write``). Off while other branches still edit the notebooks: turn on once ``write`` has
-#: run on main.
-ALT_TEXT_APPLIED = False
+#: ``write``): a text edited in the toml but not yet written fails.
+ALT_TEXT_APPLIED = True
 COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
