@@ -324,6 +324,12 @@ SPECS = [
                            "alpha": 0.1},
          options=("test", "correction"), scalars={"alpha": "real", "n_resamples": "int"},
          negative={"alpha": 1.0, "n_resamples": 0}),
+    # issue 32: the Holm adjustment compare_runs uses; per-class scores of weighted resamples
+    Spec(ek.adjust_pvalues, {"pvalues": [0.01, 0.04, 0.03, 0.2], "correction": "bonferroni"},
+         arrays=("pvalues",), nonempty=("pvalues",), options=("correction",)),
+    Spec(ek.resampled_class_scores, {"y_true": Y_TRUE, "y_proba": np.eye(2)[Y_PRED],
+                                     "resample_weights": np.ones((3, len(Y_TRUE)))},
+         arrays=("y_true",), nonempty=("y_true",)),
     # two classifiers on one test set; two learning algorithms (issue 30)
     Spec(ek.mcnemar_test, {"y_true": Y_TRUE, "y_pred_a": Y_PRED, "y_pred_b": Y_TRUE[::-1],
                            "method": "mid-p"},
@@ -566,6 +572,8 @@ EXTRA_DATA = {
     "corrected_resampled_t_test": {"differences"},
     "evaluate": {"metrics"},
     "pool": {"runs"},  # issue 32: the runs whose top documents are pooled
+    "adjust_pvalues": {"pvalues"},  # issue 32: the p-values of a family of tests
+    "resampled_class_scores": {"resample_weights"},  # issue 32: each resample's item weights
     "interpret_kappa": {"kappa"},
     "effect_size_label": {"d"},
     "proportion_ci": {"successes", "n"},

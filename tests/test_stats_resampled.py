@@ -160,10 +160,11 @@ def test_one_hot_probabilities_make_the_c_metrics_the_thresholded_ones(seed):
 
 
 @pytest.mark.parametrize("weights, match", [
-    ([[1, 1, -1]], "weights"), ([[1, np.nan, 1]], "weights"), ([[1, 1]], "weights"),
-    (np.ones((2, 2, 3)), "weights"),
+    ([[1, 1, -1]], "resample_weights"), ([[1, np.nan, 1]], "resample_weights"),
+    ([[1, 1]], "resample_weights"),
+    (np.ones((2, 2, 3)), "resample_weights"),
 ])
-def test_bad_weights_raise_value_error_naming_weights(weights, match):
+def test_bad_weights_raise_value_error_naming_resample_weights(weights, match):
     with pytest.raises(ValueError, match=match):
         ek.resampled_class_scores([0, 1, 1], np.eye(2)[[0, 1, 1]], weights)
 

@@ -11,6 +11,9 @@ import numpy as np
 
 from .._validation import check_1d
 
+__all__ = ["OKABE_ITO", "NEUTRALS", "LINE_STYLES", "MARKERS", "HATCHES", "series_style",
+           "style_rc", "use_style", "style"]
+
 # Okabe & Ito (2008), "Color Universal Design": eight colours that stay distinct under
 # protanopia, deuteranopia and tritanopia. Yellow is last: on white it has too little contrast
 # for a thin line, so it is used only when seven series come before it.

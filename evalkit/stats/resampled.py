@@ -38,19 +38,21 @@ ResampledClassScores = make_result(
 )
 
 
-def _check_weights(weights: Any, n_items: int) -> np.ndarray:
+def _check_weights(resample_weights: Any, n_items: int) -> np.ndarray:
     try:
-        matrix = np.asarray(weights, dtype=np.float64)
+        matrix = np.asarray(resample_weights, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"weights must be numbers; got {weights!r:.60}") from error
+        raise ValueError(f"resample_weights must be numbers; got "
+                         f"{resample_weights!r:.60}") from error
     if matrix.ndim not in (1, 2):
-        raise ValueError(f"weights must be 1-D (one resample) or 2-D (resamples x items); got "
+        raise ValueError("resample_weights must be 1-D (one resample) or 2-D (resamples x "
+                         f"items); got "
                          f"{matrix.ndim} dimensions")
     if matrix.shape[-1] != n_items:
-        raise ValueError(f"weights has {matrix.shape[-1]} columns but y_true has {n_items} "
-                         "items; it needs one weight per item")
+        raise ValueError(f"resample_weights has {matrix.shape[-1]} columns but y_true has "
+                         f"{n_items} items; it needs one weight per item")
     if not np.isfinite(matrix).all() or (matrix < 0).any():
-        raise ValueError("weights must be finite and >= 0 (how often each item is drawn)")
+        raise ValueError("resample_weights must be finite and >= 0 (how often each item is drawn)")
     return matrix
 
 
@@ -60,7 +62,7 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 
 @keyword_only
-def resampled_class_scores(y_true: Any, y_proba: Any, weights: Any, *,
+def resampled_class_scores(y_true: Any, y_proba: Any, resample_weights: Any, *,
                            labels: Any = None) -> Any:
     r"""Per-class precision, recall, F1, cPrecision, cRecall and cF1 on weighted resamples.
 
@@ -94,7 +96,7 @@ def resampled_class_scores(y_true: Any, y_proba: Any, weights: Any, *,
         True classes.
     y_proba : array-like of shape (n, K), or (M, n, K) for a stack of M models
         Probabilities, rows summing to 1, columns in the order of ``labels``.
-    weights : array-like of shape (R, n), or (n,) for one resample
+    resample_weights : array-like of shape (R, n), or (n,) for one resample
         How often each item counts in each resample, finite and >= 0.
     labels : array-like of shape (K,), optional
         The classes of the columns. Default: the sorted classes of ``y_true``, which must then
@@ -105,7 +107,7 @@ def resampled_class_scores(y_true: Any, y_proba: Any, weights: Any, *,
     ResampledClassScores
         ``precision``, ``c_precision``, ``recall``, ``c_recall``, ``f1``, ``c_f1`` (unpacks
         as those six): arrays of shape (R, K), (R, M, K) for a stack, without the R axis for
-        1-D ``weights``; NaN where the ratio is 0/0. Also the counts ``tp``, ``predicted``,
+        1-D ``resample_weights``; NaN where the ratio is 0/0. Also the counts ``tp``, ``predicted``,
         ``c_tp``, ``c_predicted`` and ``support``, and ``labels``.
 
     References
@@ -136,6 +138,8 @@ def resampled_class_scores(y_true: Any, y_proba: Any, weights: Any, *,
         stack = stack[None]
     n_models, n_items, n_classes = stack.shape
     y_array = np.asarray(y_true)
+    if y_array.size == 0:
+        raise ValueError("y_true is empty: resampled scores need at least one item")
     if y_array.ndim != 1 or len(y_array) != n_items:
         raise ValueError(f"y_true must be 1-D with one label per row of y_proba ({n_items}); "
                          f"got shape {y_array.shape}")
@@ -143,7 +147,7 @@ def resampled_class_scores(y_true: Any, y_proba: Any, weights: Any, *,
     data = _check_probabilities(np.tile(y_array, n_models), stack.reshape(-1, n_classes),
                                 labels, None)
     codes = data.codes[:n_items]
-    matrix = _check_weights(weights, n_items)
+    matrix = _check_weights(resample_weights, n_items)
     one_resample = matrix.ndim == 1
     matrix = np.atleast_2d(matrix)
 

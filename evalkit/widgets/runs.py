@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # ipywidgets loads when a view is built, not with the model
     import ipywidgets as widgets
 
 #: The measures the explorer offers, as :func:`evalkit.evaluate` names them.
+__all__ = ["RunsModel", "RunsExplorer", "RUN_MEASURES", "TIE_RULES", "MISSING_QUERIES"]
+
 RUN_MEASURES = ("nDCG@10", "nDCG", "P@10", "AP", "RR")
 #: trec_eval's order (ties by doc_id descending) or McSherry & Najork's tie average.
 TIE_RULES = ("trec_eval", "average")
@@ -26,7 +28,7 @@ TIE_RULES = ("trec_eval", "average")
 MISSING_QUERIES = ("ignore", "zero")
 
 
-def tie_averaged_name(measure: str) -> str | None:
+def _tie_averaged_name(measure: str) -> str | None:
     """The name under which :func:`evalkit.evaluate` averages ties for ``measure``, or None
     when it has no tie-averaged form (it has one for nDCG and DCG only)."""
     if measure.startswith("nDCG"):
@@ -164,7 +166,7 @@ class RunsModel(SettingsModel):
         return self._cache[key]
 
     def _name(self, ties: str) -> str | None:
-        return self.measure if ties == "trec_eval" else tie_averaged_name(self.measure)
+        return self.measure if ties == "trec_eval" else _tie_averaged_name(self.measure)
 
     def skipped_topics(self, system: str | None = None) -> tuple[str, ...]:
         """The topics the run of ``system`` skips: if it is the chosen one, its
@@ -246,7 +248,7 @@ class RunsModel(SettingsModel):
             "missing_queries": self.missing_queries,
             "n_skipped": int(self.n_skipped),
             "skipped_topics": ", ".join(self.skipped_topics()),
-            "ties_apply": tie_averaged_name(self.measure) is not None,
+            "ties_apply": _tie_averaged_name(self.measure) is not None,
             "value_trec_eval": float(full["trec_eval"][self.topic]),
             "value_tie_averaged": (float(full["average"][self.topic])
                                    if full["average"] is not None else math.nan),
