@@ -46,6 +46,7 @@ from .._docs import fill_doc
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
+from ._dask import _evaluate_dask, _uses_dask
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
@@ -570,6 +571,10 @@ def evaluate(
     missing_queries = check_option(missing_queries, "missing_queries", MISSING_QUERIES)
     version = check_option(trec_eval_version, "trec_eval_version", TREC_EVAL_VERSIONS)
     level = check_scalar(relevance_level, "relevance_level", kind="real")
+    if _uses_dask(qrels, run):  # a dask DataFrame: scored per query group by dask
+        return _evaluate_dask(evaluate, qrels, run, metrics, relevance_level=relevance_level,
+                              missing_queries=missing_queries, trec_eval_version=version,
+                              judged_only=judged_only)
     qrels = _as_table(qrels, "qrels", _read_qrels)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
