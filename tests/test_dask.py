@@ -194,9 +194,9 @@ def _error(call) -> str:
 @pytest.mark.parametrize("npartitions", [2, 3, 5])
 def test_a_duplicate_across_partitions_raises_the_pandas_error(npartitions):
     qrels, run = _collection(7)
-    first = run[run["query_id"] == run["query_id"].iloc[0]]
-    # The query's first document again, at the end of the run: another partition.
-    run = pd.concat([run, first.iloc[:1]], ignore_index=True)
+    judged = run[run["query_id"].isin(qrels["query_id"])]
+    # A judged query's first document again, at the end of the run: another partition.
+    run = pd.concat([run, judged.iloc[:1]], ignore_index=True)
     ddf = dd.from_pandas(run, npartitions=npartitions, sort=False)
     assert ddf.npartitions > 1
     expected = _error(lambda: ek.evaluate(qrels, run, ["AP"]))
@@ -282,7 +282,7 @@ def test_a_dask_lookalike_without_dask_gets_the_install_hint():
 def client():
     distributed = pytest.importorskip("distributed", reason="distributed is not installed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             yield client
 
@@ -298,7 +298,8 @@ def test_a_distributed_cluster_gives_the_pandas_result(client, seed):
 
 def test_a_distributed_cluster_reports_a_duplicate_as_pandas_does(client):
     qrels, run = _collection(11)
-    run = pd.concat([run, run.iloc[:1]], ignore_index=True)
+    run = pd.concat([run, run[run["query_id"].isin(qrels["query_id"])].iloc[:1]],
+                    ignore_index=True)
     expected = _error(lambda: ek.evaluate(qrels, run, ["AP"]))
     assert _error(lambda: ek.evaluate(qrels, dd.from_pandas(run, npartitions=3, sort=False),
                                       ["AP"])) == expected
@@ -308,7 +309,7 @@ def test_a_cluster_of_worker_processes_gives_the_pandas_result():
     distributed = pytest.importorskip("distributed", reason="distributed is not installed")
     qrels, run = _collection(21, n_queries=40, interleaved=True)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         with distributed.Client(cluster):
             for missing in ("ignore", "zero"):
                 _same(qrels, run, dd.from_pandas(run, npartitions=6, sort=False),
