@@ -314,3 +314,25 @@ def test_a_cluster_of_worker_processes_gives_the_pandas_result():
             for missing in ("ignore", "zero"):
                 _same(qrels, run, dd.from_pandas(run, npartitions=6, sort=False),
                       METRIC_LISTS[1], missing_queries=missing)
+
+
+def test_the_readme_example_gives_the_in_memory_result(monkeypatch):
+    import re
+
+    from .conftest import REPO
+
+    pytest.importorskip("distributed", reason="distributed is not installed")
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Runs larger than memory: dask\n", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert "LocalCluster(n_workers=2, threads_per_worker=1)" in code
+    # Threads instead of worker processes: lighter; a process cluster is tested above.
+    code = code.replace("threads_per_worker=1)", "threads_per_worker=1, processes=False, "
+                        "dashboard_address=':0')")
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["run"].npartitions == 3
+    expected = ek.evaluate("data/stdlib-docs/qrels.txt", "data/stdlib-docs/runs/bm25.run",
+                           ["AP", "nDCG@10"], missing_queries="zero")
+    pd.testing.assert_frame_equal(namespace["scores"], expected)

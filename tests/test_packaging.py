@@ -20,7 +20,8 @@ API_MD = REPO.parent / "shared" / "API.md"
 
 
 def _requirement(line: str) -> tuple[str, str]:
-    match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*?)\s*", line)
+    # pip's extras (dask[dataframe]) have no conda spelling: compared without them.
+    match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*(.*?)\s*", line)
     assert match, f"cannot read requirement {line!r}"
     name = re.sub(r"[-_.]+", "-", match.group(1)).lower()
     return name, match.group(2).replace(" ", "")
@@ -84,12 +85,27 @@ def test_make_test_oldest_pins_exactly_the_floors_of_pyproject():
     floors = oldest.floors()
     assert {name: f">={version}" for name, version in floors.items()} == declared
     pins = dict(line.split("==") for line in oldest.pins())
+    # dask is pinned with its dataframe extra, so that pandas' pyarrow comes too.
+    assert "dask[dataframe]" in pins
+    pins = {name.split("[")[0]: version for name, version in pins.items()}
     # The packages it leaves out are real ones, and it keeps everything the tests import.
     assert oldest.NOT_RUN <= set(declared)
     assert pins == {name: v for name, v in floors.items() if name not in oldest.NOT_RUN}
     assert {"numpy", "pandas", "scipy", "matplotlib", "ipywidgets", "scikit-learn", "pytest",
             "nbval", "hypothesis", "pytrec-eval-terrier", "statsmodels", "mlxtend",
-            "scikit-posthocs", "nbclient"} == set(pins)
+            "scikit-posthocs", "nbclient", "dask", "distributed"} == set(pins)
+
+
+def test_dask_is_an_extra_that_dev_includes_and_never_a_runtime_dependency():
+    project = _project()
+    extras = project["optional-dependencies"]
+    assert [_requirement(line)[0] for line in extras["dask"]] == ["dask", "distributed"]
+    assert any(line.startswith("dask[dataframe]>=") for line in extras["dask"])
+    assert set(extras["dask"]) <= set(extras["dev"])  # make test (CI) runs tests/test_dask.py
+    assert not any(_requirement(line)[0] in ("dask", "distributed", "pyarrow")
+                   for line in project["dependencies"])
+    # The README's install notes name the extra.
+    assert "evalkit[dask]" in (REPO / "README.md").read_text()
 
 
 @pytest.mark.parametrize("line", ["numpy", "numpy>1.2", "numpy>=1.2,<3", "numpy==1.2",
@@ -108,6 +124,16 @@ def test_oldest_rejects_two_floors_for_one_package(tmp_path):
                          '[project.optional-dependencies]\ndev = ["scikit-learn>=1.6"]\n')
     with pytest.raises(ValueError, match="scikit-learn has two floors, 1.7 and 1.6"):
         _oldest().floors(pyproject)
+
+
+def test_oldest_pins_a_package_with_the_extras_it_is_asked_for_with(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\ndependencies = ["numpy>=2.0"]\n'
+                         '[project.optional-dependencies]\n'
+                         'dev = ["Dask[dataframe]>=2025.1.0"]\na = ["dask>=2025.1.0"]\n')
+    oldest = _oldest()
+    assert oldest.floors(pyproject) == {"numpy": "2.0", "dask": "2025.1.0"}
+    assert oldest.pins(pyproject) == ["dask[dataframe]==2025.1.0", "numpy==2.0"]
 
 
 def test_oldest_check_accepts_only_the_floors(monkeypatch):

@@ -31,12 +31,31 @@ NOT_RUN = {
     "pycm",  # an oracle of make test (its one test skips here)
 }
 
-_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9_.\-]*)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*")
+# A name, its extras in brackets if any (``dask[dataframe]``: pinned with them), a floor.
+_REQUIREMENT = re.compile(
+    r"\s*([A-Za-z0-9][A-Za-z0-9_.\-]*)(\[[A-Za-z0-9_.,\- ]*\])?\s*>=\s*([0-9][0-9A-Za-z.]*)\s*")
 
 
 def normalise(name: str) -> str:
     """A distribution name as pip compares it (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirements(pyproject: Path) -> list[tuple[str, str, set[str]]]:
+    """(name, floor, extras) of every requirement of pyproject.toml, runtime and extras."""
+    project = tomllib.loads(pyproject.read_text())["project"]
+    lines = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        lines.extend(extra)
+    found = []
+    for line in lines:
+        match = _REQUIREMENT.fullmatch(line)
+        if not match:
+            raise ValueError(f"{pyproject}: requirement {line!r} has no plain '>=' floor "
+                             "that make test-oldest can pin")
+        extras = {e.strip() for e in (match.group(2) or "[]")[1:-1].split(",") if e.strip()}
+        found.append((normalise(match.group(1)), match.group(3), extras))
+    return found
 
 
 def floors(pyproject: Path = REPO / "pyproject.toml") -> dict[str, str]:
@@ -45,17 +64,8 @@ def floors(pyproject: Path = REPO / "pyproject.toml") -> dict[str, str]:
     A requirement without a plain ``>=`` floor raises ValueError: the oldest run could not
     pin it.
     """
-    project = tomllib.loads(pyproject.read_text())["project"]
-    lines = list(project["dependencies"])
-    for extra in project["optional-dependencies"].values():
-        lines.extend(extra)
     found: dict[str, str] = {}
-    for line in lines:
-        match = _REQUIREMENT.fullmatch(line)
-        if not match:
-            raise ValueError(f"{pyproject}: requirement {line!r} has no plain '>=' floor "
-                             "that make test-oldest can pin")
-        name, version = normalise(match.group(1)), match.group(2)
+    for name, version, _ in _requirements(pyproject):
         if found.get(name, version) != version:
             raise ValueError(f"{pyproject}: {name} has two floors, {found[name]} and {version}")
         found[name] = version
@@ -63,9 +73,17 @@ def floors(pyproject: Path = REPO / "pyproject.toml") -> dict[str, str]:
 
 
 def pins(pyproject: Path = REPO / "pyproject.toml") -> list[str]:
-    """The ``name==floor`` lines that make test-oldest installs."""
-    return [f"{name}=={version}" for name, version in sorted(floors(pyproject).items())
-            if name not in NOT_RUN]
+    """The ``name==floor`` lines that make test-oldest installs (``name[extras]==floor`` for a
+    package asked for with extras, so that their packages come too)."""
+    extras: dict[str, set[str]] = {}
+    for name, _, asked in _requirements(pyproject):
+        extras.setdefault(name, set()).update(asked)
+    return [f"{name}{_brackets(extras[name])}=={version}"
+            for name, version in sorted(floors(pyproject).items()) if name not in NOT_RUN]
+
+
+def _brackets(extras: set[str]) -> str:
+    return f"[{','.join(sorted(extras))}]" if extras else ""
 
 
 def _release(version: str) -> tuple[int, ...]:

@@ -15,8 +15,8 @@ whole queries and each group is scored by the in-memory evaluate:
    rows land in one partition, in their order. A run whose index is ``query_id`` with known
    divisions is cut between queries already and is not shuffled;
 3. each partition is scored by the in-memory evaluate against the qrels of its own queries
-   (the qrels, small, are one task of the graph that the scheduler sends to each worker
-   once), with ``missing_queries="ignore"``;
+   (the qrels, small, are one single-partition frame that dask broadcasts: one task whose
+   result the scheduler sends to each worker once), with ``missing_queries="ignore"``;
 4. the per-query results (queries x metrics, small) are gathered, put in the qrels' order of
    first appearance, and the judged queries the run lacks are added from an evaluation of an
    empty run when ``missing_queries="zero"``.
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._tables import RUN_COLUMNS, _columns, _id_blocks, _ids, _qrels_arrays, _scores
+from ._tables import RUN_COLUMNS, _columns, _id_blocks, _qrels_arrays, _scores
 
 __all__: list[str] = []
 
@@ -78,7 +78,7 @@ def _evaluate_dask(evaluate: Callable[..., pd.DataFrame], qrels: Any, run: Any, 
         qrels = qrels.compute()
     if not _is_dask_frame(run, "run"):
         return evaluate(qrels, run, metrics, **options)
-    import dask
+    import dask.dataframe as dataframe
 
     # The judged queries in the qrels' order, each with the values it has when the run
     # lacks it (every measure 0, NumRel = R): evaluate on an empty run checks the qrels,
@@ -93,15 +93,17 @@ def _evaluate_dask(evaluate: Callable[..., pd.DataFrame], qrels: Any, run: Any, 
     judged = pd.Index(pd.unique(query_id), dtype=object)
 
     frame, indexed = _run_frame(run)
-    pieces = frame.map_partitions(_prepared, dask.delayed(judged, pure=True), indexed,
-                                  meta=_PREPARED_META, partition_info=True)
+    pieces = frame.map_partitions(_prepared, _Judged(judged), indexed, meta=_PREPARED_META,
+                                  partition_info=True)
     if not (indexed and frame.known_divisions):
         pieces = pieces.shuffle("query_id")
-    qrels_task = dask.delayed(plain_qrels, pure=True)
+    # One partition: dask broadcasts it to every partition of the run, one task that each
+    # worker receives once.
+    qrels_task = dataframe.from_pandas(plain_qrels, npartitions=1)
     part_options = {**options, "missing_queries": "ignore"}
     meta = _score_meta(template)
     scores = pieces.map_partitions(_scored, qrels_task, evaluate, meta, part_options,
-                                   meta=meta, enforce_metadata=False)
+                                   meta=meta, enforce_metadata=False, align_dataframes=False)
     found = scores.compute()
     return _in_qrels_order(found, template, options.get("missing_queries", "ignore"))
 
@@ -121,7 +123,15 @@ _PREPARED_META = pd.DataFrame({"query_id": pd.Series([], dtype=object),
                                "score": pd.Series([], dtype=np.float64)})
 
 
-def _prepared(piece: pd.DataFrame, judged: pd.Index, indexed: bool,
+class _Judged:
+    """The judged query ids, in a holder that dask passes to each task as it is (dask
+    2025.1 does not resolve a delayed argument next to ``partition_info``)."""
+
+    def __init__(self, names: pd.Index) -> None:
+        self.names = names
+
+
+def _prepared(piece: pd.DataFrame, judged: _Judged, indexed: bool,
               partition_info: dict | None = None) -> pd.DataFrame:
     """One partition of the run: its three columns with query_id as str and checked
     scores, without the rows of unjudged queries."""
@@ -133,7 +143,7 @@ def _prepared(piece: pd.DataFrame, judged: pd.Index, indexed: bool,
         query_id, starts = _id_blocks(piece["query_id"], "run['query_id']")
     except ValueError as error:  # the row is the partition's: say which partition
         raise ValueError(f"{error} (of the dask DataFrame's partition {number})") from None
-    block_judged = judged.get_indexer(query_id[starts]) >= 0
+    block_judged = judged.names.get_indexer(query_id[starts]) >= 0
     keep = np.repeat(block_judged, np.diff(np.r_[starts, query_id.size]))
     if keep.all():
         return pd.DataFrame({"query_id": query_id, "doc_id": piece["doc_id"].to_numpy(),

@@ -508,9 +508,11 @@ def evaluate(
     qrels : pandas.DataFrame or path
         Columns ``query_id``, ``doc_id``, ``relevance`` (see :func:`read_qrels`); a path is
         read with :func:`read_qrels`.
-    run : pandas.DataFrame or path
+    run : pandas.DataFrame, dask.dataframe.DataFrame or path
         Columns ``query_id``, ``doc_id``, ``score``; other columns (``rank``, ``run_id``) are
-        ignored. A path is read with :func:`read_run`.
+        ignored. A path is read with :func:`read_run`. A dask DataFrame (partitions cut
+        anywhere; ``pip install "evalkit[dask]"``) is shuffled by ``query_id`` and scored per
+        query group on the active dask scheduler: the same result as for the pandas run.
     metrics : list of str
         The measures, e.g. ``["AP", "nDCG@10", "P@10"]``; the columns come in this order.
     relevance_level : float, default 1
