@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._tables import RUN_COLUMNS, _columns, _id_blocks, _qrels_arrays, _scores
+from ._tables import RUN_COLUMNS, _columns, _ids, _qrels_arrays, _scores
 
 __all__: list[str] = []
 
@@ -93,9 +93,10 @@ def _evaluate_dask(evaluate: Callable[..., pd.DataFrame], qrels: Any, run: Any, 
     judged = pd.Index(pd.unique(query_id), dtype=object)
 
     frame, indexed = _run_frame(run)
-    pieces = frame.map_partitions(_prepared, _Judged(judged), indexed, meta=_PREPARED_META,
+    pieces = frame.map_partitions(_prepared, _Judged(judged), indexed,
+                                  meta=_prepared(frame._meta, _Judged(judged), indexed),
                                   partition_info=True)
-    if not (indexed and frame.known_divisions):
+    if frame.npartitions > 1 and not (indexed and frame.known_divisions):
         pieces = pieces.shuffle("query_id")
     # One partition: dask broadcasts it to every partition of the run, one task that each
     # worker receives once.
@@ -118,14 +119,9 @@ def _run_frame(run: Any) -> tuple[Any, bool]:
     return run[list(columns)], indexed
 
 
-_PREPARED_META = pd.DataFrame({"query_id": pd.Series([], dtype=object),
-                               "doc_id": pd.Series([], dtype=object),
-                               "score": pd.Series([], dtype=np.float64)})
-
-
 class _Judged:
     """The judged query ids, in a holder that dask passes to each task as it is (dask
-    2025.1 does not resolve a delayed argument next to ``partition_info``)."""
+    2025.1 does not resolve a delayed argument of map_partitions)."""
 
     def __init__(self, names: pd.Index) -> None:
         self.names = names
@@ -133,23 +129,26 @@ class _Judged:
 
 def _prepared(piece: pd.DataFrame, judged: _Judged, indexed: bool,
               partition_info: dict | None = None) -> pd.DataFrame:
-    """One partition of the run: its three columns with query_id as str and checked
-    scores, without the rows of unjudged queries."""
+    """One partition of the run: its three columns, query_id as str, the scores checked, and
+    the rows of unjudged queries left out. String columns keep their storage (pyarrow's or
+    numpy's objects): converting here would only be undone by the shuffle."""
     if indexed:
         piece = piece.reset_index()
     number = (partition_info or {}).get("number", 0)
+    query_id = piece["query_id"]
     try:
-        score = _scores(piece["score"])
-        query_id, starts = _id_blocks(piece["query_id"], "run['query_id']")
+        _scores(piece["score"])
+        if query_id.isna().any():  # evaluate's message for it
+            _ids(query_id, "run['query_id']")
+        if not pd.api.types.is_string_dtype(query_id):  # whole numbers: as evaluate reads them
+            query_id = pd.Series(_ids(query_id, "run['query_id']"), index=piece.index,
+                                 dtype=object)
     except ValueError as error:  # the row is the partition's: say which partition
         raise ValueError(f"{error} (of the dask DataFrame's partition {number})") from None
-    block_judged = judged.names.get_indexer(query_id[starts]) >= 0
-    keep = np.repeat(block_judged, np.diff(np.r_[starts, query_id.size]))
-    if keep.all():
-        return pd.DataFrame({"query_id": query_id, "doc_id": piece["doc_id"].to_numpy(),
-                             "score": score})
-    return pd.DataFrame({"query_id": query_id[keep],
-                         "doc_id": piece["doc_id"].to_numpy()[keep], "score": score[keep]})
+    piece = pd.DataFrame({"query_id": query_id, "doc_id": piece["doc_id"],
+                          "score": piece["score"]})
+    keep = query_id.isin(judged.names).to_numpy()
+    return piece if keep.all() else piece[keep]
 
 
 def _score_meta(template: pd.DataFrame) -> pd.DataFrame:
