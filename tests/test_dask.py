@@ -296,6 +296,14 @@ def test_a_distributed_cluster_gives_the_pandas_result(client, seed):
                   METRIC_LISTS[seed % len(METRIC_LISTS)], missing_queries=missing)
 
 
+def test_a_distributed_cluster_scores_the_same_inputs_again(client):
+    # The qrels are scattered anew for each call: a call does not lose the previous one's.
+    qrels, run = _collection(13)
+    ddf = dd.from_pandas(run, npartitions=3, sort=False)
+    for _ in range(4):
+        _same(qrels, run, ddf, METRIC_LISTS[0])
+
+
 def test_a_distributed_cluster_reports_a_duplicate_as_pandas_does(client):
     qrels, run = _collection(11)
     run = pd.concat([run, run[run["query_id"].isin(qrels["query_id"])].iloc[:1]],

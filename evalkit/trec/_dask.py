@@ -15,8 +15,8 @@ whole queries and each group is scored by the in-memory evaluate:
    rows land in one partition, in their order. A run whose index is ``query_id`` with known
    divisions is cut between queries already and is not shuffled;
 3. each partition is scored by the in-memory evaluate against the qrels of its own queries
-   (the qrels, small, are one single-partition frame that dask broadcasts: one task whose
-   result the scheduler sends to each worker once), with ``missing_queries="ignore"``;
+   (the qrels, small, are a one-partition frame that dask hands to every partition; on a
+   distributed cluster they are scattered to each worker once), with ``missing_queries="ignore"``;
 4. the per-query results (queries x metrics, small) are gathered, put in the qrels' order of
    first appearance, and the judged queries the run lacks are added from an evaluation of an
    empty run when ``missing_queries="zero"``.
@@ -98,15 +98,27 @@ def _evaluate_dask(evaluate: Callable[..., pd.DataFrame], qrels: Any, run: Any, 
                                   partition_info=True)
     if frame.npartitions > 1 and not (indexed and frame.known_divisions):
         pieces = pieces.shuffle("query_id")
-    # One partition: dask broadcasts it to every partition of the run, one task that each
-    # worker receives once.
-    qrels_task = dataframe.from_pandas(plain_qrels, npartitions=1)
+    qrels_task = _broadcast(dataframe, plain_qrels)
     part_options = {**options, "missing_queries": "ignore"}
     meta = _score_meta(template)
     scores = pieces.map_partitions(_scored, qrels_task, evaluate, meta, part_options,
                                    meta=meta, enforce_metadata=False, align_dataframes=False)
     found = scores.compute()
     return _in_qrels_order(found, template, options.get("missing_queries", "ignore"))
+
+
+def _broadcast(dataframe: Any, table: pd.DataFrame) -> Any:
+    """The qrels as a dask DataFrame of one partition, which dask hands to every partition of
+    the run: on a distributed client, scattered to every worker once (not in the graph, which
+    the client would send through the scheduler); else one task of the graph."""
+    from dask.base import get_scheduler
+
+    client = getattr(get_scheduler(), "__self__", None)
+    distributed = sys.modules.get("distributed")
+    if distributed is not None and isinstance(client, distributed.Client):
+        future = client.scatter(table, broadcast=True, hash=False)
+        return dataframe.from_delayed([future], meta=table.iloc[:0], verify_meta=False)
+    return dataframe.from_pandas(table, npartitions=1)
 
 
 def _run_frame(run: Any) -> tuple[Any, bool]:
