@@ -81,10 +81,8 @@ def _dask_run(run: pd.DataFrame, how: str, k: int, seed: int):
 def _same(qrels, run, ddf, metrics, **options):
     expected = ek.evaluate(qrels, run, metrics, **options)
     got = ek.evaluate(qrels, ddf, metrics, **options)
-    # Exact but for the last bit: the in-memory 11pt_avg's mean over the 11 levels adds in
-    # another order for one query than for many (numpy's pairwise sum), so a query's value
-    # may differ by an ulp with the queries scored alongside it.
-    pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=1e-14, atol=0)
+    # Bit for bit: a query's values do not depend on the queries scored alongside it.
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
     return expected
 
 

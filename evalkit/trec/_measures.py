@@ -348,8 +348,17 @@ def eleven_point_average(run: JudgedRun, k: float | None, version: str = "9.0.8"
     r"""IPrecAvg, trec_eval ``11pt_avg``: the mean of interpolated precision (IPrec) at the
     recall levels 0.0, 0.1, …, 1.0 (``m_11pt_avg.c``; the level becomes a count of relevant
     documents by truncation in 9.0.8 and by rounding in 10.0, as for IPrec, or by
-    ``convention``)."""
-    return np.mean(interpolated_precision(run, ELEVEN_POINTS, version, convention), axis=0)
+    ``convention``).
+
+    The 11 values are added one level at a time from 1.0 down to 0.0, as trec_eval adds
+    them, then divided by 11: the same bits for a query however many others are scored with
+    it (``np.mean`` over the levels would add them in another order for one query).
+    """
+    levels = interpolated_precision(run, ELEVEN_POINTS, version, convention)
+    total = np.zeros(levels.shape[1])
+    for row in levels[::-1]:  # 11 passes over the queries
+        total += row
+    return total / len(ELEVEN_POINTS)
 
 
 #: trec_eval's ``MIN_GEO_MEAN`` (trec_eval.h): gm_map and gm_bpref floor each value at it.
