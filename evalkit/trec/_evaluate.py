@@ -35,6 +35,7 @@ the ``NumRel`` column shows which queries those are. (The single-list functions 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,7 +50,8 @@ from .._validation import check_bool, check_option, check_scalar, keyword_only
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
-from ._parsing import _read_qrels, _read_run
+from . import _streaming
+from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
 from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
 from ._threads import _for_each, _pieces_between
@@ -571,6 +573,11 @@ def evaluate(
     version = check_option(trec_eval_version, "trec_eval_version", TREC_EVAL_VERSIONS)
     level = check_scalar(relevance_level, "relevance_level", kind="real")
     qrels = _as_table(qrels, "qrels", _read_qrels)
+    if isinstance(run, str | os.PathLike):  # a file: read query block by query block
+        return _streaming.evaluate_file(evaluate, _run_pieces, qrels, run, metrics,
+                                        relevance_level=level, trec_eval_version=version,
+                                        missing_queries=missing_queries,
+                                        judged_only=judged_only)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
     r_query, r_starts, r_doc, r_score = _run_columns(run)
