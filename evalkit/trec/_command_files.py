@@ -22,12 +22,14 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results"]
+__all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results",
+           "ResultsStream"]
 
 
 class TrecEvalError(Exception):
@@ -225,14 +227,31 @@ def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
 def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.DataFrame, str]:
     """The run as trec_eval ``version`` reads it (``query_id``, ``doc_id``, ``score``; scores
     rounded to float32 for 9.0.8) and the run id of its last line."""
-    fields, field_line, counts, _, head = _lines(_read_bytes(path, "results", version, stdin))
+    table, run_id, nan_line = _parse_results(_read_bytes(path, "results", version, stdin),
+                                             path, version, 1)
+    if nan_line:
+        raise _nan_error(path, nan_line)
+    return table, run_id
+
+
+def _nan_error(path: str, line: int) -> TrecEvalError:
+    return TrecEvalError(f"{path}, line {line}: a score that reads as NaN; trec_eval's "
+                         "ranking of NaN depends on its sort, evalkit refuses it", code=2)
+
+
+def _parse_results(data: bytes, path: str, version: str, first_line: int,
+                   lines: list[np.ndarray] | None = None) -> tuple[pd.DataFrame, str, int]:
+    """The run lines in ``data`` (whose first line is line ``first_line`` of the file): the
+    table, the run id of its last line ("" if none) and the line of the first NaN score (0
+    if none); ``lines`` gets the line number of each row appended."""
+    fields, field_line, counts, _, head = _lines(data)
     starts = _first_field_index(counts)
     used = counts > 0  # blank lines are skipped
     if version == "10.0":
         used &= head != ord("#")  # a first field starting with '#' is a comment
     bad = np.flatnonzero(used & (counts < 6))
     if bad.size:
-        line = int(bad[0]) + 1
+        line = int(bad[0]) + first_line
         raise TrecEvalError(f"{path}, line {line}: malformed results line (expected 6 fields "
                             "'query_id Q0 doc_id rank score run_id', got "
                             f"{int(counts[bad[0]])}); trec_eval quits", code=2)
@@ -241,14 +260,58 @@ def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.Da
     if version == "9.0.8":
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
+    nan_line = 0
     if np.isnan(score).any():
         row = int(np.flatnonzero(np.isnan(score))[0])
-        raise TrecEvalError(f"{path}, line {int(np.flatnonzero(used)[row]) + 1}: a score that "
-                            "reads as NaN; trec_eval's ranking of NaN depends on its sort, "
-                            "evalkit refuses it", code=2)
-    if not np.isfinite(score).all():  # +-inf rank as trec_eval ranks them: by their order
-        score = np.unique(score, return_inverse=True)[1].astype(np.float64)
+        nan_line = int(np.flatnonzero(used)[row]) + first_line
+    if lines is not None:
+        lines.append(np.flatnonzero(used) + first_line)
     run_id = str(fields[at[-1] + 5]) if at.size else ""
     table = pd.DataFrame({"query_id": fields[at], "doc_id": fields[at + 2], "score": score})
-    return table, run_id
+    return table, run_id, nan_line
 
+
+class ResultsStream:
+    """The run file read a piece at a time, in blocks of whole queries
+    (:func:`evalkit.trec._streaming.query_blocks`: raises its ``Ungrouped`` when a query
+    comes back after another's rows). After the blocks: ``run_id`` (the last line's),
+    ``n_rows``."""
+
+    def __init__(self, path: str, version: str) -> None:
+        self.path, self.version = path, version
+        self.run_id = ""
+        self.n_rows = 0
+
+    def blocks(self) -> Iterator[pd.DataFrame]:
+        from ._streaming import query_blocks
+
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            raise TrecEvalError(f"cannot read results file '{self.path}' "
+                                f"({error.strerror})", code=2) from None
+        with handle:
+            yield from query_blocks(self._pieces(handle), self.path)
+
+    def _pieces(self, handle: Any) -> Iterator[tuple[pd.DataFrame, Any]]:
+        from ._streaming import byte_pieces
+
+        nan_line = 0
+        empty = True
+        for piece, first_line in byte_pieces(handle):
+            empty = False
+            lines: list[np.ndarray] = []
+            table, run_id, nan = _parse_results(piece, self.path, self.version, first_line,
+                                                lines)
+            if nan:  # reported once the file is read (a malformed line later comes first)
+                nan_line = nan_line or nan
+                table["score"] = table["score"].fillna(0.0)
+            if len(table):
+                self.run_id = run_id
+                self.n_rows += len(table)
+            yield table, lines[0].__getitem__
+        if empty:  # trec_eval cannot read an empty file
+            raise TrecEvalError(f"cannot read results file '{self.path}': it is empty",
+                                code=2)
+        if nan_line:
+            raise _nan_error(self.path, nan_line)

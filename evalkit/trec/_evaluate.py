@@ -47,10 +47,10 @@ from .._docs import fill_doc
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
+from . import _streaming
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
-from . import _streaming
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
 from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
