@@ -220,7 +220,8 @@ def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
                             f"{int(counts[bad[0]])}); trec_eval quits", code=2)
     keep = parsed[field_line]
     fields = fields[keep]
-    return pd.DataFrame({"query_id": fields[0::4], "doc_id": fields[2::4],
+    return pd.DataFrame({"query_id": pd.Series(fields[0::4], dtype=object, copy=False),
+                         "doc_id": pd.Series(fields[2::4], dtype=object, copy=False),
                          "relevance": _atol_array(fields[3::4])})
 
 
@@ -267,7 +268,11 @@ def _parse_results(data: bytes, path: str, version: str, first_line: int,
     if lines is not None:
         lines.append(np.flatnonzero(used) + first_line)
     run_id = str(fields[at[-1] + 5]) if at.size else ""
-    table = pd.DataFrame({"query_id": fields[at], "doc_id": fields[at + 2], "score": score})
+    # Object columns: pandas would otherwise copy the ids into its own str type (with
+    # pyarrow installed, an ArrowStringArray), and evaluate turn them back.
+    table = pd.DataFrame({"query_id": pd.Series(fields[at], dtype=object, copy=False),
+                          "doc_id": pd.Series(fields[at + 2], dtype=object, copy=False),
+                          "score": score})
     return table, run_id, nan_line
 
 
