@@ -511,7 +511,13 @@ def evaluate(
         read with :func:`read_qrels`.
     run : pandas.DataFrame or path
         Columns ``query_id``, ``doc_id``, ``score``; other columns (``rank``, ``run_id``) are
-        ignored. A path is read with :func:`read_run`.
+        ignored. A path (plain or gzip-compressed) is streamed: read as :func:`read_run`
+        reads it (the same rules and errors), a block of whole queries at a time, each block
+        scored on its own, so that memory follows the largest query, not the file; the
+        result is the in-memory one. The file must be grouped by query (each query's lines
+        together, as TREC runs are written): a query whose lines come back after another
+        query's raises a ValueError naming the file and line; sort such a file by query, or
+        read it with :func:`read_run` and pass the table.
     metrics : list of str
         The measures, e.g. ``["AP", "nDCG@10", "P@10"]``; the columns come in this order.
     relevance_level : float, default 1

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ._pairs import _check_no_duplicates
 
-__all__: list[str] = []
+__all__ = ["Ungrouped", "byte_pieces", "evaluate_file", "open_binary", "query_blocks"]
 
 #: Bytes read at a time (a private knob: the tests make it tiny).
 _CHUNK_BYTES = 1 << 23
