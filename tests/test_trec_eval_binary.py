@@ -203,6 +203,11 @@ GROUPED_RUNS = [
     # ungrouped: query 1 comes back after query 2
     b"".join(b"%d Q0 d%d %d %d r\n" % (q, d, d, d) for q in (1, 2, 1) for d in range(5)),
     b"".join(b"%d Q0 d%d %d %d r\n" % (q, d % 6, d, d) for q in (1, 2) for d in range(8)),
+    # ids with bytes above 127 and longer than 64 bytes, scores atof reads otherwise than float
+    b"".join(b"%d Q0 d%d%s %d %s r\xe9\n" % (q, d, b"\xe9\xff" if d % 2 else b"x" * (d * 9), d,
+                                            [b"1e1", b"0x10", b"1,5", b".5", b"5.", b"-0",
+                                             b"1e400", b"+2", b"3e-2", b"0.1"][d])
+             for q in (2, 10, 1) for d in range(10)),
 ]
 GROUPED_FLAGS = [[], ["-q"], ["-q", "-c"], ["-q", "-J"], ["-c", "-l", "2", "-q"],
                  ["-q", "-m", "P.3,5", "-m", "ndcg_cut.5", "-m", "map"], ["-n", "-q", "-c"]]

@@ -244,7 +244,102 @@ def _parse_results(data: bytes, path: str, version: str, first_line: int,
                    lines: list[np.ndarray] | None = None) -> tuple[pd.DataFrame, str, int]:
     """The run lines in ``data`` (whose first line is line ``first_line`` of the file): the
     table, the run id of its last line ("" if none) and the line of the first NaN score (0
-    if none); ``lines`` gets the line number of each row appended."""
+    if none); ``lines`` gets the line number of each row appended.
+
+    The fields are found in numpy (C's white space) and only the three a row needs are made
+    into Python objects: ids decoded as Latin-1 from a matrix of their bytes, scores read as
+    numbers from theirs. Text that does not suit (a NUL byte, a field longer than
+    ``_WIDEST``, a score ``float`` does not read as ``atof`` does) is read by
+    :func:`_parse_results_split`."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10)
+    space = _C_SPACE[raw]
+    begins = ~space
+    begins[1:] &= space[:-1]
+    field_at = np.flatnonzero(begins)
+    begins = ~space
+    begins[:-1] &= space[1:]  # the last byte of each field (data ends with a newline)
+    field_end = np.flatnonzero(begins) + 1
+    del space, begins
+    counts = np.bincount(np.searchsorted(ends, field_at), minlength=ends.size)
+    starts = _first_field_index(counts)
+    used = counts > 0  # blank lines are skipped
+    if version == "10.0":
+        head = np.zeros(ends.size, dtype=np.uint8)
+        head[used] = raw[field_at[starts[used]]]
+        used &= head != ord("#")  # a first field starting with '#' is a comment
+    bad = np.flatnonzero(used & (counts < 6))
+    if bad.size:
+        line = int(bad[0]) + first_line
+        raise TrecEvalError(f"{path}, line {line}: malformed results line (expected 6 fields "
+                            "'query_id Q0 doc_id rank score run_id', got "
+                            f"{int(counts[bad[0]])}); trec_eval quits", code=2)
+    at = starts[used]
+    if b"\0" in data or not at.size:
+        return _parse_results_split(data, path, version, first_line, lines)
+    length = field_end - field_at
+    query = _latin1(raw, field_at[at], length[at])
+    doc = _latin1(raw, field_at[at + 2], length[at + 2])
+    score = _plain_numbers(raw, field_at[at + 4], length[at + 4])
+    if query is None or doc is None or score is None:
+        return _parse_results_split(data, path, version, first_line, lines)
+    last = at[-1] + 5
+    run_id = data[field_at[last]:field_end[last]].decode("latin-1")
+    return _results_table(query, doc, score, run_id, used, version, first_line, lines)
+
+
+#: The longest field read from a matrix of bytes (longer ones: str.split).
+_WIDEST = 64
+
+
+def _byte_matrix(raw: np.ndarray, first: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+    """The bytes of each field, one row each, zero-padded to the longest."""
+    width = int(length.max(initial=1))
+    if width > _WIDEST:
+        return None
+    padded = np.concatenate((raw, np.zeros(width, dtype=np.uint8)))
+    # Row i of this view is the ``width`` bytes from offset i: a row per field, copied whole.
+    rows = np.lib.stride_tricks.as_strided(padded, shape=(raw.size + 1, width),
+                                           strides=(1, 1), writeable=False)
+    matrix = rows[first]
+    matrix *= np.arange(width) < length[:, None]  # the bytes after the field
+    return matrix
+
+
+def _latin1(raw: np.ndarray, first: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+    """Each field as a str (Latin-1: each byte one character), an object array."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None:
+        return None
+    # A byte widened to 32 bits is its Latin-1 code point: the rows are UCS-4 strings.
+    text = matrix.astype(np.uint32).view(f"U{matrix.shape[1]}")[:, 0]
+    return text.astype(object)
+
+
+_PLAIN_NUMBER_BYTES = np.zeros(256, dtype=bool)
+_PLAIN_NUMBER_BYTES[list(b"0123456789+-.eE")] = True
+_PLAIN_NUMBER_BYTES[0] = True  # the padding
+
+
+def _plain_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                   ) -> np.ndarray | None:
+    """``atof`` of each field when every one is a plain decimal number that ``float`` reads
+    (then both read it alike: both round correctly), else None."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or not _PLAIN_NUMBER_BYTES[matrix].all():
+        return None
+    try:
+        return matrix.view(f"S{matrix.shape[1]}")[:, 0].astype(np.float64)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _parse_results_split(data: bytes, path: str, version: str, first_line: int,
+                         lines: list[np.ndarray] | None = None
+                         ) -> tuple[pd.DataFrame, str, int]:
+    """:func:`_parse_results` on any text: every field made a str (``str.split``)."""
     fields, field_line, counts, _, head = _lines(data)
     starts = _first_field_index(counts)
     used = counts > 0  # blank lines are skipped
@@ -258,6 +353,14 @@ def _parse_results(data: bytes, path: str, version: str, first_line: int,
                             f"{int(counts[bad[0]])}); trec_eval quits", code=2)
     at = starts[used]
     score = _atof_array(fields[at + 4])
+    run_id = str(fields[at[-1] + 5]) if at.size else ""
+    return _results_table(fields[at], fields[at + 2], score, run_id, used, version,
+                          first_line, lines)
+
+
+def _results_table(query: np.ndarray, doc: np.ndarray, score: np.ndarray, run_id: str,
+                   used: np.ndarray, version: str, first_line: int,
+                   lines: list[np.ndarray] | None) -> tuple[pd.DataFrame, str, int]:
     if version == "9.0.8":
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
@@ -267,11 +370,10 @@ def _parse_results(data: bytes, path: str, version: str, first_line: int,
         nan_line = int(np.flatnonzero(used)[row]) + first_line
     if lines is not None:
         lines.append(np.flatnonzero(used) + first_line)
-    run_id = str(fields[at[-1] + 5]) if at.size else ""
     # Object columns: pandas would otherwise copy the ids into its own str type (with
     # pyarrow installed, an ArrowStringArray), and evaluate turn them back.
-    table = pd.DataFrame({"query_id": pd.Series(fields[at], dtype=object, copy=False),
-                          "doc_id": pd.Series(fields[at + 2], dtype=object, copy=False),
+    table = pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                          "doc_id": pd.Series(doc, dtype=object, copy=False),
                           "score": score})
     return table, run_id, nan_line
 
