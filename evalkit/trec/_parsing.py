@@ -23,6 +23,9 @@ from ._text_files import source_name as _source_name
 
 __all__: list[str] = []
 
+# Lines the C parser reads at a time.
+_PARSE_ROWS = 1 << 17
+
 
 def _numbered_lines(text: str, first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
     for number, line in enumerate(text.splitlines(), start=first_line):
@@ -79,19 +82,25 @@ def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFram
         # Too many fields on the first line only warns (and drops them): make it an error.
         warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
-            return pd.read_csv(
-                io.StringIO(text),
+            # Bytes, not a StringIO (which holds 4 bytes a character), parsed a piece at a
+            # time (the parser's buffers stay small), into object columns (no str copy).
+            pieces = pd.read_csv(
+                io.BytesIO(text.encode("utf-8", "surrogatepass")),
+                encoding="utf-8",
+                chunksize=_PARSE_ROWS,
                 sep=r"\s+",
                 header=None,
                 names=columns,
                 usecols=columns if extra_fields else None,
                 index_col=False,
-                dtype=str,
+                dtype=object,
                 keep_default_na=False,
                 na_values=[],
                 engine="c",
                 quoting=3,  # csv.QUOTE_NONE: quotes are ordinary characters in TREC files
             )
+            parts = list(pieces)
+            return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
         except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
             return None
 
