@@ -280,7 +280,7 @@ def _parse_results(data: bytes, path: str, version: str, first_line: int,
     if b"\0" in data or not at.size:
         return _parse_results_split(data, path, version, first_line, lines)
     length = field_end - field_at
-    query = _latin1(raw, field_at[at], length[at])
+    query = _latin1(raw, field_at[at], length[at], repeats=True)
     doc = _latin1(raw, field_at[at + 2], length[at + 2])
     score = _plain_numbers(raw, field_at[at + 4], length[at + 4])
     if query is None or doc is None or score is None:
@@ -308,14 +308,23 @@ def _byte_matrix(raw: np.ndarray, first: np.ndarray, length: np.ndarray) -> np.n
     return matrix
 
 
-def _latin1(raw: np.ndarray, first: np.ndarray, length: np.ndarray) -> np.ndarray | None:
-    """Each field as a str (Latin-1: each byte one character), an object array."""
+def _latin1(raw: np.ndarray, first: np.ndarray, length: np.ndarray, *,
+            repeats: bool = False) -> np.ndarray | None:
+    """Each field as a str (Latin-1: each byte one character), an object array;
+    ``repeats``: fields that mostly repeat the one before (query ids), each run of equal
+    ones made one str."""
     matrix = _byte_matrix(raw, first, length)
     if matrix is None:
         return None
+    starts = None
+    if repeats and matrix.shape[0] > 1:
+        starts = np.flatnonzero(np.r_[True, (matrix[1:] != matrix[:-1]).any(axis=1)])
+        matrix = matrix[starts]
     # A byte widened to 32 bits is its Latin-1 code point: the rows are UCS-4 strings.
-    text = matrix.astype(np.uint32).view(f"U{matrix.shape[1]}")[:, 0]
-    return text.astype(object)
+    text = matrix.astype(np.uint32).view(f"U{matrix.shape[1]}")[:, 0].astype(object)
+    if starts is None:
+        return text
+    return np.repeat(text, np.diff(np.r_[starts, first.size]))
 
 
 _PLAIN_NUMBER_BYTES = np.zeros(256, dtype=bool)
