@@ -125,14 +125,37 @@ def _write(stream: Any, data: bytes) -> None:
 def _compute_streamed(qrels: Any, path: str, columns: list[Any],
                       options: dict[str, Any]) -> tuple[Any, int]:
     """trec_eval's loop on a run file read a block of whole queries at a time (memory set by
-    the largest query); an ungrouped file is read whole, as trec_eval reads any order."""
+    the largest query); an ungrouped file is read whole (a piece at a time) and its rows
+    grouped by query, as trec_eval sorts them."""
     stream = ResultsStream(path, options["version"])
     try:
         outcome = compute(qrels, stream.blocks(), lambda: stream.run_id, columns, **options)
     except Ungrouped:
-        run_table, run_id = read_trec_results(path, options["version"])
-        return compute(qrels, run_table, run_id, columns, **options), len(run_table)
+        stream = ResultsStream(path, options["version"])
+        run_table = stream.table()
+        return (compute(qrels, _sorted_blocks(run_table), stream.run_id, columns, **options),
+                len(run_table))
     return outcome, stream.n_rows
+
+
+def _sorted_blocks(run: Any) -> Any:
+    """The rows of an ungrouped run grouped by query (a stable sort: trec_eval ranks each
+    query's rows by score, whatever their order), in blocks of whole queries of about as
+    many rows as a piece of the file holds, so that evaluate's memory stays small."""
+    import numpy as np
+    import pandas as pd
+
+    from . import _streaming
+
+    code = pd.factorize(run["query_id"].to_numpy())[0]
+    order = np.argsort(code, kind="stable")
+    code = code[order]
+    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    rows = max(_streaming._CHUNK_BYTES // 64, 1)  # ~64 bytes a line
+    at = np.searchsorted(starts, np.arange(0, code.size, rows))  # a query start at or after
+    cuts = np.unique(starts[at[at < starts.size]])
+    for first, stop in zip(cuts, [*cuts[1:], code.size], strict=True):
+        yield run.iloc[order[first:stop]].reset_index(drop=True)
 
 
 def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None) -> int:

@@ -409,6 +409,18 @@ class ResultsStream:
         with handle:
             yield from query_blocks(self._pieces(handle), self.path)
 
+    def table(self) -> pd.DataFrame:
+        """The whole run, in file order (read a piece at a time: what memory the parsing
+        takes is a piece's)."""
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            raise TrecEvalError(f"cannot read results file '{self.path}' "
+                                f"({error.strerror})", code=2) from None
+        with handle:
+            tables = [table for table, _ in self._pieces(handle)]
+        return tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
+
     def _pieces(self, handle: Any) -> Iterator[tuple[pd.DataFrame, Any]]:
         from ._streaming import byte_pieces
 
