@@ -9,6 +9,9 @@ with ``atof`` (``1,5`` is 1, ``0x10`` is 16); an empty file cannot be read; file
 (no gzip, no decoding: ids are compared and printed byte for byte). The run id is the last
 line's.
 
+- The run is read a piece at a time (:class:`ResultsStream`, over
+  :mod:`evalkit.trec._streaming`), in blocks of whole queries when it is grouped by query;
+  its fields are found in numpy and only the query id, doc id and score made into objects.
 - 9.0.8 keeps scores as 32-bit floats: scores equal in float32 tie (``0.30000001`` and
   ``0.3``) and are then ordered by doc_id. 10.0 keeps doubles.
 - 10.0 skips ``#`` comment lines: in the run, any line whose first field starts with ``#``;
