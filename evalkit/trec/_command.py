@@ -38,11 +38,19 @@ import sys
 from typing import Any
 
 from .._version import find_version
-from ._command_files import Crash, TrecEvalError, c_atol, read_trec_qrels, read_trec_results
+from ._command_files import (
+    Crash,
+    ResultsStream,
+    TrecEvalError,
+    c_atol,
+    read_trec_qrels,
+    read_trec_results,
+)
 from ._command_loop import compute
 from ._command_output import format_output, help_text
 from ._command_plan import plan, select_measures
 from ._registry import DEFAULT_VERSION, VERSIONS
+from ._streaming import Ungrouped
 
 __all__ = ["add_arguments", "help_text", "run", "VERSIONS", "DEFAULT_VERSION"]
 
@@ -114,6 +122,42 @@ def _write(stream: Any, data: bytes) -> None:
         stream.write(data.decode("latin-1"))
 
 
+def _compute_streamed(qrels: Any, path: str, columns: list[Any],
+                      options: dict[str, Any]) -> tuple[Any, int]:
+    """trec_eval's loop on a run file read a block of whole queries at a time (memory set by
+    the largest query); an ungrouped file is read whole (a piece at a time) and its rows
+    grouped by query, as trec_eval sorts them."""
+    stream = ResultsStream(path, options["version"])
+    try:
+        outcome = compute(qrels, stream.blocks(), lambda: stream.run_id, columns, **options)
+    except Ungrouped:
+        stream = ResultsStream(path, options["version"])
+        run_table = stream.table()
+        return (compute(qrels, _sorted_blocks(run_table), stream.run_id, columns, **options),
+                len(run_table))
+    return outcome, stream.n_rows
+
+
+def _sorted_blocks(run: Any) -> Any:
+    """The rows of an ungrouped run grouped by query (a stable sort: trec_eval ranks each
+    query's rows by score, whatever their order), in blocks of whole queries of about as
+    many rows as a piece of the file holds, so that evaluate's memory stays small."""
+    import numpy as np
+    import pandas as pd
+
+    from . import _streaming
+
+    code = pd.factorize(run["query_id"].to_numpy())[0]
+    order = np.argsort(code, kind="stable")
+    code = code[order]
+    starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    rows = max(_streaming._CHUNK_BYTES // 64, 1)  # ~64 bytes a line
+    at = np.searchsorted(starts, np.arange(0, code.size, rows))  # a query start at or after
+    cuts = np.unique(starts[at[at < starts.size]])
+    for first, stop in zip(cuts, [*cuts[1:], code.size], strict=True):
+        yield run.iloc[order[first:stop]].reset_index(drop=True)
+
+
 def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None) -> int:
     """Run ``evalkit trec_eval`` on parsed arguments; return the exit code."""
     stdout = stdout or sys.stdout
@@ -131,12 +175,20 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
     try:
         selection = select_measures(args.m, version)
         qrels = read_trec_qrels(args.qrels, version)
-        run_table, run_id = read_trec_results(args.run, version, stdin)
-        columns = plan(selection, version)
-        outcome = compute(qrels, run_table, run_id, columns, relevance_level=args.l,
-                          complete=args.c, version=version,
-                          judged_only=getattr(args, "J", False))
-        if (run_table.empty and version == "10.0" and outcome.summary is not None
+        try:
+            columns = plan(selection, version)
+        except TrecEvalError:  # trec_eval reads the run before it sets up its measures
+            read_trec_results(args.run, version, stdin)
+            raise
+        options = {"relevance_level": args.l, "complete": args.c, "version": version,
+                   "judged_only": getattr(args, "J", False)}
+        if version == "10.0" and args.run.startswith("-"):  # stdin: read whole
+            run_table, run_id = read_trec_results(args.run, version, stdin)
+            outcome = compute(qrels, run_table, run_id, columns, **options)
+            n_rows = len(run_table)
+        else:
+            outcome, n_rows = _compute_streamed(qrels, args.run, columns, options)
+        if (n_rows == 0 and version == "10.0" and outcome.summary is not None
                 and not args.n and any(c.name == "runid" for c in columns)):
             raise TrecEvalError(f"{args.run}: no results in the file (trec_eval 10.0 -c "
                                 "prints an uninitialised run id here; evalkit refuses)",

@@ -9,6 +9,9 @@ with ``atof`` (``1,5`` is 1, ``0x10`` is 16); an empty file cannot be read; file
 (no gzip, no decoding: ids are compared and printed byte for byte). The run id is the last
 line's.
 
+- The run is read a piece at a time (:class:`ResultsStream`, over
+  :mod:`evalkit.trec._streaming`), in blocks of whole queries when it is grouped by query;
+  its fields are found in numpy and only the query id, doc id and score made into objects.
 - 9.0.8 keeps scores as 32-bit floats: scores equal in float32 tie (``0.30000001`` and
   ``0.3``) and are then ordered by doc_id. 10.0 keeps doubles.
 - 10.0 skips ``#`` comment lines: in the run, any line whose first field starts with ``#``;
@@ -22,12 +25,14 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results"]
+__all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results",
+           "ResultsStream"]
 
 
 class TrecEvalError(Exception):
@@ -218,37 +223,226 @@ def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
                             f"{int(counts[bad[0]])}); trec_eval quits", code=2)
     keep = parsed[field_line]
     fields = fields[keep]
-    return pd.DataFrame({"query_id": fields[0::4], "doc_id": fields[2::4],
+    return pd.DataFrame({"query_id": pd.Series(fields[0::4], dtype=object, copy=False),
+                         "doc_id": pd.Series(fields[2::4], dtype=object, copy=False),
                          "relevance": _atol_array(fields[3::4])})
 
 
 def read_trec_results(path: str, version: str, stdin: Any = None) -> tuple[pd.DataFrame, str]:
     """The run as trec_eval ``version`` reads it (``query_id``, ``doc_id``, ``score``; scores
     rounded to float32 for 9.0.8) and the run id of its last line."""
-    fields, field_line, counts, _, head = _lines(_read_bytes(path, "results", version, stdin))
+    table, run_id, nan_line = _parse_results(_read_bytes(path, "results", version, stdin),
+                                             path, version, 1)
+    if nan_line:
+        raise _nan_error(path, nan_line)
+    return table, run_id
+
+
+def _nan_error(path: str, line: int) -> TrecEvalError:
+    return TrecEvalError(f"{path}, line {line}: a score that reads as NaN; trec_eval's "
+                         "ranking of NaN depends on its sort, evalkit refuses it", code=2)
+
+
+def _parse_results(data: bytes, path: str, version: str, first_line: int,
+                   lines: list[np.ndarray] | None = None) -> tuple[pd.DataFrame, str, int]:
+    """The run lines in ``data`` (whose first line is line ``first_line`` of the file): the
+    table, the run id of its last line ("" if none) and the line of the first NaN score (0
+    if none); ``lines`` gets the line number of each row appended.
+
+    The fields are found in numpy (C's white space) and only the three a row needs are made
+    into Python objects: ids decoded as Latin-1 from a matrix of their bytes, scores read as
+    numbers from theirs. Text that does not suit (a NUL byte, a field longer than
+    ``_WIDEST``, a score ``float`` does not read as ``atof`` does) is read by
+    :func:`_parse_results_split`."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10)
+    space = _C_SPACE[raw]
+    begins = ~space
+    begins[1:] &= space[:-1]
+    field_at = np.flatnonzero(begins)
+    begins = ~space
+    begins[:-1] &= space[1:]  # the last byte of each field (data ends with a newline)
+    field_end = np.flatnonzero(begins) + 1
+    del space, begins
+    counts = np.bincount(np.searchsorted(ends, field_at), minlength=ends.size)
+    starts = _first_field_index(counts)
+    used = counts > 0  # blank lines are skipped
+    if version == "10.0":
+        head = np.zeros(ends.size, dtype=np.uint8)
+        head[used] = raw[field_at[starts[used]]]
+        used &= head != ord("#")  # a first field starting with '#' is a comment
+    bad = np.flatnonzero(used & (counts < 6))
+    if bad.size:
+        line = int(bad[0]) + first_line
+        raise TrecEvalError(f"{path}, line {line}: malformed results line (expected 6 fields "
+                            "'query_id Q0 doc_id rank score run_id', got "
+                            f"{int(counts[bad[0]])}); trec_eval quits", code=2)
+    at = starts[used]
+    if b"\0" in data or not at.size:
+        return _parse_results_split(data, path, version, first_line, lines)
+    length = field_end - field_at
+    query = _latin1(raw, field_at[at], length[at], repeats=True)
+    doc = _latin1(raw, field_at[at + 2], length[at + 2])
+    score = _plain_numbers(raw, field_at[at + 4], length[at + 4])
+    if query is None or doc is None or score is None:
+        return _parse_results_split(data, path, version, first_line, lines)
+    last = at[-1] + 5
+    run_id = data[field_at[last]:field_end[last]].decode("latin-1")
+    return _results_table(query, doc, score, run_id, used, version, first_line, lines)
+
+
+#: The longest field read from a matrix of bytes (longer ones: str.split).
+_WIDEST = 64
+
+
+def _byte_matrix(raw: np.ndarray, first: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+    """The bytes of each field, one row each, zero-padded to the longest."""
+    width = int(length.max(initial=1))
+    if width > _WIDEST:
+        return None
+    padded = np.concatenate((raw, np.zeros(width, dtype=np.uint8)))
+    # Row i of this view is the ``width`` bytes from offset i: a row per field, copied whole.
+    rows = np.lib.stride_tricks.as_strided(padded, shape=(raw.size + 1, width),
+                                           strides=(1, 1), writeable=False)
+    matrix = rows[first]
+    matrix *= np.arange(width) < length[:, None]  # the bytes after the field
+    return matrix
+
+
+def _latin1(raw: np.ndarray, first: np.ndarray, length: np.ndarray, *,
+            repeats: bool = False) -> np.ndarray | None:
+    """Each field as a str (Latin-1: each byte one character), an object array;
+    ``repeats``: fields that mostly repeat the one before (query ids), each run of equal
+    ones made one str."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None:
+        return None
+    starts = None
+    if repeats and matrix.shape[0] > 1:
+        starts = np.flatnonzero(np.r_[True, (matrix[1:] != matrix[:-1]).any(axis=1)])
+        matrix = matrix[starts]
+    # A byte widened to 32 bits is its Latin-1 code point: the rows are UCS-4 strings.
+    text = matrix.astype(np.uint32).view(f"U{matrix.shape[1]}")[:, 0].astype(object)
+    if starts is None:
+        return text
+    return np.repeat(text, np.diff(np.r_[starts, first.size]))
+
+
+_PLAIN_NUMBER_BYTES = np.zeros(256, dtype=bool)
+_PLAIN_NUMBER_BYTES[list(b"0123456789+-.eE")] = True
+_PLAIN_NUMBER_BYTES[0] = True  # the padding
+
+
+def _plain_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                   ) -> np.ndarray | None:
+    """``atof`` of each field when every one is a plain decimal number that ``float`` reads
+    (then both read it alike: both round correctly), else None."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or not _PLAIN_NUMBER_BYTES[matrix].all():
+        return None
+    try:
+        return matrix.view(f"S{matrix.shape[1]}")[:, 0].astype(np.float64)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _parse_results_split(data: bytes, path: str, version: str, first_line: int,
+                         lines: list[np.ndarray] | None = None
+                         ) -> tuple[pd.DataFrame, str, int]:
+    """:func:`_parse_results` on any text: every field made a str (``str.split``)."""
+    fields, field_line, counts, _, head = _lines(data)
     starts = _first_field_index(counts)
     used = counts > 0  # blank lines are skipped
     if version == "10.0":
         used &= head != ord("#")  # a first field starting with '#' is a comment
     bad = np.flatnonzero(used & (counts < 6))
     if bad.size:
-        line = int(bad[0]) + 1
+        line = int(bad[0]) + first_line
         raise TrecEvalError(f"{path}, line {line}: malformed results line (expected 6 fields "
                             "'query_id Q0 doc_id rank score run_id', got "
                             f"{int(counts[bad[0]])}); trec_eval quits", code=2)
     at = starts[used]
     score = _atof_array(fields[at + 4])
+    run_id = str(fields[at[-1] + 5]) if at.size else ""
+    return _results_table(fields[at], fields[at + 2], score, run_id, used, version,
+                          first_line, lines)
+
+
+def _results_table(query: np.ndarray, doc: np.ndarray, score: np.ndarray, run_id: str,
+                   used: np.ndarray, version: str, first_line: int,
+                   lines: list[np.ndarray] | None) -> tuple[pd.DataFrame, str, int]:
     if version == "9.0.8":
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
+    nan_line = 0
     if np.isnan(score).any():
         row = int(np.flatnonzero(np.isnan(score))[0])
-        raise TrecEvalError(f"{path}, line {int(np.flatnonzero(used)[row]) + 1}: a score that "
-                            "reads as NaN; trec_eval's ranking of NaN depends on its sort, "
-                            "evalkit refuses it", code=2)
-    if not np.isfinite(score).all():  # +-inf rank as trec_eval ranks them: by their order
-        score = np.unique(score, return_inverse=True)[1].astype(np.float64)
-    run_id = str(fields[at[-1] + 5]) if at.size else ""
-    table = pd.DataFrame({"query_id": fields[at], "doc_id": fields[at + 2], "score": score})
-    return table, run_id
+        nan_line = int(np.flatnonzero(used)[row]) + first_line
+    if lines is not None:
+        lines.append(np.flatnonzero(used) + first_line)
+    # Object columns: pandas would otherwise copy the ids into its own str type (with
+    # pyarrow installed, an ArrowStringArray), and evaluate turn them back.
+    table = pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                          "doc_id": pd.Series(doc, dtype=object, copy=False),
+                          "score": score})
+    return table, run_id, nan_line
 
+
+class ResultsStream:
+    """The run file read a piece at a time, in blocks of whole queries
+    (:func:`evalkit.trec._streaming.query_blocks`: raises its ``Ungrouped`` when a query
+    comes back after another's rows). After the blocks: ``run_id`` (the last line's),
+    ``n_rows``."""
+
+    def __init__(self, path: str, version: str) -> None:
+        self.path, self.version = path, version
+        self.run_id = ""
+        self.n_rows = 0
+
+    def blocks(self) -> Iterator[pd.DataFrame]:
+        from ._streaming import query_blocks
+
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            raise TrecEvalError(f"cannot read results file '{self.path}' "
+                                f"({error.strerror})", code=2) from None
+        with handle:
+            yield from query_blocks(self._pieces(handle), self.path)
+
+    def table(self) -> pd.DataFrame:
+        """The whole run, in file order (read a piece at a time: what memory the parsing
+        takes is a piece's)."""
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError as error:
+            raise TrecEvalError(f"cannot read results file '{self.path}' "
+                                f"({error.strerror})", code=2) from None
+        with handle:
+            tables = [table for table, _ in self._pieces(handle)]
+        return tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
+
+    def _pieces(self, handle: Any) -> Iterator[tuple[pd.DataFrame, Any]]:
+        from ._streaming import byte_pieces
+
+        nan_line = 0
+        empty = True
+        for piece, first_line in byte_pieces(handle):
+            empty = False
+            lines: list[np.ndarray] = []
+            table, run_id, nan = _parse_results(piece, self.path, self.version, first_line,
+                                                lines)
+            if nan:  # reported once the file is read (a malformed line later comes first)
+                nan_line = nan_line or nan
+                table["score"] = table["score"].fillna(0.0)
+            if len(table):
+                self.run_id = run_id
+                self.n_rows += len(table)
+            yield table, lines[0].__getitem__
+        if empty:  # trec_eval cannot read an empty file
+            raise TrecEvalError(f"cannot read results file '{self.path}': it is empty",
+                                code=2)
+        if nan_line:
+            raise _nan_error(self.path, nan_line)

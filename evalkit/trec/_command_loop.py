@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import inspect
 import math
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -79,14 +80,114 @@ def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
     return values[source]
 
 
-def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[Column], *,
-            relevance_level: int, complete: bool, version: str = DEFAULT_VERSION,
-            judged_only: bool = False) -> Outcome:
+def _finite_scores(run: pd.DataFrame) -> pd.DataFrame:
+    """+-inf scores rank as trec_eval ranks them: replaced by their rank among the block's
+    scores (whole queries, so each query's order is kept)."""
+    score = run["score"].to_numpy()
+    if np.isfinite(score).all():
+        return run
+    return run.assign(score=np.unique(score, return_inverse=True)[1].astype(np.float64))
+
+
+@dataclass
+class _Scored:
+    """What the blocks of the run left: their queries, the queries listing a document twice
+    and the values of the others (the queries evaluate could score)."""
+
+    query_ids: list[np.ndarray] = field(default_factory=list)
+    duplicated: list[np.ndarray] = field(default_factory=list)
+    scores: list[pd.DataFrame] = field(default_factory=list)
+
+
+class _QrelsByQuery:
+    """The qrels rows of any set of queries, without a pass over all of them."""
+
+    def __init__(self, qrels: pd.DataFrame) -> None:
+        self.qrels = qrels
+        code, names = pd.factorize(qrels["query_id"].to_numpy(dtype=object))
+        self.names = pd.Index(names)
+        self.order = np.argsort(code, kind="stable")
+        self.bounds = np.searchsorted(code[self.order], np.arange(len(names) + 1))
+
+    def rows(self, queries: np.ndarray) -> pd.DataFrame:
+        codes = self.names.get_indexer(queries)
+        codes = codes[codes >= 0]
+        starts = self.bounds[codes]
+        lengths = self.bounds[codes + 1] - starts
+        offsets = np.cumsum(lengths) - lengths
+        at = self.order[np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))]
+        return self.qrels.iloc[np.sort(at)]
+
+
+def _duplicated_queries(run: pd.DataFrame) -> np.ndarray:
+    twice = run.duplicated(["query_id", "doc_id"]).to_numpy()
+    return pd.unique(run["query_id"].to_numpy()[twice])
+
+
+def _score_blocks(blocks: Iterable[pd.DataFrame], qrels: _QrelsByQuery, scorable: pd.Index,
+                  labels: list[str], reads_pairs: bool, options: dict[str, Any]) -> _Scored:
+    """Each block's queries, its judged queries with a document listed twice, and
+    evaluate's values for the ``scorable`` ones (judged without a duplicate or a grade
+    below -1) that list no document twice. evaluate checks for a document listed twice:
+    only when it refuses a block is the block searched for them."""
+    scored = _Scored()
+    for block in blocks:
+        ids = pd.unique(block["query_id"].to_numpy(dtype=object))
+        scored.query_ids.append(ids)
+        judged = ids[qrels.names.get_indexer(ids) >= 0]
+        if not reads_pairs or not judged.size:
+            continue
+        wanted = judged[scorable.get_indexer(judged) >= 0]
+        if wanted.size < judged.size:  # rare: such a query fails, maybe for a duplicate
+            others = block[block["query_id"].isin(judged[scorable.get_indexer(judged) < 0])]
+            scored.duplicated.append(_duplicated_queries(others))
+        if not wanted.size:
+            continue
+        run = block[block["query_id"].isin(wanted)] if wanted.size < ids.size else block
+        if not labels:
+            scored.duplicated.append(_duplicated_queries(run))
+            continue
+        run = _finite_scores(run)
+        subset = qrels.rows(wanted)
+        try:
+            values = evaluate(subset, run, labels, **options)
+        except ValueError:
+            duplicated = _duplicated_queries(run)
+            if not duplicated.size:
+                raise
+            scored.duplicated.append(duplicated)
+            run = run[~run["query_id"].isin(duplicated)]
+            if not len(run):
+                continue
+            values = evaluate(subset[~subset["query_id"].isin(duplicated)], run, labels,
+                              **options)
+        scored.scores.append(values)
+    return scored
+
+
+def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
+            run_id: str | Callable[[], str],
+            columns: list[Column], *, relevance_level: int, complete: bool,
+            version: str = DEFAULT_VERSION, judged_only: bool = False) -> Outcome:
     """trec_eval's loop over queries (see the module's documentation), vectorised;
-    ``judged_only`` is trec_eval's -J (condensed lists)."""
+    ``judged_only`` is trec_eval's -J (condensed lists). ``run`` is the run table, or its
+    blocks of whole queries (each query in one block), read one after the other; ``run_id``
+    the run id, or a function giving it once the blocks are read."""
+    blocks = [run] if isinstance(run, pd.DataFrame) else run
     # Hashed, then only the distinct ids sorted (byte order: ids are Latin-1 text).
     q_ids = np.sort(pd.unique(qrels["query_id"].to_numpy(dtype=object)))
-    r_ids = np.sort(pd.unique(run["query_id"].to_numpy(dtype=object)))
+    reads_pairs = any(c.measure.evalkit is not None for c in columns)  # not runid, num_q
+    labels = list(dict.fromkeys(label for c in columns for label in c.labels))
+    max_rel_by_query = qrels.groupby("query_id", sort=False)["relevance"].max()
+    qrels_dup = pd.Index(qrels["query_id"][qrels.duplicated(["query_id", "doc_id"])].unique())
+    scorable = max_rel_by_query.index[(max_rel_by_query >= -1).to_numpy()
+                                      & ~max_rel_by_query.index.isin(qrels_dup)]
+    options = {"relevance_level": relevance_level, "judged_only": judged_only,
+               **_evaluate_options(version)}
+    by_query = _QrelsByQuery(qrels)
+    scored = _score_blocks(blocks, by_query, scorable, labels, reads_pairs, options)
+    r_ids = np.sort(np.concatenate(scored.query_ids)) if scored.query_ids else \
+        np.zeros(0, dtype=object)
     if version == "10.0":
         loop = q_ids
         in_run = np.isin(loop, r_ids)
@@ -94,17 +195,13 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
         loop = np.intersect1d(r_ids, q_ids)
         in_run = np.ones(loop.size, dtype=bool)
     n = loop.size
-    reads_pairs = any(c.measure.evalkit is not None for c in columns)  # not runid, num_q
     fail = np.zeros(n, dtype=np.int8)  # 0 fine, 1 exit 4, 2 crash
     reason = np.full(n, "", dtype=object)
     max_rel = np.zeros(n)
     if reads_pairs and n:
         index = pd.Index(loop)
-        run_dup = pd.Index(run["query_id"][run.duplicated(["query_id", "doc_id"])].unique())
-        qrels_dup = pd.Index(
-            qrels["query_id"][qrels.duplicated(["query_id", "doc_id"])].unique())
-        max_rel = qrels.groupby("query_id", sort=False)["relevance"].max().reindex(
-            index).to_numpy()
+        run_dup = pd.Index(np.concatenate(scored.duplicated) if scored.duplicated else [])
+        max_rel = max_rel_by_query.reindex(index).to_numpy()
         dup = index.isin(run_dup) | index.isin(qrels_dup)
         reason[dup] = "a document is listed twice for this query"
         fail[dup] = 1
@@ -131,20 +228,16 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
     bogus = ~in_run[:stop]
     if queries.size == 0 and failure is None:
         raise TrecEvalError("no queries with both results and relevance info", code=7)
-    labels = list(dict.fromkeys(label for c in columns for label in c.labels))
     scores = pd.DataFrame(index=pd.Index(queries, dtype=object), columns=labels,
                           dtype=np.float64)
     if labels and queries.size:
-        q_keep = qrels["query_id"].isin(queries).to_numpy()
-        r_keep = run["query_id"].isin(queries).to_numpy()
-        qrels_sub = qrels[q_keep]
-        run_sub = run.loc[r_keep, ["query_id", "doc_id", "score"]]
+        parts = list(scored.scores)
         if bogus.any():
             extra = pd.DataFrame({"query_id": queries[bogus], "doc_id": BOGUS_DOCNO,
                                   "score": 1.0})
-            run_sub = pd.concat([run_sub, extra], ignore_index=True)
-        scores = evaluate(qrels_sub, run_sub, labels, relevance_level=relevance_level,
-                          judged_only=judged_only, **_evaluate_options(version))
+            parts.append(evaluate(by_query.rows(queries[bogus]), extra, labels, **options))
+        if parts:
+            scores = pd.concat(parts) if len(parts) > 1 else parts[0]
         scores = scores.reindex(pd.Index(queries, dtype=object))
     n_evaluated = queries.size
     n_queries = q_ids.size if complete else n_evaluated
@@ -153,7 +246,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame, run_id: str, columns: list[C
     for column in columns:
         measure = column.measure
         if measure.name == "runid":
-            summary[column.name] = run_id
+            summary[column.name] = run_id if isinstance(run_id, str) else run_id()
             continue
         if measure.name == "num_q":
             summary[column.name] = n_queries

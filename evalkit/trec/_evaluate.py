@@ -35,6 +35,7 @@ the ``NumRel`` column shows which queries those are. (The single-list functions 
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,10 +48,11 @@ from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from ._dask import _evaluate_dask, _uses_dask
+from . import _streaming
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
-from ._parsing import _read_qrels, _read_run
+from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
 from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
 from ._threads import _for_each, _pieces_between
@@ -510,7 +512,13 @@ def evaluate(
         read with :func:`read_qrels`.
     run : pandas.DataFrame, dask.dataframe.DataFrame or path
         Columns ``query_id``, ``doc_id``, ``score``; other columns (``rank``, ``run_id``) are
-        ignored. A path is read with :func:`read_run`. A dask DataFrame (partitions cut
+        ignored. A path (plain or gzip-compressed) is streamed: read as :func:`read_run`
+        reads it (the same rules and errors), a block of whole queries at a time, each block
+        scored on its own, so that memory follows the largest query, not the file; the
+        result is the in-memory one. The file must be grouped by query (each query's lines
+        together, as TREC runs are written): a query whose lines come back after another
+        query's raises a ValueError naming the file and line; sort such a file by query, or
+        read it with :func:`read_run` and pass the table. A dask DataFrame (partitions cut
         anywhere; ``pip install "evalkit[dask]"``) is shuffled by ``query_id`` and scored per
         query group on the active dask scheduler: the same result as for the pandas run.
     metrics : list of str
@@ -578,6 +586,11 @@ def evaluate(
                               missing_queries=missing_queries, trec_eval_version=version,
                               judged_only=judged_only)
     qrels = _as_table(qrels, "qrels", _read_qrels)
+    if isinstance(run, str | os.PathLike):  # a file: read query block by query block
+        return _streaming.evaluate_file(evaluate, _run_pieces, qrels, run, metrics,
+                                        relevance_level=level, trec_eval_version=version,
+                                        missing_queries=missing_queries,
+                                        judged_only=judged_only)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
     r_query, r_starts, r_doc, r_score = _run_columns(run)

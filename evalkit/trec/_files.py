@@ -92,7 +92,9 @@ def read_run(path_or_buffer: Any) -> pd.DataFrame:
         \texttt{score}\;\; \texttt{run\_id}
 
     Six fields separated by white space; fields after the run id are ignored, as trec_eval
-    does. The rank field is kept as written but never used: trec_eval ranks by score.
+    does. The rank field is kept as written but never used: trec_eval ranks by score. The
+    whole file is read into memory; :func:`evaluate` given the path instead streams a run
+    grouped by query, a block of whole queries at a time.
 
     Parameters
     ----------

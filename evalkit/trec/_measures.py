@@ -460,7 +460,7 @@ def _ideal_order(codes: np.ndarray, grades: np.ndarray, gain: np.ndarray,
     top = np.full(n_queries, -1, dtype=np.int64)
     np.maximum.at(top, codes, grades)
     tops = np.unique(top[codes])
-    step_table = np.zeros((tops.size, int(tops.max()) + 1), dtype=np.int64)
+    step_table = np.zeros((tops.size, int(tops.max(initial=0)) + 1), dtype=np.int64)
     first_gain = np.zeros(tops.size)
     for row, level_top in enumerate(tops):  # one small sort per highest grade, not per query
         walk = _level_walk(int(level_top), gains)

@@ -17,14 +17,18 @@ import numpy as np
 import pandas as pd
 
 from ._pairs import _check_no_duplicates
+from ._streaming import byte_pieces
 from ._text_files import read_text as _read_text
 from ._text_files import source_name as _source_name
 
 __all__: list[str] = []
 
+# Lines the C parser reads at a time.
+_PARSE_ROWS = 1 << 17
 
-def _numbered_lines(text: str) -> Iterator[tuple[int, list[str]]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+
+def _numbered_lines(text: str, first_line: int = 1) -> Iterator[tuple[int, list[str]]]:
+    for number, line in enumerate(text.splitlines(), start=first_line):
         fields = line.split()
         if fields:
             yield number, fields
@@ -48,9 +52,9 @@ def _first_bad_qrels_line(text: str, name: str) -> None:
             ) from None
 
 
-def _first_bad_run_line(text: str, name: str) -> None:
+def _first_bad_run_line(text: str, name: str, first_line: int = 1) -> None:
     """Raise for the first malformed run line (the slow path, run only when parsing failed)."""
-    for number, fields in _numbered_lines(text):
+    for number, fields in _numbered_lines(text, first_line):
         where = f"{name}, line {number}"
         if len(fields) < 6:
             raise ValueError(
@@ -78,19 +82,25 @@ def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFram
         # Too many fields on the first line only warns (and drops them): make it an error.
         warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
-            return pd.read_csv(
-                io.StringIO(text),
+            # Bytes, not a StringIO (which holds 4 bytes a character), parsed a piece at a
+            # time (the parser's buffers stay small), into object columns (no str copy).
+            pieces = pd.read_csv(
+                io.BytesIO(text.encode("utf-8", "surrogatepass")),
+                encoding="utf-8",
+                chunksize=_PARSE_ROWS,
                 sep=r"\s+",
                 header=None,
                 names=columns,
                 usecols=columns if extra_fields else None,
                 index_col=False,
-                dtype=str,
+                dtype=object,
                 keep_default_na=False,
                 na_values=[],
                 engine="c",
                 quoting=3,  # csv.QUOTE_NONE: quotes are ordinary characters in TREC files
             )
+            parts = list(pieces)
+            return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
         except (pd.errors.ParserError, pd.errors.ParserWarning, ValueError):
             return None
 
@@ -120,8 +130,15 @@ def _read_qrels(path_or_buffer: Any) -> pd.DataFrame:
 
 def _read_run(path_or_buffer: Any) -> pd.DataFrame:
     """The body of :func:`evalkit.read_run`."""
-    text = _read_text(path_or_buffer)
     name = _source_name(path_or_buffer)
+    run = _run_table(_read_text(path_or_buffer), name)
+    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
+    return run
+
+
+def _run_table(text: str, name: str, first_line: int = 1) -> pd.DataFrame:
+    """The run lines of ``text`` (whose first line is line ``first_line`` of ``name``) as a
+    table, malformed lines named."""
     table = _parse_table(text, 6, extra_fields=True)
     score = None
     if table is not None and not (table[5] == "").any():
@@ -129,9 +146,9 @@ def _read_run(path_or_buffer: Any) -> pd.DataFrame:
         if not np.isfinite(score).all():
             score = None
     if score is None:
-        _first_bad_run_line(text, name)
+        _first_bad_run_line(text, name, first_line)
         raise ValueError(f"{name}: could not read it as a TREC run")  # pragma: no cover
-    run = pd.DataFrame(
+    return pd.DataFrame(
         {
             "query_id": table[0].to_numpy(dtype=object),
             "doc_id": table[2].to_numpy(dtype=object),
@@ -140,5 +157,20 @@ def _read_run(path_or_buffer: Any) -> pd.DataFrame:
             "rank": table[3].to_numpy(dtype=object),
         }
     )
-    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
-    return run
+
+
+def _run_pieces(handle: Any, name: str) -> Iterator[tuple[pd.DataFrame, Any]]:
+    """The run file open in ``handle`` (bytes) parsed a piece at a time, as
+    :func:`_read_run` parses it whole: each piece's table and a function giving the line
+    number of one of its rows (see :mod:`evalkit.trec._streaming`)."""
+    for piece, first_line in byte_pieces(handle):
+        try:
+            text = piece.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"{name} is not UTF-8 text ({error})") from None
+
+        def line_of(row: int, text: str = text, first_line: int = first_line) -> int:
+            used = [n for n, _ in _numbered_lines(text, first_line)]
+            return used[row]
+
+        yield _run_table(text, name, first_line), line_of

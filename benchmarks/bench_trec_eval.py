@@ -1,0 +1,150 @@
+"""`evalkit trec_eval` against the C trec_eval 10.0, end to end: whole processes on the same files.
+
+The data, written to a temporary folder: TREC-shaped runs of 10⁵, 10⁶, 2·10⁶ and 10⁷ lines
+(500 MB; 2 runs each there, 5 below), grouped by query as systems write them, 1,000 documents per
+query ranked by score, doc ids like ``clueweb09-en0003-47-01234``; qrels with 100 judgements per
+query (70 of the retrieved documents, scattered, and 30 not retrieved), grades 0-2.
+
+Each tool runs as a process of its own (``trec_eval -q QRELS RUN``, and ``python -m evalkit
+trec_eval -q QRELS RUN`` with this checkout first on PYTHONPATH), stdout to a file; the
+runs alternate (C, evalkit, C, ...) and the best wall time of a few is kept; "peak MB" is
+the process's maximum resident set size (``os.wait4``'s ru_maxrss). The two outputs must be
+the same bytes. Start-up is part of the race: a Python process spends a few tenths of a
+second importing numpy and pandas before it reads a line, which the C program does not.
+
+The goals (issue 33): "ratio" = C's time / evalkit's time >= 1.0 at every size, and evalkit's
+peak RSS at most 400 MB on the 2·10⁶-line run. The C program is found by the environment
+variable EVALKIT_TREC_EVAL (or TREC_EVAL, as the tests name it), else ``trec_eval`` on PATH;
+without one the bench says so and measures nothing.
+
+Run with `make bench` or `python benchmarks/bench_trec_eval.py`; EVALKIT_BENCH_QUICK=1 runs
+10⁵ and 10⁶ lines only; `--sizes 100000 2000000` picks sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+from _timing import count, print_note, print_table, record_goal, record_sizes  # noqa: E402
+
+QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
+DOCS_PER_QUERY = 1000
+JUDGED_RETRIEVED, JUDGED_ELSEWHERE = 70, 30
+RSS_GOAL_MB, RSS_GOAL_LINES = 400, 2_000_000
+
+
+def find_trec_eval() -> str | None:
+    """The C trec_eval 10.0: $EVALKIT_TREC_EVAL, $TREC_EVAL, or trec_eval on PATH."""
+    for variable in ("EVALKIT_TREC_EVAL", "TREC_EVAL"):
+        path = os.environ.get(variable)
+        if path and os.access(path, os.X_OK):
+            return path
+    return shutil.which("trec_eval")
+
+
+def _doc_names(numbers: np.ndarray) -> list[str]:
+    return [f"clueweb09-en{n // 1_000_000:04d}-{n // 10_000 % 100:02d}-{n % 10_000:05d}"
+            for n in numbers.tolist()]
+
+
+def write_collection(n_lines: int, folder: Path, seed: int = 0) -> tuple[Path, Path]:
+    """A grouped run of ``n_lines`` lines and its qrels (see the module's documentation)."""
+    rng = np.random.default_rng(seed)
+    run_path, qrels_path = folder / f"run{n_lines}", folder / f"qrels{n_lines}"
+    n_queries = max(n_lines // DOCS_PER_QUERY, 1)
+    ranks = np.arange(1, DOCS_PER_QUERY + 1)
+    with open(run_path, "w") as run, open(qrels_path, "w") as qrels:
+        for q in range(n_queries):
+            query = str(301 + q)
+            names = _doc_names(rng.choice(50_000_000, DOCS_PER_QUERY + JUDGED_ELSEWHERE,
+                                          replace=False))
+            scores = np.sort(rng.random(DOCS_PER_QUERY))[::-1] * 30
+            run.write("".join(f"{query} Q0 {d} {r} {s:.6f} bench\n" for d, r, s in
+                              zip(names, ranks.tolist(), scores.tolist(), strict=False)))
+            judged = rng.choice(DOCS_PER_QUERY, JUDGED_RETRIEVED, replace=False)
+            docs = [names[i] for i in judged] + names[DOCS_PER_QUERY:]
+            grades = rng.choice(3, len(docs), p=[0.7, 0.2, 0.1])
+            qrels.write("".join(f"{query} 0 {d} {g}\n"
+                                for d, g in zip(docs, grades.tolist(), strict=True)))
+    return qrels_path, run_path
+
+
+def run_once(argv: list[str], out: Path, env: dict[str, str] | None = None
+             ) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS in MB, exit code) of one process, stdout to ``out``."""
+    with open(out, "wb") as stdout:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024, process.returncode
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = [10**5, 10**6] if QUICK else [10**5, 10**6, 2 * 10**6, 10**7]
+    parser.add_argument("--sizes", type=int, nargs="+", default=default)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    binary = find_trec_eval()
+    record_sizes({"run lines": ", ".join(count(n) for n in args.sizes),
+                  "shape": f"{DOCS_PER_QUERY:,} docs per query, "
+                           f"{JUDGED_RETRIEVED + JUDGED_ELSEWHERE} judged per query"})
+    if binary is None:
+        print_note("trec_eval not found (set EVALKIT_TREC_EVAL to a trec_eval 10.0 binary): "
+                   "bench_trec_eval skipped")
+        return
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(HERE.parent), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    ours_argv = [sys.executable, "-m", "evalkit", "trec_eval", "-q"]
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        folder_path = Path(folder)
+        for n_lines in args.sizes:
+            qrels, run = write_collection(n_lines, folder_path)
+            repeats = args.repeats if n_lines <= 2 * 10**6 else max(2, args.repeats // 2)
+            c_times, ek_times, c_peak, ek_peak = [], [], 0.0, 0.0
+            for _ in range(repeats):  # alternate: both see the same load
+                wall, peak, code_c = run_once([binary, "-q", str(qrels), str(run)],
+                                              folder_path / "c.out")
+                c_times.append(wall)
+                c_peak = max(c_peak, peak)
+                wall, peak, code_ek = run_once([*ours_argv, str(qrels), str(run)],
+                                               folder_path / "ek.out", env)
+                ek_times.append(wall)
+                ek_peak = max(ek_peak, peak)
+            same = (code_c == code_ek and (folder_path / "c.out").read_bytes()
+                    == (folder_path / "ek.out").read_bytes())
+            ratio = min(c_times) / min(ek_times)
+            size_mb = run.stat().st_size / 2**20
+            rows.append([count(n_lines), f"{size_mb:,.0f}", f"{min(c_times):.2f}",
+                         f"{min(ek_times):.2f}", f"{ratio:.2f}x", f"{c_peak:,.0f}",
+                         f"{ek_peak:,.0f}", "yes" if same else "NO"])
+            data = f"{count(n_lines)} run lines, -q"
+            record_goal("ratio C trec_eval 10.0 time / evalkit trec_eval time, end to end",
+                        data, ratio if same else float("nan"), 1.0)
+            if n_lines == RSS_GOAL_LINES:
+                record_goal("evalkit trec_eval peak RSS", data, ek_peak, RSS_GOAL_MB,
+                            unit=" MB", at_most=True)
+            run.unlink()
+            qrels.unlink()
+    print_table(["run lines", "run MB", "C s", "evalkit s", "ratio", "C peak MB",
+                 "evalkit peak MB", "same output"], rows,
+                title=f"\nevalkit trec_eval against {binary} (whole processes, best of "
+                      f"{args.repeats}; ratio = C time / evalkit time)")
+
+
+if __name__ == "__main__":
+    main()
