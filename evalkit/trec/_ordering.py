@@ -50,7 +50,8 @@ def _trec_ranking(
         return None, none, none
     same_query = query_code[1:] == query_code[:-1]
     starts = np.flatnonzero(np.r_[True, ~same_query])
-    grouped = np.unique(query_code[starts]).size == starts.size
+    grouped = (starts.size <= query_code.max() + 1
+               and np.unique(query_code[starts]).size == starts.size)
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
         # Already ranked, as most run files are: only ties may need reordering.
         order = None
@@ -59,6 +60,8 @@ def _trec_ranking(
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
         order = np.argsort(-score)
         codes = query_code[order]
+        if codes.max(initial=0) >= 2**16 and int(codes.max()) - int(codes.min()) < 2**16:
+            codes = codes - codes.min()  # a piece of a run: a few neighbouring queries
         if codes.max(initial=0) < 2**16:
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
         order = order[np.argsort(codes, kind="stable")]
