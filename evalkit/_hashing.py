@@ -20,6 +20,9 @@ __all__ = ["string_hashes", "arrow_string_hashes"]
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
 _OBJECT_CHUNK = 1 << 14
+# Object arrays this long or longer are checked for repeated objects (repeats_objects).
+_REPEATS_MIN = 1 << 16
+_SAMPLER = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the references
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -88,9 +91,42 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         return _fixed_width_hashes(values, out)
     if out is None:
         out = np.empty(len(values), dtype=np.uint64)
+    if repeats_objects(values):  # each distinct object hashed once
+        codes, first = _object_codes(values)
+        out[:] = string_hashes(values[first])[codes]
+        return out
     for start in range(0, len(values), _OBJECT_CHUNK):
         out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[start : start + _OBJECT_CHUNK])
     return out
+
+
+def repeats_objects(values: np.ndarray) -> bool:
+    """Whether a long object array holds the same objects many times over (about 4 times
+    each or more), as an array taken from a vocabulary of ids does: hashing each distinct
+    object once then pays. Estimated from the distinct references among those that fall in
+    one 64th of a hash of their values (``np.unique`` of ~n/64 numbers)."""
+    n = len(values)
+    if values.dtype != object or n < _REPEATS_MIN or not values.flags.c_contiguous:
+        return False
+    references = np.frombuffer(values, dtype=np.uint64)  # the array's own buffer, no copy
+    sampled = references[(references * _SAMPLER) >> np.uint64(58) == 0]
+    return np.unique(sampled).size * 64 * 4 < n
+
+
+def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A number for each distinct object (reference) of ``values``, and where each first
+    occurs, in order of address (so that reading them goes through memory in order)."""
+    import pandas as pd
+
+    references = np.frombuffer(values, dtype=np.intp)
+    codes, distinct = pd.factorize(references)
+    by_address = np.argsort(distinct)
+    rank = np.empty_like(by_address)
+    rank[by_address] = np.arange(by_address.size)
+    codes = rank[codes]
+    first = np.empty(by_address.size, dtype=np.intp)
+    first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
+    return codes, first
 
 
 def arrow_string_hashes(array: Any) -> np.ndarray:

@@ -228,3 +228,33 @@ def test_arrow_columns_stay_in_arrow(storage):
     assert isinstance(doc, _tables.ArrowIds) and isinstance(blocks, _tables.ArrowIds)
     assert doc[np.arange(len(run))].tolist() == run["doc_id"].tolist()
     assert blocks[np.arange(len(starts))].tolist() == run["query_id"].iloc[starts].tolist()
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
+    # Long object columns that repeat the objects of a vocabulary hash each object once
+    # (_hashing.repeats_objects): the same hashes and the same values as hashing every row.
+    from evalkit import _hashing
+
+    vocabulary = np.array([f"d{i}" for i in range(50)] + ["döc-☃", "a\0b"], dtype=object)
+    rng = np.random.default_rng(4)
+    repeated = vocabulary[rng.integers(0, vocabulary.size, 5000)]
+    copies = np.array([str(i) + "" for i in repeated.tolist()], dtype=object)
+    assert _hashing.repeats_objects(np.tile(repeated, 20))
+    assert not _hashing.repeats_objects(np.array([f"x{i}" for i in range(70_000)], dtype=object))
+    every_row = np.concatenate([_hashing._utf8_hashes(repeated[i:i + 100])
+                                for i in range(0, repeated.size, 100)])
+    monkeypatch.setattr(_hashing, "_REPEATS_MIN", 64)
+    assert _hashing.repeats_objects(repeated)
+    assert _hashing.string_hashes(repeated).tolist() == every_row.tolist()
+    assert _hashing.string_hashes(copies).tolist() == every_row.tolist()
+    qrels, run = collection(11, n_queries=30)
+    expected = oracle(qrels, run, LABELS)
+    shuffled = reorder(run, order, 2)
+    ours = ek.evaluate(qrels, shuffled, LABELS)
+    np.testing.assert_allclose(ours.to_numpy(float),
+                               expected.loc[ours.index, LABELS].to_numpy(float), atol=1e-9)
+    judged = shuffled.index[shuffled["query_id"].isin(qrels["query_id"])][5]
+    twice = pd.concat([shuffled, shuffled.loc[[judged]].assign(score=-1.0)], ignore_index=True)
+    with pytest.raises(ValueError, match="retrieved twice"):
+        ek.evaluate(qrels, twice, ["AP"])

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
+from .._hashing import repeats_objects
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
@@ -396,6 +397,8 @@ def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int) -> np.ndarray:
     """The (query, document) key of each run row (see :func:`_pair_keys`), from the
     doc_ids' hashes (:func:`_id_hashes`, or from the arrow buffers), a chunk at a time in
     threads; TypeError when an id is not a str."""
+    if isinstance(doc, np.ndarray) and repeats_objects(doc):  # each distinct id once
+        return _pair_keys(code, _id_hashes(doc), n_queries)
     keys = np.empty(doc.size, dtype=np.uint64)
 
     def one_chunk(start: int) -> None:
@@ -432,11 +435,14 @@ def _judged_run(
     # the few ids looked at later (to confirm a match, break a tie) are gathered then.
     starts = block_starts(r_code)
     run_keys = None
-    if starts.size > n_queries or np.unique(r_code[starts]).size != starts.size:
+    grouped = starts.size <= n_queries and np.unique(r_code[starts]).size == starts.size
+    if not grouped or isinstance(r_doc, np.ndarray) and repeats_objects(r_doc):
+        # The ids of a vocabulary, taken again and again, are hashed once each, all first.
         try:
             run_keys = _run_id_keys(r_code, r_doc, n_queries)
         except TypeError:
             raise _NotStrings from None
+    if not grouped:
         by_query = _by_query(r_code)
         r_code, r_score, run_keys = r_code[by_query], r_score[by_query], run_keys[by_query]
         r_doc = ReorderedIds(r_doc, by_query)
