@@ -52,7 +52,7 @@ from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
-from ._tables import ArrowIds, ReorderedIds, _as_table, _ids, _qrels_arrays, _run_columns
+from ._tables import ArrowIds, CodedIds, ReorderedIds, _as_table, _ids, _qrels_arrays, _run_columns
 from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
@@ -361,7 +361,7 @@ class _Join:
         return found.astype(np.int32)
 
 
-def _run_query_codes(block_ids: np.ndarray, starts: np.ndarray, n: int,
+def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
                      queries: pd.Index) -> np.ndarray:
     """The number of each of ``n`` run rows' query in the qrels (-1 if unjudged), from the
     query id of each block of equal query ids (``block_ids``, starting at ``starts``): runs
@@ -369,6 +369,8 @@ def _run_query_codes(block_ids: np.ndarray, starts: np.ndarray, n: int,
     if n == 0:
         return np.zeros(0, dtype=np.int32)
     lookup = pd.Index(np.asarray(queries, dtype=object), dtype=object)
+    if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
+        return lookup.get_indexer(block_ids.ids).astype(np.int32)[block_ids.codes]
     if isinstance(block_ids, ArrowIds):  # numbered in arrow, each distinct id looked up once
         encoded = block_ids.data.dictionary_encode()
         distinct = encoded.dictionary.to_numpy(zero_copy_only=False)

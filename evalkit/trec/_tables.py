@@ -147,7 +147,10 @@ def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, Any, np.nda
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
     arrow = _arrow_strings(run["query_id"])
-    if arrow is None:
+    coded = _coded_ids(run["query_id"]) if arrow is None else None
+    if coded is not None:
+        block_ids, starts = coded, None
+    elif arrow is None:
         query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
         block_ids: Any = query_id[starts]
     else:
@@ -159,6 +162,33 @@ def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, Any, np.nda
     if doc_id.dtype != object:
         doc_id = _ids(run["doc_id"], "run['doc_id']")
     return block_ids, starts, doc_id, score
+
+
+class CodedIds:
+    """Ids as the distinct objects of a column (``ids``) and each row's number among them
+    (``codes``); equal ids may be distinct objects."""
+
+    def __init__(self, ids: np.ndarray, codes: np.ndarray) -> None:
+        self.ids, self.codes = ids, codes
+
+
+def _coded_ids(column: pd.Series) -> CodedIds | None:
+    """The ids of an object column whose rows change object often (queries interleaved)
+    while its objects recur (each query's id one object), numbered by object: no string
+    is compared or hashed per row. None for other columns, or when some id is not a str."""
+    from .._hashing import _object_codes, repeats_objects
+
+    values = column.to_numpy()
+    if values.dtype != object or not repeats_objects(values):
+        return None
+    references = np.frombuffer(values, dtype=np.intp)
+    if np.count_nonzero(references[1:] != references[:-1]) < values.size // 16:
+        return None  # few blocks: _id_blocks is faster
+    codes, first = _object_codes(values)
+    ids = values[first]
+    if pd.api.types.infer_dtype(ids, skipna=False) != "string":
+        return None
+    return CodedIds(ids, codes)
 
 
 def _arrow_strings(column: pd.Series) -> Any:
