@@ -368,13 +368,13 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
 # The family of shapes: what changes evaluate's speed, one thing at a time
 # ---------------------------------------------------------------------------------------------
 
-#: The family's base: 2,000 queries x 1,000 retrieved, 70 judged documents scattered among
+#: The family's base: 1,000 queries x 1,000 retrieved, 70 judged documents scattered among
 #: them and 30 never retrieved, no ties, short doc ids unique to each query, ranked rows,
 #: object columns. Each shape changes what its name says (issue 33).
-FAMILY_BASE = {"queries": 2_000, "depth": 1_000, "order": "ranked", "judged": "scattered",
+FAMILY_BASE = {"queries": 1_000, "depth": 1_000, "order": "ranked", "judged": "scattered",
                "ties": "none", "ids": "short", "storage": "object"}
 FAMILY = {
-    "base (ranked, scattered, unique short ids)": {},
+    "base: 10^3 queries, ranked, scattered, unique short ids": {},
     "shuffled within queries": {"order": "shuffled"},
     "queries interleaved": {"order": "interleaved"},
     "deep pool judged on top": {"judged": "top"},
@@ -388,7 +388,6 @@ FAMILY = {
                                          "storage": "pyarrow"},
     "python str, shared, shuffled": {"ids": "shared", "order": "shuffled",
                                      "storage": "python"},
-    "10^3 queries": {"queries": 1_000},
     "10^4 queries x 300": {"queries": 10_000, "depth": 300},
     "10^5 queries x 50": {"queries": 100_000, "depth": 50},
     "issue 33: 5,000 x 1,000, shared, shuffled": {"queries": 5_000, "ids": "shared",
@@ -496,7 +495,7 @@ def family_shape(name: str, spec: dict, warm_up: bool) -> tuple[list[str], dict[
 
     qrels, run = family_data(spec)
     full = {**FAMILY_BASE, **spec}
-    repeats = 3 if len(run) > 4_000_000 else 5
+    repeats = 3 if len(run) > 2_000_000 else 5
     ranx_qrels, ranx_run = ranx_objects(qrels, run)
     if warm_up:
         ranx_warm_up(qrels, run)
