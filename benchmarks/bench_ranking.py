@@ -1,6 +1,6 @@
 """evalkit.evaluate against ranx, pytrec_eval and ir_measures on synthetic runs, side by side.
 
-The data: 5,000 and 10,000 queries x 1,000 retrieved documents (5 and 10 million run rows),
+The detailed table: 5,000 queries x 1,000 retrieved documents (5 million run rows),
 scores float32-representable (so pytrec_eval, which stores float32, ranks exactly as the
 others) and rounded to 1/4096, so about a fifth of the rows tie with a neighbour. The run is
 written ranked, as systems write it. Two shapes of judgements, each about 100 per query:
@@ -43,12 +43,28 @@ descending (docs/notebooks/conventions.md).
   the peak resident set size is reset (``/proc/self/clear_refs``) just before the call, and
   the column shows the peak during the call minus the resident size before it (Linux only).
 
-The goals (issue 23): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with its dicts,
-on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries. Each is recorded per shape
-and size with `record_goal`, and RESULTS.md gathers them in its goals table.
+The goals (issues 23 and 33): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with
+its dicts, on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries (measured alone,
+in a subprocess per shape).
+
+The family of shapes (issue 33) then varies one thing at a time from a base of 1,000 queries x
+1,000 retrieved (70 judged documents scattered among them and 30 never retrieved, no ties,
+short doc ids unique to each query, ranked rows, object columns): the row order (shuffled
+within queries, queries interleaved), where the judged documents sit (a deep pool on top),
+many ties, long ids, doc ids shared across queries (drawn from one vocabulary), the string
+storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (10^4 x 300,
+10^5 x 50) and the issue's own shape (5,000 x 1,000, shared ids, rows shuffled within
+queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
+taken in turn (best of 3-5), and pytrec_eval with its dicts once; goals per shape, on the
+default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
+and an interleaved run at most 1.2x the time of the same rows grouped by query.
+
+Each goal is recorded with `record_goal`, and RESULTS.md gathers them in its goals table.
 
 Run with `make bench` or `python benchmarks/bench_ranking.py`; EVALKIT_BENCH_QUICK=1 runs
-1,000 queries instead; `--sizes 5000` picks sizes, `--shapes deep` shapes.
+1,000 queries and the family at a tenth of its sizes; `--sizes 5000` picks sizes, `--shapes
+deep` shapes, `--family [NAME ...]` only the family (or the shapes named), `--no-family`
+skips it.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["string_hashes", "arrow_string_hashes"]
+__all__ = ["string_hashes", "arrow_string_hashes", "repeats_objects"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -114,19 +114,18 @@ def repeats_objects(values: np.ndarray) -> bool:
 
 
 def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A number for each distinct object (reference) of ``values``, and where each first
-    occurs, in order of address (so that reading them goes through memory in order)."""
+    """A number for each distinct object (reference) of ``values``, in order of address (so
+    that reading the objects goes through memory in order), and a row holding each."""
     import pandas as pd
 
-    references = np.frombuffer(values, dtype=np.intp)
-    codes, distinct = pd.factorize(references)
-    by_address = np.argsort(distinct)
-    rank = np.empty_like(by_address)
-    rank[by_address] = np.arange(by_address.size)
+    codes, distinct = pd.factorize(np.frombuffer(values, dtype=np.intp))
+    small = np.int32 if values.size < 2**31 else np.intp
+    rank = np.empty(distinct.size, dtype=small)
+    rank[np.argsort(distinct)] = np.arange(distinct.size, dtype=small)
     codes = rank[codes]
-    first = np.empty(by_address.size, dtype=np.intp)
-    first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
-    return codes, first
+    row = np.empty(distinct.size, dtype=small)
+    row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
+    return codes, row
 
 
 def arrow_string_hashes(array: Any) -> np.ndarray:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ._measures import block_starts
 
-__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS"]
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds"]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
