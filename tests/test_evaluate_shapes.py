@@ -261,3 +261,32 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
     twice = pd.concat([shuffled, shuffled.loc[[judged]].assign(score=-1.0)], ignore_index=True)
     with pytest.raises(ValueError, match="retrieved twice"):
         ek.evaluate(qrels, twice, ["AP"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed):
+    # _place_classes places only the rows outside the commonest class of tied blocks: the
+    # class at every position is the one the full doc_id order (_break_ties) gives.
+    from evalkit.trec import _ordering
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    names = np.array([f"d{i}é" if i % 3 else f"d{i}" for i in rng.permutation(4 * n)[:n]],
+                     dtype=object)
+    classes = rng.choice([0, 0, 0, 0, 1, 2], size=n) if seed % 4 else rng.integers(0, 3, n)
+    # Ties: consecutive positions that tie with the next, in blocks of random length.
+    pairs = np.flatnonzero(rng.random(n - 1) < rng.uniform(0.3, 0.95))
+    order = None if seed % 2 else rng.permutation(n)
+    placed = _ordering._place_classes(order, pairs, names, lambda rows: classes[rows])
+    full_positions, full_rows = _ordering._break_ties(order, pairs, names)
+    if placed is None:  # too many comparisons (long blocks of mixed classes): it sorts
+        placed = _ordering._place_classes(order, pairs[pairs < 8], names,
+                                          lambda rows: classes[rows])
+        full_positions, full_rows = _ordering._break_ties(order, pairs[pairs < 8], names)
+        assert placed is not None or (pairs < 8).sum() > 4
+        if placed is None:
+            return
+    positions, rows = placed
+    assert positions.tolist() == full_positions.tolist()
+    assert classes[rows].tolist() == classes[full_rows].tolist()
+    assert sorted(rows.tolist()) == sorted(full_rows.tolist())
