@@ -109,8 +109,13 @@ def repeats_objects(values: np.ndarray) -> bool:
     if values.dtype != object or n < _REPEATS_MIN or not values.flags.c_contiguous:
         return False
     references = np.frombuffer(values, dtype=np.uint64)  # the array's own buffer, no copy
-    sampled = references[(references * _SAMPLER) >> np.uint64(58) == 0]
-    return np.unique(sampled).size * 64 * 4 < n
+    sampled = []
+    for start in range(0, n, _REPEATS_MIN):  # a chunk at a time: small temporaries
+        chunk = references[start : start + _REPEATS_MIN]
+        spread = chunk * _SAMPLER
+        spread >>= np.uint64(58)
+        sampled.append(chunk[spread == 0])
+    return np.unique(np.concatenate(sampled)).size * 64 * 4 < n
 
 
 def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
