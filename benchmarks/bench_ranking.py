@@ -1,6 +1,6 @@
 """evalkit.evaluate against ranx, pytrec_eval and ir_measures on synthetic runs, side by side.
 
-The data: 5,000 and 10,000 queries x 1,000 retrieved documents (5 and 10 million run rows),
+The detailed table: 5,000 queries x 1,000 retrieved documents (5 million run rows),
 scores float32-representable (so pytrec_eval, which stores float32, ranks exactly as the
 others) and rounded to 1/4096, so about a fifth of the rows tie with a neighbour. The run is
 written ranked, as systems write it. Two shapes of judgements, each about 100 per query:
@@ -43,12 +43,28 @@ descending (docs/notebooks/conventions.md).
   the peak resident set size is reset (``/proc/self/clear_refs``) just before the call, and
   the column shows the peak during the call minus the resident size before it (Linux only).
 
-The goals (issue 23): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with its dicts,
-on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries. Each is recorded per shape
-and size with `record_goal`, and RESULTS.md gathers them in its goals table.
+The goals (issues 23 and 33): at least 1.5x ranx's bare `evaluate` and 3x pytrec_eval with
+its dicts, on both shapes; evalkit's peak RSS at most 350 MB at 10,000 queries (measured alone,
+in a subprocess per shape).
+
+The family of shapes (issue 33) then varies one thing at a time from a base of 1,000 queries x
+1,000 retrieved (70 judged documents scattered among them and 30 never retrieved, no ties,
+short doc ids unique to each query, ranked rows, object columns): the row order (shuffled
+within queries, queries interleaved), where the judged documents sit (a deep pool on top),
+many ties, long ids, doc ids shared across queries (drawn from one vocabulary), the string
+storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (10^4 x 300,
+10^5 x 50) and the issue's own shape (5,000 x 1,000, shared ids, rows shuffled within
+queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
+taken in turn (best of 3-5), and pytrec_eval with its dicts once; goals per shape, on the
+default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
+and an interleaved run at most 1.2x the time of the same rows grouped by query.
+
+Each goal is recorded with `record_goal`, and RESULTS.md gathers them in its goals table.
 
 Run with `make bench` or `python benchmarks/bench_ranking.py`; EVALKIT_BENCH_QUICK=1 runs
-1,000 queries instead; `--sizes 5000` picks sizes, `--shapes deep` shapes.
+1,000 queries and the family at a tenth of its sizes; `--sizes 5000` picks sizes, `--shapes
+deep` shapes, `--family [NAME ...]` only the family (or the shapes named), `--no-family`
+skips it.
 """
 
 from __future__ import annotations
@@ -59,8 +75,10 @@ import json
 import os
 import subprocess
 import sys
+import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -79,7 +97,9 @@ from _timing import (  # noqa: E402
 import evalkit as ek  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
-SIZES = (1_000,) if QUICK else (5_000, 10_000)
+SIZES = (1_000,) if QUICK else (5_000,)
+# The peak RSS goal is measured on evalkit alone at this size (one subprocess per shape).
+RSS_SIZE = 2_000 if QUICK else 10_000
 RETRIEVED = 1_000
 JUDGED_RETRIEVED, JUDGED_ELSEWHERE = 70, 30
 POOL_DEPTH, POOL_RELEVANT = 100, 0.30
@@ -352,9 +372,6 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
                "evalkit's time.")
     record_goal("evaluate: ratio to ranx's bare evaluate", data, ranx_ratio, GOAL_RANX)
     record_goal("evaluate: ratio to pytrec_eval incl. dicts", data, pytrec_ratio, GOAL_PYTREC)
-    if n_queries >= 10_000:
-        record_goal("evaluate: peak RSS", data, rows[0][3], GOAL_PEAK_MB, unit=" MB",
-                    at_most=True)
     return [
         [label, f"{n_queries:,}", name, f"{seconds:.3f}", f"{seconds / evalkit_time:.2f}x",
          "-" if np.isnan(memory) else f"{memory:,.0f}",
@@ -363,10 +380,220 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
     ]
 
 
+# ---------------------------------------------------------------------------------------------
+# The family of shapes: what changes evaluate's speed, one thing at a time
+# ---------------------------------------------------------------------------------------------
+
+#: The family's base: 1,000 queries x 1,000 retrieved, 70 judged documents scattered among
+#: them and 30 never retrieved, no ties, short doc ids unique to each query, ranked rows,
+#: object columns. Each shape changes what its name says (issue 33).
+FAMILY_BASE = {"queries": 1_000, "depth": 1_000, "order": "ranked", "judged": "scattered",
+               "ties": "none", "ids": "short", "storage": "object"}
+FAMILY = {
+    "base: 10^3 queries, ranked, scattered, unique short ids": {},
+    "shuffled within queries": {"order": "shuffled"},
+    "queries interleaved": {"order": "interleaved"},
+    "deep pool judged on top": {"judged": "top"},
+    "many ties": {"ties": "many"},
+    "long ids": {"ids": "long"},
+    "shared ids, shuffled": {"ids": "shared", "order": "shuffled"},
+    "shared ids, interleaved": {"ids": "shared", "order": "interleaved"},
+    "pyarrow str, shared, shuffled": {"ids": "shared", "order": "shuffled",
+                                      "storage": "pyarrow"},
+    "pyarrow str, shared, interleaved": {"ids": "shared", "order": "interleaved",
+                                         "storage": "pyarrow"},
+    "python str, shared, shuffled": {"ids": "shared", "order": "shuffled",
+                                     "storage": "python"},
+    "10^4 queries x 300": {"queries": 10_000, "depth": 300},
+    "10^5 queries x 50": {"queries": 100_000, "depth": 50},
+    "issue 33: 5,000 x 1,000, shared, shuffled": {"queries": 5_000, "ids": "shared",
+                                                  "order": "shuffled"},
+    "issue 33: 5,000 x 1,000, shared, shuffled, pyarrow": {
+        "queries": 5_000, "ids": "shared", "order": "shuffled", "storage": "pyarrow"},
+}
+#: Pairs of shapes holding the same rows, interleaved and grouped by query: the goal is the
+#: interleaved one taking at most GOAL_INTERLEAVED times as long.
+INTERLEAVED_PAIRS = {"queries interleaved": "shuffled within queries",
+                     "shared ids, interleaved": "shared ids, shuffled",
+                     "pyarrow str, shared, interleaved": "pyarrow str, shared, shuffled"}
+GOAL_INTERLEAVED = 1.2
+
+
+def family_data(spec: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Qrels and run of one shape of the family (see FAMILY_BASE); seeded."""
+    spec = {**FAMILY_BASE, **spec}
+    n_queries, depth = spec["queries"], spec["depth"]
+    if QUICK:
+        n_queries = max(n_queries // 10, 100)
+    judged_retrieved, judged_elsewhere = min(70, depth // 2), 30
+    rng = np.random.default_rng(33)
+    queries = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
+    width = depth + judged_elsewhere
+    if spec["ids"] == "shared":  # each query's documents drawn from one shared vocabulary
+        vocabulary = np.array([f"doc{i}" for i in range(200_000)], dtype=object)
+        offset = rng.integers(0, vocabulary.size, size=(n_queries, 1))
+        picked = rng.permutation(vocabulary.size)[(offset + 7 * np.arange(width)) % 200_000]
+        names = vocabulary[picked]
+    else:
+        start = rng.integers(0, 10_000_000, size=(n_queries, 1))
+        numbers = (start + 13 * np.arange(width)).astype(str)
+        prefix = "doc" if spec["ids"] == "short" else "msmarco_passage_01_clueweb22-en00"
+        names = np.char.add(prefix, numbers).astype(object)
+    scores = np.sort(rng.random((n_queries, depth)).astype(np.float32), axis=1)[:, ::-1]
+    if spec["ties"] == "many":
+        scores = np.round(scores * 64) / 64  # about 16 documents tie at each score
+    if spec["judged"] == "top":  # a pool of depth 100 (or the whole list when shorter)
+        pool = min(POOL_DEPTH, depth)
+        picked = np.broadcast_to(np.arange(pool), (n_queries, pool))
+        grade = (rng.random(picked.shape) < POOL_RELEVANT) * rng.integers(1, 4, picked.shape)
+    else:
+        ranks = np.argsort(rng.random((n_queries, depth)), axis=1)[:, :judged_retrieved]
+        picked = np.concatenate(
+            [ranks, depth + np.arange(judged_elsewhere)[None, :].repeat(n_queries, 0)], axis=1)
+        grade = (rng.random(picked.shape) < 0.3) * rng.integers(1, 4, picked.shape)
+    qrels = pd.DataFrame({
+        "query_id": family_column(np.repeat(queries, picked.shape[1]), spec["storage"]),
+        "doc_id": family_column(np.take_along_axis(names, picked, axis=1).ravel(),
+                                spec["storage"]),
+        "relevance": grade.ravel(),
+    })
+    rows = np.arange(n_queries * depth)
+    if spec["order"] == "shuffled":
+        rows = (np.argsort(rng.random((n_queries, depth)), axis=1)
+                + depth * np.arange(n_queries)[:, None]).ravel()
+    elif spec["order"] == "interleaved":  # the rows of "shuffled", then mixed across queries
+        rows = (np.argsort(rng.random((n_queries, depth)), axis=1)
+                + depth * np.arange(n_queries)[:, None]).ravel()[rng.permutation(rows.size)]
+    run = pd.DataFrame({
+        "query_id": family_column(np.repeat(queries, depth)[rows], spec["storage"]),
+        "doc_id": family_column(names[:, :depth].ravel()[rows], spec["storage"]),
+        "score": scores.astype(np.float64).ravel()[rows],
+    })
+    return qrels, run
+
+
+def family_column(values: np.ndarray, storage: str) -> Any:
+    if storage == "object":
+        return pd.Series(values, dtype=object)
+    if storage == "python":
+        return pd.array(values, dtype=pd.StringDtype("python"))
+    return pd.array(values, dtype=pd.StringDtype("pyarrow"))
+
+
+def _one_thread(function, *args):
+    setting = os.environ.get("EVALKIT_THREADS")
+    os.environ["EVALKIT_THREADS"] = "1"
+    try:
+        return function(*args)
+    finally:
+        if setting is None:
+            del os.environ["EVALKIT_THREADS"]
+        else:
+            os.environ["EVALKIT_THREADS"] = setting
+
+
+def _interleaved_best(calls: dict, repeats: int) -> dict[str, float]:
+    """Best wall time of each call, the calls taken in turn (A, B, C, A, B, C, ...): a load
+    that comes and goes on a shared machine touches all of them alike."""
+    best = {name: float("inf") for name in calls}
+    gc.collect()
+    for _ in range(repeats):
+        for name, call in calls.items():
+            start = time.perf_counter()
+            call()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def family_shape(name: str, spec: dict, warm_up: bool) -> tuple[list[str], dict[str, float]]:
+    """One shape of the family: its row of the table and the times."""
+    import numba
+
+    qrels, run = family_data(spec)
+    full = {**FAMILY_BASE, **spec}
+    repeats = 3 if len(run) > 2_000_000 else 5
+    ranx_qrels, ranx_run = ranx_objects(qrels, run)
+    if warm_up:
+        ranx_warm_up(qrels, run)
+    ours = ek.evaluate(qrels, run, METRICS).mean()
+    result = ranx_evaluate(ranx_qrels, ranx_run)  # ranx sorts its run on the first call
+    ranx_diff = max(abs(result[RANX[m]] - ours[m]) for m in METRICS)
+
+    def ranx_one_thread():
+        ranx_evaluate(ranx_qrels, ranx_run, threads=1)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # back to all of them
+
+    times = _interleaved_best({
+        "evalkit": lambda: ek.evaluate(qrels, run, METRICS),
+        "ranx": lambda: ranx_evaluate(ranx_qrels, ranx_run),
+        "evalkit, one thread": lambda: _one_thread(ek.evaluate, qrels, run, METRICS),
+        "ranx, one thread": ranx_one_thread,
+    }, repeats)
+    start = time.perf_counter()
+    trec = pytrec_from_frames(qrels, run)  # pytrec_eval runs on one thread
+    times["pytrec_eval"] = time.perf_counter() - start
+    trec_means = pd.DataFrame(trec).T.mean()
+    trec_diff = max(abs(trec_means[TREC[m]] - ours[m]) for m in METRICS)
+    data = f"{name}: {len(run) // full['depth']:,} queries x {full['depth']:,}, {full['storage']}"
+    for threads, evalkit_key, ranx_key in (("default threads", "evalkit", "ranx"),
+                                           ("one thread", "evalkit, one thread",
+                                            "ranx, one thread")):
+        record_goal(f"evaluate ({threads}): ratio to ranx's bare evaluate", data,
+                    times[ranx_key] / times[evalkit_key], GOAL_RANX)
+        record_goal(f"evaluate ({threads}): ratio to pytrec_eval incl. dicts", data,
+                    times["pytrec_eval"] / times[evalkit_key], GOAL_PYTREC)
+    row = [name, f"{len(run):,}", full["storage"], f"{times['evalkit']:.3f}",
+           f"{times['evalkit, one thread']:.3f}", f"{times['ranx']:.3f}",
+           f"{times['ranx, one thread']:.3f}", f"{times['pytrec_eval']:.2f}",
+           f"{times['ranx'] / times['evalkit']:.2f}x",
+           f"{times['ranx, one thread'] / times['evalkit, one thread']:.2f}x",
+           f"{times['pytrec_eval'] / times['evalkit']:.1f}x",
+           f"{ranx_diff:.1e}", f"{trec_diff:.1e}"]
+    return row, times
+
+
+def family(names: list[str]) -> None:
+    """Each shape of FAMILY: evalkit against ranx's bare evaluate and pytrec_eval with its
+    dicts, on the default threads and on one; goals recorded per shape."""
+    try:
+        import pytrec_eval  # noqa: F401
+        import ranx  # noqa: F401
+    except ImportError:
+        print_note("family of shapes skipped: ranx or pytrec_eval not installed")
+        return
+    shapes = {name: spec for name, spec in FAMILY.items() if not names or name in names}
+    print(f"\n== family of shapes ({len(shapes)}), load average {os.getloadavg()[0]:.2f} ==",
+          flush=True)
+    rows, evalkit_times = [], {}
+    for name, spec in shapes.items():
+        row, times = family_shape(name, spec, warm_up=not rows)
+        rows.append(row)
+        evalkit_times[name] = times["evalkit"], times["evalkit, one thread"]
+        print(f"  {name} done (load average {os.getloadavg()[0]:.2f})", flush=True)
+    for interleaved, grouped in INTERLEAVED_PAIRS.items():
+        if interleaved in evalkit_times and grouped in evalkit_times:
+            for i, threads in enumerate(("default threads", "one thread")):
+                record_goal(f"evaluate ({threads}): interleaved / grouped time",
+                            f"{interleaved} / {grouped}",
+                            evalkit_times[interleaved][i] / evalkit_times[grouped][i],
+                            GOAL_INTERLEAVED, at_most=True)
+    print()
+    print_table(["shape", "run rows", "ids", "evalkit s", "evalkit 1 thread s", "ranx bare s",
+                 "ranx 1 thread s", "pytrec_eval incl. dicts s", "ranx / evalkit",
+                 "same, one thread", "pytrec_eval / evalkit", "ranx |mean diff|",
+                 "pytrec_eval |mean diff|"], rows,
+                title="The family of shapes: evaluate against ranx's bare evaluate and "
+                      "pytrec_eval with its dicts (seconds, best of 3-5 interleaved runs; "
+                      "pytrec_eval one run)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
+    parser.add_argument("--family", nargs="*", default=None,
+                        help="only the family of shapes (all, or those named)")
+    parser.add_argument("--no-family", action="store_true", help="skip the family of shapes")
     parser.add_argument("--rss", help=argparse.SUPPRESS)  # internal: one tool, one process
     args = parser.parse_args()
     if args.rss:
@@ -374,6 +601,9 @@ def main() -> None:
         return
     print(f"evalkit from {Path(ek.__file__).parent}; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}")
+    if args.family is not None:
+        family(args.family)
+        return
     rows = [row for shape in args.shapes for n_queries in args.sizes
             for row in compare(n_queries, shape)]
     header = ["judgements", "queries", "tool", "seconds", "speed-up (tool / evalkit)",
@@ -381,6 +611,12 @@ def main() -> None:
     print()
     print_table(header, rows, title="evalkit.evaluate against ranx, pytrec_eval and ir_measures "
                                     "(seconds, best of a few runs; six measures)")
+    for shape in args.shapes:
+        peak = rss_in_subprocess("evalkit", RSS_SIZE, shape)
+        record_goal("evaluate: peak RSS", f"{SHAPES[shape]}, {RSS_SIZE:,} queries x "
+                    f"{RETRIEVED:,}", peak, GOAL_PEAK_MB, unit=" MB", at_most=True)
+    if not args.no_family:
+        family([])
 
 
 if __name__ == "__main__":

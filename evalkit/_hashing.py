@@ -15,7 +15,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["string_hashes"]
+__all__ = ["string_hashes", "arrow_string_hashes", "repeats_objects"]
+
+# Object arrays are hashed this many ids at a time: listing them, joining their text and
+# freeing the list then touch each id while it is still in the CPU's cache.
+_OBJECT_CHUNK = 1 << 14
+# Object arrays this long or longer are checked for repeated objects (repeats_objects).
+_REPEATS_MIN = 1 << 16
+_SAMPLER = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier that spreads the references
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -50,12 +57,13 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
 
     Parameters
     ----------
-    values : numpy.ndarray
+    values : numpy.ndarray or pyarrow.Array
         Either variable-length strings, an object array of str (or a numpy ``StringDType``
-        array), hashed from their UTF-8 bytes (``str.join`` checks that each is a str:
-        TypeError if one is not); or fixed-width strings, a numpy ``U`` array or a 2-D array
-        whose rows are the raw words of such strings, hashed from each item's raw bytes (the
-        code points, zero-padded to the width). Hashes of one kind and one width compare
+        array, or a pyarrow ``string`` array without nulls), hashed from their UTF-8 bytes
+        (``str.join`` checks that each is a str: TypeError if one is not); or fixed-width
+        strings, a numpy ``U`` array or a 2-D array whose rows are the raw words of such
+        strings, hashed from each item's raw bytes (the code points, zero-padded to the
+        width). Hashes of one kind and one width compare
         with each other: the same text as an object and as a ``U`` array hashes differently.
     out : numpy.ndarray, optional
         A uint64 array of ``len(values)`` to write the hashes to.
@@ -74,13 +82,89 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
     >>> bool(hashes[0] == hashes[2]), bool(hashes[0] == hashes[1])
     (True, False)
     """
+    if not isinstance(values, np.ndarray) and hasattr(values, "buffers"):
+        hashes = arrow_string_hashes(values)  # a pyarrow string array
+        if out is not None:
+            out[:] = hashes
+        return hashes if out is None else out
     if values.ndim == 2 or values.dtype.kind in "US":
         return _fixed_width_hashes(values, out)
-    hashes = _utf8_hashes(values)
     if out is None:
-        return hashes
-    out[:] = hashes
+        out = np.empty(len(values), dtype=np.uint64)
+    if repeats_objects(values):  # each distinct object hashed once
+        codes, first = _object_codes(values)
+        out[:] = string_hashes(values[first])[codes]
+        return out
+    for start in range(0, len(values), _OBJECT_CHUNK):
+        out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[start : start + _OBJECT_CHUNK])
     return out
+
+
+def repeats_objects(values: np.ndarray) -> bool:
+    """Whether a long object array holds the same objects many times over (about 4 times
+    each or more), as an array taken from a vocabulary of ids does: hashing each distinct
+    object once then pays. Estimated from the distinct references among those that fall in
+    one 64th of a hash of their values (``np.unique`` of ~n/64 numbers)."""
+    n = len(values)
+    if values.dtype != object or n < _REPEATS_MIN or not values.flags.c_contiguous:
+        return False
+    references = np.frombuffer(values, dtype=np.uint64)  # the array's own buffer, no copy
+    sampled = []
+    for start in range(0, n, _REPEATS_MIN):  # a chunk at a time: small temporaries
+        chunk = references[start : start + _REPEATS_MIN]
+        spread = chunk * _SAMPLER
+        spread >>= np.uint64(58)
+        sampled.append(chunk[spread == 0])
+    return np.unique(np.concatenate(sampled)).size * 64 * 4 < n
+
+
+def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A number for each distinct object (reference) of ``values``, in order of address (so
+    that reading the objects goes through memory in order), and a row holding each."""
+    import pandas as pd
+
+    codes, distinct = pd.factorize(np.frombuffer(values, dtype=np.intp))
+    small = np.int32 if values.size < 2**31 else np.intp
+    rank = np.empty(distinct.size, dtype=small)
+    rank[np.argsort(distinct)] = np.arange(distinct.size, dtype=small)
+    codes = rank[codes]
+    row = np.empty(distinct.size, dtype=small)
+    row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
+    return codes, row
+
+
+def arrow_string_hashes(array: Any) -> np.ndarray:
+    """:func:`string_hashes` of the ids of a pyarrow ``string`` or ``large_string`` array
+    without nulls, read from its buffers: no Python str is made, and the hashes equal those
+    of the same ids as str (both are hashes of the UTF-8 bytes).
+
+    Examples
+    --------
+    >>> import pyarrow as pa  # doctest: +SKIP
+    >>> ids = ["doc-1", "doc-2"]
+    >>> bool((arrow_string_hashes(pa.array(ids))  # doctest: +SKIP
+    ...       == string_hashes(np.array(ids, dtype=object))).all())
+    True
+    """
+    n = len(array)
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64)
+    _, offsets, data = array.buffers()
+    width = np.int64 if array.type.id == _large_string_id() else np.int32
+    offsets = np.frombuffer(offsets, dtype=width)[array.offset : array.offset + n + 1]
+    first, last = int(offsets[0]), int(offsets[-1])
+    # The bytes of these ids (a copy, padded with the 8 zero bytes _hash_bytes reads past).
+    text = np.zeros(last - first + 8, dtype=np.uint8)
+    if data is not None:
+        text[: last - first] = np.frombuffer(data, dtype=np.uint8)[first:last]
+    starts = (offsets[:-1] - first).astype(np.intp)
+    return _hash_bytes(text, starts, np.diff(offsets).astype(np.intp))
+
+
+def _large_string_id() -> int:
+    import pyarrow as pa  # only called on an arrow array: pyarrow is there
+
+    return pa.large_string().id
 
 
 def _utf8_hashes(ids: np.ndarray) -> np.ndarray:

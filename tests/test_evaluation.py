@@ -597,16 +597,24 @@ def test_ties_of_one_grade_are_left_unordered_and_every_measure_is_unchanged(
     required = {"IPrec": "IPrec@0.3", "RprecMult": "RprecMult@2"}
     labels = [required.get(name, name + "@5") if cutoff == "required" else name
               for name, cutoff in ek.trec.METRICS.items()] + ["AP@5", "RR@5", "nDCG@5"]
-    ordered_pairs = []
-    real_break_ties = _trec_ordering._break_ties
+    ordered_pairs = []  # tied pairs ordered (or placed), per call of evaluate
+    real_break_ties, real_place = _trec_ordering._break_ties, _trec_ordering._place_classes
 
     def counting_break_ties(order, pairs, doc_id):
-        ordered_pairs.append(int(pairs.size))
+        ordered_pairs[-1] += int(pairs.size)
         return real_break_ties(order, pairs, doc_id)
 
+    def counting_place(order, pairs, doc_id, tie_class):
+        placed = real_place(order, pairs, doc_id, tie_class)
+        ordered_pairs[-1] += 0 if placed is None else int(pairs.size)
+        return placed
+
     monkeypatch.setattr(_trec_ordering, "_break_ties", counting_break_ties)
+    monkeypatch.setattr(_trec_ordering, "_place_classes", counting_place)
     for level in (1, 2):
+        ordered_pairs.append(0)
         skipping = ek.evaluate(qrels, run, labels, relevance_level=level)
+        ordered_pairs.append(0)
         with monkeypatch.context() as full:
             full.setattr(_trec_ordering, "_mixed_blocks", lambda pairs, order, classes: pairs)
             everything = ek.evaluate(qrels, run, labels, relevance_level=level)

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
+from .._hashing import repeats_objects
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
@@ -54,7 +55,7 @@ from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
-from ._tables import _as_table, _ids, _qrels_arrays, _run_columns
+from ._tables import ArrowIds, CodedIds, ReorderedIds, _as_table, _ids, _qrels_arrays, _run_columns
 from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
@@ -363,15 +364,67 @@ class _Join:
         return found.astype(np.int32)
 
 
-def _run_query_codes(r_query: np.ndarray, starts: np.ndarray, queries: pd.Index) -> np.ndarray:
-    """The number of each run row's query in the qrels (-1 if unjudged), one lookup per block
-    of equal query ids (``starts``): runs list their queries in blocks, so this hashes few
-    strings."""
-    n = r_query.size
+def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
+                     queries: pd.Index) -> np.ndarray:
+    """The number of each of ``n`` run rows' query in the qrels (-1 if unjudged), from the
+    query id of each block of equal query ids (``block_ids``, starting at ``starts``): runs
+    list their queries in blocks, so this hashes few strings."""
     if n == 0:
         return np.zeros(0, dtype=np.int32)
-    block_code = queries.get_indexer(r_query[starts]).astype(np.int32)
+    lookup = pd.Index(np.asarray(queries, dtype=object), dtype=object)
+    if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
+        return lookup.get_indexer(block_ids.ids).astype(np.int32)[block_ids.codes]
+    if isinstance(block_ids, ArrowIds):  # numbered in arrow, each distinct id looked up once
+        encoded = block_ids.data.dictionary_encode()
+        distinct = encoded.dictionary.to_numpy(zero_copy_only=False)
+        block_id = encoded.indices.to_numpy(zero_copy_only=False)
+        block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
+    elif block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
+        block_id, distinct = pd.factorize(block_ids)
+        block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
+    else:
+        block_code = lookup.get_indexer(block_ids).astype(np.int32)
+    if block_code.size == n:
+        return block_code
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
+
+
+def _by_query(code: np.ndarray) -> np.ndarray:
+    """A stable order of the rows by query number: numpy radix-sorts 16-bit keys, so wider
+    numbers are sorted by their low 16 bits, then (stably) by the high ones."""
+    if code.max(initial=0) < 2**16:
+        return np.argsort(code.astype(np.uint16), kind="stable")
+    order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _closer_in(doc: Any, order: np.ndarray) -> bool:
+    """Whether the objects of an object array lie closer together in memory taken in
+    ``order`` than as stored, judged on the first rows (arrow ids: never)."""
+    if not isinstance(doc, np.ndarray) or doc.dtype != object or not doc.flags.c_contiguous:
+        return False
+    references = np.frombuffer(doc, dtype=np.intp)
+    sample = min(doc.size, 1 << 15)
+    near = [np.count_nonzero(np.abs(np.diff(refs)) < 4096)
+            for refs in (references[:sample], references[order[:sample]])]
+    return near[1] > near[0]
+
+
+def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int) -> np.ndarray:
+    """The (query, document) key of each run row (see :func:`_pair_keys`), from the
+    doc_ids' hashes (:func:`_id_hashes`, or from the arrow buffers), a chunk at a time in
+    threads; TypeError when an id is not a str."""
+    if isinstance(doc, np.ndarray) and repeats_objects(doc):  # each distinct id once
+        return _pair_keys(code, _id_hashes(doc), n_queries)
+    keys = np.empty(doc.size, dtype=np.uint64)
+
+    def one_chunk(start: int) -> None:
+        ids = doc[start : start + _PIECE]
+        keys[start : start + _PIECE] = ids.hashes() if isinstance(ids, ArrowIds) \
+            else _id_hashes(ids)
+
+    _for_each(one_chunk, range(0, doc.size, _PIECE))
+    return _pair_keys(code, keys, n_queries)
 
 
 class _NotStrings(Exception):
@@ -394,17 +447,32 @@ def _judged_run(
     """
     n_queries = names.size
     # Runs list each query's rows together; if one does not, a stable sort by query makes
-    # it so (the measures see only each query's ranking).
+    # it so (the measures see only each query's ranking). Only numbers are moved: the few
+    # ids looked at later (to confirm a match, break a tie) are gathered then.
     starts = block_starts(r_code)
-    if np.unique(r_code[starts]).size != starts.size:
-        by_query = np.argsort(r_code, kind="stable")
-        r_code, r_doc, r_score = r_code[by_query], r_doc[by_query], r_score[by_query]
+    run_keys: np.ndarray | None = None
+    grouped = starts.size <= n_queries and np.unique(r_code[starts]).size == starts.size
+    repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
+    by_query = None if grouped else _by_query(r_code)
+    # Hashing reads each id's object: fastest in the order the objects lie in memory, which
+    # is the stored order for a file read row by row, but the query order for a grouped
+    # table whose rows were shuffled. A long column whose objects recur (the ids of a
+    # vocabulary) is hashed once per object, in memory order, all first.
+    if repeated or not grouped and not _closer_in(r_doc, by_query):
+        try:
+            run_keys = _run_id_keys(r_code, r_doc, n_queries)
+        except TypeError:
+            raise _NotStrings from None
+    if by_query is not None:
+        r_code, r_score = r_code[by_query], r_score[by_query]
+        run_keys = None if run_keys is None else run_keys[by_query]
+        r_doc = ReorderedIds(r_doc, by_query)
         starts = block_starts(r_code)
     if ties:
         r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
     join = _Join(q_code, q_doc, q_keys, unique_keys)
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
-                 else join.exact(r_code, r_doc))
+                 else join.exact(r_code, np.asarray(r_doc, dtype=object)))
     # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
     # need not be put in doc_id order among themselves.
     grade_or_unjudged = np.append(q_grade, q_grade.min(initial=0) - 1)  # index -1: unjudged
@@ -413,11 +481,15 @@ def _judged_run(
         start, stop = piece
         code, doc, score = r_code[start:stop], r_doc[start:stop], r_score[start:stop]
         found = qrels_row[start:stop]  # views: this piece's part of the whole
-        try:
-            hashes = _id_hashes(doc)
-        except TypeError:
-            raise _NotStrings from None
-        keys = _pair_keys(code, hashes, n_queries)
+        if run_keys is not None:
+            keys = run_keys[start:stop]
+        else:
+            ids = doc.ids[doc.order] if isinstance(doc, ReorderedIds) else doc
+            try:
+                hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids)
+            except TypeError:
+                raise _NotStrings from None
+            keys = _pair_keys(code, hashes, n_queries)
         _check_pair_duplicates(code, doc, names, "run", "retrieved twice", keys)
         if join.by_keys:
             join.rows(code, doc, keys, found)
@@ -593,7 +665,7 @@ def evaluate(
                                         judged_only=judged_only)
     run = _as_table(run, "run", _read_run)
     q_query, q_doc, q_grade = _qrels_arrays(qrels)
-    r_query, r_starts, r_doc, r_score = _run_columns(run)
+    r_blocks, r_starts, r_doc, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     q_code, queries = pd.factorize(q_query)
@@ -602,7 +674,8 @@ def evaluate(
     names = np.asarray(queries, dtype=object)
     q_keys = _pair_keys(q_code, _doc_hashes(q_doc), n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
-    r_code = _run_query_codes(r_query, r_starts, queries)
+    n_rows = len(r_score)
+    r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
     keep = r_code >= 0
     if not keep.all():
         r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
@@ -616,7 +689,7 @@ def evaluate(
                              r_code, r_doc, r_score, ties)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
-        r_code = _run_query_codes(r_query, r_starts, queries)[keep]
+        r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)[keep]
         ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
                              r_code, r_doc, r_score, ties)
     retrieved = ranked.n_retrieved > 0

@@ -50,7 +50,8 @@ def _trec_ranking(
         return None, none, none
     same_query = query_code[1:] == query_code[:-1]
     starts = np.flatnonzero(np.r_[True, ~same_query])
-    grouped = np.unique(query_code[starts]).size == starts.size
+    grouped = (starts.size <= query_code.max() + 1
+               and np.unique(query_code[starts]).size == starts.size)
     if grouped and not np.any(same_query & (score[1:] > score[:-1])):
         # Already ranked, as most run files are: only ties may need reordering.
         order = None
@@ -59,6 +60,8 @@ def _trec_ranking(
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
         order = np.argsort(-score)
         codes = query_code[order]
+        if codes.max(initial=0) >= 2**16 and int(codes.max()) - int(codes.min()) < 2**16:
+            codes = codes - codes.min()  # a piece of a run: a few neighbouring queries
         if codes.max(initial=0) < 2**16:
             codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
         order = order[np.argsort(codes, kind="stable")]
@@ -69,6 +72,10 @@ def _trec_ranking(
         pairs = _mixed_blocks(pairs, order, tie_class)
     if pairs.size == 0:
         return order, none, none
+    if tie_class is not None:
+        placed = _place_classes(order, pairs, doc_id, tie_class)
+        if placed is not None:
+            return (order, *placed)
     return (order, *_break_ties(order, pairs, doc_id))
 
 
@@ -117,6 +124,45 @@ def _break_ties(
         block = np.repeat(np.arange(first.size), size)[big]
         # Descending names within each block, in one sort on integer keys.
         inner[big] = big[np.lexsort((*_descending_name_keys(names[big]), block))]
+    return positions, rows[inner]
+
+
+def _place_classes(
+    order: np.ndarray | None, pairs: np.ndarray, doc_id: np.ndarray,
+    tie_class: Callable[[np.ndarray], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """As :func:`_break_ties`, when only each row's class matters (see :func:`_trec_order`):
+    the rows of the commonest class fill whatever places the others leave, so only the
+    others are placed, each at the number of its block's names above its own (strcmp
+    descending). None when that takes many more comparisons than sorting the blocks (a
+    block of many rows of several classes)."""
+    first_pair = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])
+    size = np.diff(np.r_[first_pair, pairs.size]) + 1  # rows in each block
+    first = np.cumsum(size) - size  # each block's first row, in ``positions``
+    positions = np.repeat(pairs[first_pair] - first, size) + np.arange(int(size.sum()))
+    rows = _rows_at(order, positions)
+    classes = tie_class(rows)
+    values, counts = np.unique(classes, return_counts=True)
+    movers = np.flatnonzero(classes != values[np.argmax(counts)])
+    block = np.repeat(np.arange(first.size), size)
+    compared = size[block[movers]]
+    if int(compared.sum()) > 4 * positions.size:
+        return None
+    # Each mover against every row of its block (itself included: not above itself).
+    mover_of = np.repeat(np.arange(movers.size), compared)
+    within = np.arange(mover_of.size) - np.repeat(np.cumsum(compared) - compared, compared)
+    other = np.repeat(first[block[movers]], compared) + within
+    names = doc_id[rows]
+    above = np.asarray(names[other] > names[movers[mover_of]], dtype=bool)
+    place = first[block[movers]] + np.bincount(mover_of, weights=above,
+                                               minlength=movers.size).astype(np.intp)
+    inner = np.empty(positions.size, dtype=np.intp)
+    inner[place] = movers
+    free = np.ones(positions.size, dtype=bool)
+    free[place] = False
+    fillers = np.ones(positions.size, dtype=bool)
+    fillers[movers] = False
+    inner[free] = np.flatnonzero(fillers)  # block by block, as many places as fillers
     return positions, rows[inner]
 
 

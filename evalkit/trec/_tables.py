@@ -17,7 +17,7 @@ import pandas as pd
 
 from ._measures import block_starts
 
-__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS"]
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds"]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -135,16 +135,145 @@ def _scores(column: pd.Series) -> np.ndarray:
     return score
 
 
-def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """As :func:`_run_arrays`, with the starts of the query blocks (see :func:`_id_blocks`)
-    after the query ids. The doc_ids of an object column are not checked here: the caller
-    hashes them, which checks that each is a str (see
-    :func:`~evalkit._hashing.string_hashes`), and calls :func:`_ids` on the column if one
-    is not."""
+def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, Any, np.ndarray]:
+    """The query id of each block of equal neighbouring query ids and where the blocks
+    start (see :func:`_id_blocks`), the doc_ids and the scores, checked as in
+    :func:`_run_arrays`.
+
+    The doc_ids of an object column are not checked here: the caller hashes them, which
+    checks that each is a str (see :func:`~evalkit._hashing.string_hashes`), and calls
+    :func:`_ids` on the column if one is not. A pyarrow-backed column of strings without
+    nulls stays in arrow (:class:`ArrowIds`): no Python str is made for its rows."""
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
-    query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
+    arrow = _arrow_strings(run["query_id"])
+    coded = _coded_ids(run["query_id"]) if arrow is None else None
+    if coded is not None:
+        block_ids, starts = coded, None
+    elif arrow is None:
+        query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
+        block_ids: Any = query_id[starts]
+    else:
+        block_ids, starts = _arrow_blocks(arrow)
+    arrow = _arrow_strings(run["doc_id"])
+    if arrow is not None:
+        return block_ids, starts, ArrowIds(arrow), score
     doc_id = run["doc_id"].to_numpy()
     if doc_id.dtype != object:
         doc_id = _ids(run["doc_id"], "run['doc_id']")
-    return query_id, starts, doc_id, score
+    return block_ids, starts, doc_id, score
+
+
+class CodedIds:
+    """Ids as the distinct objects of a column (``ids``) and each row's number among them
+    (``codes``); equal ids may be distinct objects."""
+
+    def __init__(self, ids: np.ndarray, codes: np.ndarray) -> None:
+        self.ids, self.codes = ids, codes
+
+
+def _coded_ids(column: pd.Series) -> CodedIds | None:
+    """The ids of an object column whose rows change object often (queries interleaved)
+    while its objects recur (each query's id one object), numbered by object: no string
+    is compared or hashed per row. None for other columns, or when some id is not a str."""
+    from .._hashing import _object_codes, repeats_objects
+
+    values = column.to_numpy()
+    if values.dtype != object or not repeats_objects(values):
+        return None
+    references = np.frombuffer(values, dtype=np.intp)
+    if np.count_nonzero(references[1:] != references[:-1]) < values.size // 16:
+        return None  # few blocks: _id_blocks is faster
+    codes, first = _object_codes(values)
+    ids = values[first]
+    if pd.api.types.infer_dtype(ids, skipna=False) != "string":
+        return None
+    return CodedIds(ids, codes)
+
+
+def _arrow_strings(column: pd.Series) -> Any:
+    """The column as one pyarrow ``string`` or ``large_string`` array when it is stored in
+    arrow (pandas' ``str`` with pyarrow installed, ``string[pyarrow]``, ``ArrowDtype``) and
+    has no nulls; else None. pyarrow is imported only for such a column."""
+    dtype = column.dtype
+    if getattr(dtype, "storage", None) != "pyarrow" and type(dtype).__name__ != "ArrowDtype":
+        return None
+    import pyarrow as pa
+
+    data = column.array.__arrow_array__()
+    if data.type not in (pa.string(), pa.large_string()) or data.null_count:
+        return None
+    if isinstance(data, pa.ChunkedArray):
+        data = data.combine_chunks() if data.num_chunks != 1 else data.chunk(0)
+    return data
+
+
+def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray]:
+    """The id of each block of equal neighbouring ids of an arrow string array (as
+    :class:`ArrowIds`), and where the blocks start: compared in arrow, no Python str made
+    per row."""
+    import pyarrow.compute as pc
+
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, dtype=object), np.zeros(0, dtype=np.intp)
+    moved = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+    starts = np.r_[0, np.flatnonzero(moved) + 1]
+    return ArrowIds(ids.take(starts)), starts
+
+
+class ArrowIds:
+    """Ids held in a pyarrow string array, indexed as an object array of str is: a slice
+    gives another ``ArrowIds`` (no copy), an array of row numbers an object array of those
+    rows' ids (made then), a row number its id."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.size = len(data)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, rows: Any) -> Any:
+        if isinstance(rows, slice):
+            start, stop, step = rows.indices(self.size)
+            if step == 1:
+                return ArrowIds(self.data.slice(start, max(stop - start, 0)))
+            rows = np.arange(start, stop, step)
+        if np.ndim(rows) == 0:
+            return self.data[int(rows)].as_py()
+        rows = np.asarray(rows)
+        if rows.dtype == bool:  # a mask: the rows kept, still in arrow
+            return ArrowIds(self.data.filter(rows))
+        if rows.size == 0:
+            return np.zeros(0, dtype=object)
+        return self.data.take(rows).to_numpy(zero_copy_only=False)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.data.to_numpy(zero_copy_only=False)
+
+    def hashes(self) -> np.ndarray:
+        """:func:`~evalkit._hashing.string_hashes` of the ids, from the arrow buffers."""
+        from .._hashing import string_hashes
+
+        return string_hashes(self.data)
+
+
+class ReorderedIds:
+    """``ids[order]``, made lazily: indexed as :class:`ArrowIds` is, each look-up gathers
+    only the rows asked for (a run sorted by query moves its numbers, not its ids)."""
+
+    def __init__(self, ids: Any, order: np.ndarray) -> None:
+        self.ids, self.order = ids, order
+        self.size = order.size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, rows: Any) -> Any:
+        if isinstance(rows, slice):
+            return ReorderedIds(self.ids, self.order[rows])
+        return self.ids[self.order[rows]]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.ids[self.order], dtype=object)

@@ -1,0 +1,292 @@
+"""evaluate() on every string storage and every row order: the same values as the plain
+in-memory result and as pytrec_eval.
+
+The run's and the qrels' ids may be stored as Python str in an object array, pandas'
+``string[python]``, pyarrow-backed ``str`` (pandas 3's default when pyarrow is installed,
+also as several arrow chunks), ``ArrowDtype`` or a numpy ``StringDType`` array (which pandas
+turns into object); the run's rows may be ranked, shuffled within each query, interleaved
+across queries, or reversed. Each such run is evaluated and compared with the same
+collection as object columns in ranked order, exactly, and with pytrec_eval. Runs of a few
+rows take the paths of long runs through small pieces (``small_pieces``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import evalkit as ek
+from evalkit.trec import _evaluate as evaluation
+from evalkit.trec import _pairs
+
+from .test_evaluation import oracle
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+LABELS = ["AP", "nDCG@10", "nDCG", "RR", "P@5", "Rprec", "R@10", "Bpref", "NumRet", "NumRel",
+          "NumRelRet", "IPrec@0.3", "infAP"]
+STORAGES = ["object", "python", "pyarrow", "pyarrow chunked", "default", "arrow dtype",
+            "numpy StringDType"]
+ORDERS = ["ranked", "shuffled", "interleaved", "reversed"]
+
+
+def collection(seed: int, *, n_queries: int = 8, shared: bool = True, unicode: bool = False,
+               long_ids: bool = False, ties: bool = True):
+    """Qrels and a ranked run: graded and negative judgements, queries without relevant
+    documents, judged queries missing from the run and run queries missing from the qrels,
+    unjudged retrieved documents, tied scores, doc ids shared across queries or not."""
+    rng = np.random.default_rng(seed)
+    stem = "döc-☃-" if unicode else "d"
+    if long_ids:
+        stem = stem + "x" * int(rng.integers(9, 40))
+    vocabulary = np.array([f"{stem}{i}" for i in range(60)], dtype=object)
+    qrels_rows, run_rows = [], []
+    for q in range(n_queries):
+        query = f"q{q}" if not unicode else f"q{q}é"
+        docs = vocabulary if shared else np.array([f"{d}_{q}" for d in vocabulary], dtype=object)
+        if rng.random() > 0.15:
+            judged = rng.choice(docs.size, size=int(rng.integers(1, 25)), replace=False)
+            grades = rng.choice([-1, 0, 0, 1, 1, 2, 3], size=judged.size)
+            if rng.random() < 0.15:
+                grades[:] = 0
+            grades[0] = max(grades[0], 0)  # trec_eval misreads a query judged only negative
+            qrels_rows += [(query, docs[d], int(g)) for d, g in zip(judged, grades, strict=True)]
+        if rng.random() > 0.15:
+            retrieved = rng.choice(docs.size, size=int(rng.integers(1, 40)), replace=False)
+            scores = (rng.integers(0, 6, retrieved.size) / 4.0 if ties
+                      else rng.permutation(retrieved.size) / 8.0)
+            run_rows += [(query, docs[d], float(s)) for d, s in zip(retrieved, scores,
+                                                                       strict=True)]
+    qrels_rows = qrels_rows or [("q0", vocabulary[0], 1)]
+    run_rows = run_rows or [("q0", vocabulary[0], 1.0)]
+    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
+    run = run.astype({"query_id": object, "doc_id": object})
+    qrels = qrels.astype({"query_id": object, "doc_id": object})
+    # Ranked: by query, then score descending (ties in doc_id ascending, not trec_eval's).
+    run = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True],
+                          ignore_index=True)
+    return qrels, run
+
+
+def reorder(run: pd.DataFrame, order: str, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    if order == "ranked":
+        rows = np.arange(len(run))
+    elif order == "shuffled":  # each query's rows shuffled, the queries kept together
+        key = run["query_id"].factorize()[0] + rng.random(len(run))
+        rows = np.argsort(key, kind="stable")
+    elif order == "interleaved":
+        rows = rng.permutation(len(run))
+    else:
+        rows = np.arange(len(run))[::-1]
+    return run.iloc[rows].reset_index(drop=True)
+
+
+def stored(column: pd.Series, storage: str) -> pd.Series:
+    values = column.to_numpy(dtype=object)
+    if storage == "object":
+        return pd.Series(values, dtype=object)
+    if storage == "python":
+        return pd.Series(pd.array(values, dtype=pd.StringDtype("python")))
+    if storage == "default":
+        return pd.Series(values.tolist())
+    if storage == "numpy StringDType":
+        return pd.Series(values.astype(np.dtypes.StringDType()))
+    pa = pytest.importorskip("pyarrow")
+    if storage == "pyarrow":
+        return pd.Series(pd.array(values, dtype=pd.StringDtype("pyarrow")))
+    if storage == "arrow dtype":
+        return pd.Series(pd.array(values, dtype=pd.ArrowDtype(pa.string())))
+    # Several chunks, as pd.concat of arrow-backed frames gives.
+    half = len(values) // 2
+    chunks = pa.chunked_array([pa.array(values[:half].tolist(), pa.large_string()),
+                               pa.array(values[half:].tolist(), pa.large_string())])
+    return pd.Series(pd.arrays.ArrowStringArray(chunks))
+
+
+def as_storage(table: pd.DataFrame, storage: str) -> pd.DataFrame:
+    table = table.copy()
+    for name in ("query_id", "doc_id"):
+        table[name] = stored(table[name], storage)
+    return table
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Pieces of a few rows: small runs take the paths of long ones (hashing, checking,
+    joining and ranking a piece at a time, in threads)."""
+    monkeypatch.setattr(evaluation, "_PIECE", 7)
+    monkeypatch.setattr(_pairs, "_HASH_CHUNK", 5)
+    monkeypatch.setattr(_pairs, "_CHUNK", 9)
+    monkeypatch.setenv("EVALKIT_THREADS", "2")
+
+
+@pytest.mark.parametrize("storage", STORAGES)
+@pytest.mark.parametrize("seed", range(12))
+def test_every_storage_and_order_gives_the_plain_values(seed, storage):
+    qrels, run = collection(seed, shared=seed % 3 != 0, unicode=seed % 4 == 1,
+                            long_ids=seed % 5 == 2, ties=seed % 6 != 5)
+    expected = ek.evaluate(qrels, run, LABELS)
+    pytrec = oracle(qrels, run, [label for label in LABELS if label != "nDCG@10"] + ["nDCG@10"])
+    np.testing.assert_allclose(expected.to_numpy(float),
+                               pytrec.loc[expected.index, LABELS].to_numpy(float), atol=1e-9)
+    for order in ORDERS:
+        shuffled = reorder(run, order, seed)
+        ours = ek.evaluate(as_storage(qrels, storage), as_storage(shuffled, storage), LABELS)
+        pd.testing.assert_frame_equal(ours, expected, check_index_type=False,
+                                      obj=f"{storage}, {order}")
+
+
+@pytest.mark.parametrize("closer", [True, False])
+@pytest.mark.parametrize("storage", ["object", "pyarrow", "pyarrow chunked", "python"])
+@pytest.mark.parametrize("seed", range(8))
+def test_long_run_paths_on_every_order(small_pieces, monkeypatch, seed, storage, closer):
+    # closer: an interleaved run's ids hashed in query order (True) or as stored (False).
+    monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
+    qrels, run = collection(seed + 100, n_queries=12, shared=seed % 2 == 0,
+                            unicode=seed % 3 == 0)
+    expected = oracle(qrels, run, LABELS)
+    for order in ORDERS:
+        ours = ek.evaluate(as_storage(qrels, "object"),
+                           as_storage(reorder(run, order, seed), storage), LABELS)
+        np.testing.assert_allclose(ours.to_numpy(float),
+                                   expected.loc[ours.index, LABELS].to_numpy(float), atol=1e-9,
+                                   err_msg=f"{storage}, {order}")
+
+
+@pytest.mark.parametrize("missing_queries", ["ignore", "zero"])
+@pytest.mark.parametrize("storage", ["pyarrow", "object"])
+def test_options_on_interleaved_arrow_runs(storage, missing_queries):
+    qrels, run = collection(7, n_queries=10)
+    labels = ["AP", "nDCG(ties=average)@10", "P@5", "NumRet"]
+    expected = ek.evaluate(qrels, run, labels, missing_queries=missing_queries)
+    ours = ek.evaluate(as_storage(qrels, storage), as_storage(reorder(run, "interleaved", 3),
+                       storage), labels, missing_queries=missing_queries)
+    pd.testing.assert_frame_equal(ours, expected, check_index_type=False)
+    judged = ek.evaluate(qrels, run, ["AP", "P@5"], judged_only=True)
+    pd.testing.assert_frame_equal(
+        ek.evaluate(qrels, as_storage(reorder(run, "interleaved", 4), storage), ["AP", "P@5"],
+                    judged_only=True), judged, check_index_type=False)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("storage", ["object", "pyarrow", "python"])
+def test_duplicates_are_refused_in_every_storage_and_order(storage, order):
+    qrels, run = collection(3, n_queries=6)
+    judged = run[run["query_id"].isin(qrels["query_id"])].index[0]
+    twice = pd.concat([run, run.loc[[judged]].assign(score=-5.0)], ignore_index=True)
+    with pytest.raises(ValueError, match="retrieved twice"):
+        ek.evaluate(qrels, as_storage(reorder(twice, order, 1), storage), ["AP"])
+
+
+@pytest.mark.parametrize("column", ["query_id", "doc_id"])
+def test_a_missing_id_in_an_arrow_column_is_named(column):
+    qrels, run = collection(5)
+    run = as_storage(run, "pyarrow")
+    values = np.array(run[column].tolist(), dtype=object)
+    values[3] = None
+    run[column] = pd.Series(pd.array(values, dtype=pd.StringDtype("pyarrow")))
+    with pytest.raises(ValueError, match=rf"run\['{column}'\] is missing .* in row 3"):
+        ek.evaluate(qrels, run, ["AP"])
+
+
+def test_whole_number_ids_next_to_arrow_ids():
+    qrels = pd.DataFrame({"query_id": [1, 1, 2], "doc_id": [10, 11, 10], "relevance": [1, 0, 1]})
+    run = pd.DataFrame({"query_id": pd.array(["2", "1", "1", "2"], dtype="string[pyarrow]"),
+                        "doc_id": pd.array(["10", "11", "10", "3"], dtype="string[pyarrow]"),
+                        "score": [1.0, 2.0, 1.0, 3.0]})
+    scores = ek.evaluate(qrels, run, ["RR", "NumRet"])
+    assert scores.loc["1", "RR"] == 0.5 and scores.loc["2", "RR"] == 0.5
+    assert scores["NumRet"].tolist() == [2, 2]
+    numeric = run.assign(doc_id=[10, 11, 10, 3])
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, numeric, ["RR", "NumRet"]), scores)
+
+
+def test_arrow_hashes_equal_the_str_hashes():
+    pa = pytest.importorskip("pyarrow")
+    from evalkit._hashing import string_hashes
+
+    ids = ["", "a", "doc-1", "döc-☃", "x" * 41, "a\0b", "é" * 9] * 3
+    objects = string_hashes(np.array(ids, dtype=object))
+    for kind in (pa.string(), pa.large_string()):
+        array = pa.array(ids, kind)
+        assert string_hashes(array).tolist() == objects.tolist()
+        assert string_hashes(array.slice(5, 9)).tolist() == objects[5:14].tolist()
+        assert string_hashes(array.slice(21)).tolist() == []
+
+
+@pytest.mark.parametrize("storage", ["pyarrow", "pyarrow chunked", "arrow dtype", "default"])
+def test_arrow_columns_stay_in_arrow(storage):
+    # The paths above are the arrow ones: the run's doc_ids are read from arrow buffers
+    # (pandas 3 stores "default" strings in arrow when pyarrow is installed).
+    from evalkit.trec import _tables
+
+    _, run = collection(1)
+    run = as_storage(run, storage)
+    if getattr(run["doc_id"].dtype, "storage", "pyarrow") != "pyarrow":
+        pytest.skip("pandas stores str without pyarrow here")
+    blocks, starts, doc, _ = _tables._run_columns(run)
+    assert isinstance(doc, _tables.ArrowIds) and isinstance(blocks, _tables.ArrowIds)
+    assert doc[np.arange(len(run))].tolist() == run["doc_id"].tolist()
+    assert blocks[np.arange(len(starts))].tolist() == run["query_id"].iloc[starts].tolist()
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
+    # Long object columns that repeat the objects of a vocabulary hash each object once
+    # (_hashing.repeats_objects): the same hashes and the same values as hashing every row.
+    from evalkit import _hashing
+
+    vocabulary = np.array([f"d{i}" for i in range(50)] + ["döc-☃", "a\0b"], dtype=object)
+    rng = np.random.default_rng(4)
+    repeated = vocabulary[rng.integers(0, vocabulary.size, 5000)]
+    copies = np.array([str(i) + "" for i in repeated.tolist()], dtype=object)
+    assert _hashing.repeats_objects(np.tile(repeated, 20))
+    assert not _hashing.repeats_objects(np.array([f"x{i}" for i in range(70_000)], dtype=object))
+    every_row = np.concatenate([_hashing._utf8_hashes(repeated[i:i + 100])
+                                for i in range(0, repeated.size, 100)])
+    monkeypatch.setattr(_hashing, "_REPEATS_MIN", 64)
+    assert _hashing.repeats_objects(repeated)
+    assert _hashing.string_hashes(repeated).tolist() == every_row.tolist()
+    assert _hashing.string_hashes(copies).tolist() == every_row.tolist()
+    qrels, run = collection(11, n_queries=30)
+    expected = oracle(qrels, run, LABELS)
+    shuffled = reorder(run, order, 2)
+    ours = ek.evaluate(qrels, shuffled, LABELS)
+    np.testing.assert_allclose(ours.to_numpy(float),
+                               expected.loc[ours.index, LABELS].to_numpy(float), atol=1e-9)
+    judged = shuffled.index[shuffled["query_id"].isin(qrels["query_id"])][5]
+    twice = pd.concat([shuffled, shuffled.loc[[judged]].assign(score=-1.0)], ignore_index=True)
+    with pytest.raises(ValueError, match="retrieved twice"):
+        ek.evaluate(qrels, twice, ["AP"])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed):
+    # _place_classes places only the rows outside the commonest class of tied blocks: the
+    # class at every position is the one the full doc_id order (_break_ties) gives.
+    from evalkit.trec import _ordering
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    names = np.array([f"d{i}é" if i % 3 else f"d{i}" for i in rng.permutation(4 * n)[:n]],
+                     dtype=object)
+    classes = rng.choice([0, 0, 0, 0, 1, 2], size=n) if seed % 4 else rng.integers(0, 3, n)
+    # Ties: consecutive positions that tie with the next, in blocks of random length.
+    pairs = np.flatnonzero(rng.random(n - 1) < rng.uniform(0.3, 0.95))
+    order = None if seed % 2 else rng.permutation(n)
+    placed = _ordering._place_classes(order, pairs, names, lambda rows: classes[rows])
+    full_positions, full_rows = _ordering._break_ties(order, pairs, names)
+    if placed is None:  # too many comparisons (long blocks of mixed classes): it sorts
+        placed = _ordering._place_classes(order, pairs[pairs < 8], names,
+                                          lambda rows: classes[rows])
+        full_positions, full_rows = _ordering._break_ties(order, pairs[pairs < 8], names)
+        assert placed is not None or (pairs < 8).sum() > 4
+        if placed is None:
+            return
+    positions, rows = placed
+    assert positions.tolist() == full_positions.tolist()
+    assert classes[rows].tolist() == classes[full_rows].tolist()
+    assert sorted(rows.tolist()) == sorted(full_rows.tolist())
