@@ -30,8 +30,7 @@ __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
-_BLOCK = 32  # the merge sort starts from blocks at most this long, counted pair by pair
-_QUICK_MERGE = 256  # runs up to this long merge faster with numpy's default (SIMD) sort
+_BLOCK = 8  # the merge sort starts from blocks at most this long, counted pair by pair
 _TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
 
 
@@ -62,11 +61,16 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _whole_numbers(values: np.ndarray) -> bool:
+    return bool(np.array_equal(values, np.trunc(values)))
+
+
 class _Ranking:
     """Dense ranks 0..m-1 of one variable (equal values share a rank), made once.
 
     Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
-    (no sort, so ``order`` is None); others by one argsort, whose order is kept for reuse and
+    (no sort, so ``order`` is None), and so are floats that hold whole numbers in such a span
+    (ratings stored as floats); others by one argsort, whose order is kept for reuse and
     whose ranks are scattered back to the items only when ``ranks`` is read (untied values
     need no cumulative sum: their ranks are the order's inverse). ``in_order`` marks the ranks
     0..n-1 of items already listed in their order (see :func:`_pair_counts`).
@@ -78,6 +82,10 @@ class _Ranking:
         self._ranks: np.ndarray | None = None
         self._sorted_ranks: np.ndarray | None = None
         self.in_order = False
+        if values.dtype.kind == "f" and _whole_numbers(values[:64]):
+            low, high = float(values.min()), float(values.max())
+            if high - low < _DENSE_INTEGERS and _whole_numbers(values):
+                values = values.astype(np.int64)
         if values.dtype.kind in "biu":
             values = values.astype(np.int64, copy=False)
             low, high = int(values.min()), int(values.max())
@@ -87,10 +95,12 @@ class _Ranking:
                 self._ranks = (np.cumsum(present) - 1)[shifted]
                 self.levels = int(present.sum())
                 return
-        self.order = np.argsort(values)
-        sorted_values = values[self.order]
+        # Sorting the values alone (numpy's SIMD sort) costs no more than gathering them in
+        # argsort's order, and less when they are tied.
+        sorted_values = np.sort(values)
         new_value = sorted_values[1:] != sorted_values[:-1]
         self.levels = int(np.count_nonzero(new_value)) + 1
+        self.order = np.argsort(values)
         if self.levels < self.n:
             self._sorted_ranks = np.concatenate([[0], np.cumsum(new_value)])
 
@@ -170,17 +180,18 @@ def _inversions(values: np.ndarray) -> int:
     pad = int(values.max()) + 1
     # Tagged values reach 2 * pad + 1: in 32 bits when they fit, which halves the memory
     # every level's sort moves.
-    merged = np.full(size, pad, dtype=np.int32 if pad < 2**30 - 1 else np.int64)
+    dtype = np.int32 if pad < 2**30 - 1 else np.int64
+    merged = np.full(size, pad, dtype=dtype)
     merged[:n] = values
     blocks = merged.reshape(-1, block)
-    by_offset = np.ascontiguousarray(blocks.T)  # row d holds every block's item d
     total = 0
-    for distance in range(1, block):  # a loop over offsets within a block, not over items
-        total += int(np.count_nonzero(by_offset[:-distance] > by_offset[distance:]))
-    del by_offset
-    blocks.sort(axis=1)
-    positions = np.arange(size, dtype=np.int64)
-    right = np.empty(size, dtype=merged.dtype)
+    if block > 1:
+        by_offset = np.ascontiguousarray(blocks.T)  # row d holds every block's item d
+        for distance in range(1, block):  # a loop over offsets within a block, not items
+            total += int(np.count_nonzero(by_offset[:-distance] > by_offset[distance:]))
+        del by_offset
+        blocks.sort(axis=1)
+    right = np.empty(size, dtype=dtype)
     width = block
     while width < size:
         # Tag each item with its run (left 0, right 1) in the lowest bit: sorting the tagged
@@ -189,17 +200,21 @@ def _inversions(values: np.ndarray) -> int:
         merged <<= 1
         rows = merged.reshape(-1, 2 * width)
         rows[:, width:] |= 1
-        # Tagged values are distinct or identical, so any sort gives the same rows: short rows
-        # go fastest with the default sort, long ones with the stable sort's linear merge.
-        rows.sort(axis=1, kind=None if width <= _QUICK_MERGE else "stable")
+        # Tagged values are distinct or identical, so any sort gives the same rows; numpy's
+        # default sort (SIMD where the CPU has it) beats the stable sort's merge at every
+        # width.
+        rows.sort(axis=1)
         # Right-run item from offset q landing at position p passes q - p greater left items;
-        # the sum of q over right items is fixed per row, the positions p are found here.
+        # the sum of q over right items is fixed per row. The sum of p: the right items per
+        # column (position in the row), summed down the columns, times the column's position.
         n_rows = len(rows)
-        sum_q = n_rows * (width * (3 * width - 1) // 2)
-        row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
         np.bitwise_and(merged, 1, out=right)
-        sum_p = int(np.einsum("i,i->", right, positions)) - row_offsets
-        total += sum_q - sum_p
+        per_column = right.reshape(n_rows, 2 * width)
+        if n_rows > 1:
+            per_column = np.add.reduce(per_column, axis=0, dtype=dtype)
+        sum_p = int(np.dot(per_column.reshape(-1).astype(np.int64),
+                           np.arange(2 * width, dtype=np.int64)))
+        total += n_rows * (width * (3 * width - 1) // 2) - sum_p
         merged >>= 1
         width *= 2
     return total
@@ -240,12 +255,15 @@ def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
                 else (discordant, other_ties, 0, 0))
     # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
     # y ranks in x order, ties in x in y order, so those pairs add no inversion.
-    y_levels = y.levels
-    joint = np.sort(x.ranks * y_levels + y.ranks)
-    discordant = _inversions(joint % y_levels)
-    new_x = np.concatenate([[True], joint[1:] // y_levels != joint[:-1] // y_levels])
+    # y's rank in the low bits: shifts and masks, not divisions, take the number apart.
+    y_bits = max(1, (y.levels - 1).bit_length())
+    joint = x.ranks << y_bits
+    joint |= y.ranks
+    joint.sort()
     new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
-    return discordant, _run_pairs(new_x), _tied_pairs(y.ranks), _run_pairs(new_xy)
+    joint &= (1 << y_bits) - 1
+    discordant = _inversions(joint)
+    return discordant, _tied_pairs(x.ranks), _tied_pairs(y.ranks), _run_pairs(new_xy)
 
 
 def concordant_discordant(x: Any, y: Any) -> PairCounts:
