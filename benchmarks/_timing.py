@@ -52,8 +52,13 @@ def format_row(cells: list[str], widths: list[int]) -> str:
                      for i, (cell, width) in enumerate(zip(cells, widths, strict=True)))
 
 
-def print_table(header: list[str], rows: list[list[Any]], title: str | None = None) -> None:
-    """Print ``rows`` under ``header`` in aligned columns (after ``title``, if given)."""
+def print_table(header: list[str], rows: list[list[Any]], title: str | None = None, *,
+                section: str | None = None) -> None:
+    """Print ``rows`` under ``header`` in aligned columns (after ``title``, if given).
+
+    With ``section``, RESULTS.md shows the table in a top-level section of that name, after
+    the goals (the regression table against the last release), not in the script's own.
+    """
     rows = [[str(cell) for cell in row] for row in rows]
     header = [str(cell) for cell in header]
     if title is not None:
@@ -63,8 +68,11 @@ def print_table(header: list[str], rows: list[list[Any]], title: str | None = No
     print(format_row(["-" * w for w in widths], widths))
     for row in rows:
         print(format_row(row, widths))
-    _record({"kind": "table", "title": None if title is None else title.strip(),
-             "header": header, "rows": rows})
+    entry = {"kind": "table", "title": None if title is None else title.strip(),
+             "header": header, "rows": rows}
+    if section is not None:
+        entry["section"] = section
+    _record(entry)
 
 
 def print_note(text: str) -> None:

@@ -290,7 +290,8 @@ def main() -> None:
     print_table(["call", "data", f"{short} (ms)", "now (ms)", "now / baseline",
                  f"<= {TOLERANCE}x"], rows,
                 title=f"This checkout against {baseline} (ms, best wall time over {ROUNDS} "
-                      "alternating processes per tree; ratio below 1: faster now)")
+                      "alternating processes per tree; ratio below 1: faster now)",
+                section="Against the last release")
     print_note(f"slowest against {baseline}: {slowest[1]} at {slowest[0]:.2f}x the baseline's "
                "time")
     for i, (name, data, _) in enumerate(CASES):
