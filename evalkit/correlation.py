@@ -34,7 +34,7 @@ _HASHED_FACTOR = 16  # values with at most n / 16 levels ...
 _HASHED_LEVELS = 1 << 20  # ... and at most this many are ranked by hashing (no argsort)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Knuth), odd
 _BLOCK = 8  # the merge sort starts from blocks at most this long, counted pair by pair
-_TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
+_TABLE_CELLS = 1 << 16  # x and y with at most max(2n, this) level pairs are counted in a table
 
 
 PairCounts = make_result(
@@ -355,7 +355,7 @@ def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
         x_ranking = _Ranking.listed_in_order(n)
     else:
         y_ranking = _Ranking(y)
-    if x_ranking.levels * y_ranking.levels <= max(n, _TABLE_CELLS):
+    if x_ranking.levels * y_ranking.levels <= max(2 * n, _TABLE_CELLS):
         discordant, x_ties, y_ties, both = _table_pair_counts(x_ranking, y_ranking)
     else:
         discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranking, y_ranking)
