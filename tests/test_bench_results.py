@@ -231,3 +231,17 @@ def test_run_all_reruns_a_script_quick_after_the_timeout(tmp_path):
     assert "The full run was stopped after 1 s" in text
     assert "Run: quick (EVALKIT_BENCH_QUICK=1)" in text
     assert "| slow | 2.0x |" in text
+
+
+def test_ratio_rounds_interleaves_and_keeps_every_round():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import _timing
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    calls = []
+    ratios = _timing.ratio_rounds(lambda: calls.append("ours"), lambda: calls.append("theirs"),
+                                  rounds=3, repeats=2)
+    assert len(ratios) == 3 and all(r > 0 for r in ratios)
+    # A, B, A, B within a round; the first caller alternates from round to round.
+    assert calls == ["ours", "theirs"] * 2 + ["theirs", "ours"] * 2 + ["ours", "theirs"] * 2
