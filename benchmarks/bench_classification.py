@@ -2,7 +2,9 @@
 
 Each row times one metric on one data set: best of several runs, input validation included
 (every library is called on the raw arrays, exactly as a user would). The ratio is
-reference time / evalkit time, so 20x means evalkit is twenty times faster.
+reference time / evalkit time, so 20x means evalkit is twenty times faster. The goal (issue
+33): binary ROC AUC at least 5x scikit-learn at 10^7 samples, on rounded and on continuous
+scores, judged on the worst of several interleaved rounds.
 
 Run with `make bench` (it installs the `bench` extra) or
 `python benchmarks/bench_classification.py`. Set EVALKIT_BENCH_QUICK=1 for a smaller run.
@@ -18,13 +20,23 @@ import numpy as np
 from sklearn import metrics as skm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import best_time, count, print_note, print_table, record_sizes  # noqa: E402
+from _timing import (  # noqa: E402
+    best_time,
+    count,
+    print_note,
+    print_table,
+    ratio_rounds,
+    record_goal,
+    record_sizes,
+)
 
 import evalkit as ek  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 SIZES = [10**5, 10**6] if QUICK else [10**6, 10**7]
 PYCM_MAX_SAMPLES = 10**5  # pycm is pure Python: it runs, but only on smaller inputs here
+AUC_GOAL = 5.0  # binary ROC AUC at the largest size (10^7): at least 5x scikit-learn (issue 33)
+AUC_ROUNDS = 3  # interleaved rounds; the goal takes the worst
 
 
 def make_labels(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +76,9 @@ def main() -> None:
     record_sizes({
         "labels": f"{sizes} samples, 2 and 20 classes (integer labels); "
                   f"{count(SIZES[0])} samples, 20 classes (string labels)",
-        "threshold curves, binary AUC": f"{sizes} samples, scores rounded to 4 decimals",
+        "threshold curves, binary AUC": f"{sizes} samples, scores rounded to 4 decimals; "
+                                        f"the AUC goal also on continuous scores at "
+                                        f"{count(SIZES[-1])}",
         "multi-class AUC": f"{count(SIZES[0] // 10)} samples x 10 classes",
         "pycm": f"{count(min(PYCM_MAX_SAMPLES, SIZES[0]))} samples, 2 and 20 classes",
     })
@@ -91,12 +105,13 @@ def main() -> None:
     pycm_rows(datasets)
 
 
-def make_scores(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Binary labels and scores of a fair classifier, rounded so that ties occur."""
+def make_scores(n: int, seed: int = 0, decimals: int | None = 4
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Binary labels and scores of a fair classifier, rounded so that ties occur (or not)."""
     rng = np.random.default_rng(seed)
     y_true = rng.integers(0, 2, n)
-    y_score = np.round(rng.normal(size=n) + 1.2 * y_true, 4)
-    return y_true, y_score
+    y_score = rng.normal(size=n) + 1.2 * y_true
+    return y_true, (y_score if decimals is None else np.round(y_score, decimals))
 
 
 def curve_rows() -> None:
@@ -144,6 +159,28 @@ def curve_rows() -> None:
                 title="Threshold curves and AUC, evalkit vs scikit-learn (ms, best of 3)")
     print()
     print_note(f"binary ROC AUC: slowest ratio {min(ratios):.1f}x")
+    auc_goal_rows()
+
+
+def auc_goal_rows() -> None:
+    """The ROC AUC goal at the largest size, on rounded and on continuous scores: the worst of
+    several interleaved rounds (evalkit and scikit-learn alternating), the slowest shape."""
+    n = SIZES[-1]
+    rows, worst = [], (float("inf"), "")
+    for label, decimals in (("scores rounded to 4 decimals", 4), ("continuous scores", None)):
+        y_true, y_score = make_scores(n, decimals=decimals)
+        np.testing.assert_allclose(ek.roc_auc(y_true, y_score),
+                                   skm.roc_auc_score(y_true, y_score), rtol=1e-12)
+        ratios = ratio_rounds(lambda t=y_true, s=y_score: ek.roc_auc(t, s),
+                              lambda t=y_true, s=y_score: skm.roc_auc_score(t, s),
+                              rounds=AUC_ROUNDS, repeats=2)
+        worst = min(worst, (min(ratios), label))
+        rows.append([label, f"{n:.0e}", f"{min(ratios):.2f}x", f"{max(ratios):.2f}x"])
+    print()
+    print_table(["scores", "n", "sklearn/evalkit, worst round", "best round"], rows,
+                title=f"Binary ROC AUC, {AUC_ROUNDS} interleaved rounds of 2 calls each")
+    record_goal(f"roc_auc: ratio to scikit-learn, worst of {AUC_ROUNDS} rounds",
+                f"{count(n)} samples; slowest of 2 shapes: {worst[1]}", worst[0], AUC_GOAL)
 
 
 def pycm_rows(datasets) -> None:

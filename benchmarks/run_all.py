@@ -365,13 +365,35 @@ def render(run: dict[str, Any], scripts: list[dict[str, Any]]) -> str:
              if record.get("kind") == "goal"]
     if goals:
         missed = sum(not record["met"] for _, record in goals)
-        out += ["", "## Goals", "",
-                f"{len(goals) - missed} of {len(goals)} met"
-                + (f"; **{missed} not met**." if missed else "."), "",
+        summary = (f"{len(goals) - missed} of {len(goals)} met"
+                   + (f"; **{missed} not met**." if missed else "."))
+        # Honest about what the count cannot see: goals a failed script never recorded, and
+        # goals measured on a quick run's smaller data.
+        stopped = [s["name"] for s in scripts if s["returncode"] != 0]
+        if stopped:
+            summary += (f" {len(stopped)} script(s) did not finish ({', '.join(stopped)}): "
+                        "goals they did not reach are not counted.")
+        quick_goals = sorted({name for name, _ in goals
+                              if next(s for s in scripts if s["name"] == name)["quick"]})
+        if quick_goals:
+            summary += (f" Measured on quick (smaller) data: {', '.join(quick_goals)}.")
+        out += ["", "## Goals", "", summary, "",
                 markdown_table(["script", "measured", "data", "value", "goal", "met"], [
                     [f"[{name}](#{_anchor(name)})", record["what"], record["data"],
                      record["measured"], record["goal"], "yes" if record["met"] else "**no**"]
                     for name, record in goals])]
+    sections: dict[str, list[str]] = {}
+    for script in scripts:
+        for record in script["records"]:
+            if record.get("kind") == "table" and record.get("section"):
+                part = sections.setdefault(record["section"], [])
+                part += [f"From [{script['name']}](#{_anchor(script['name'])}) "
+                         f"({_mode(script)}).", ""]
+                if record.get("title"):
+                    part += [f"**{_cell(record['title'])}**", ""]
+                part += [markdown_table(record["header"], record["rows"]), ""]
+    for title, part in sections.items():
+        out += ["", f"## {title}", "", *part]
     for script in scripts:
         out += ["", f"## {script['name']}", ""]
         if script["description"]:
@@ -391,7 +413,11 @@ def render(run: dict[str, Any], scripts: list[dict[str, Any]]) -> str:
             out += [""]
         tables = 0
         for record in script["records"]:
-            if record.get("kind") == "table":
+            if record.get("kind") == "table" and record.get("section"):
+                tables += 1
+                out += [f"(Its table is in [{_cell(record['section'])}]"
+                        f"(#{_anchor(record['section'])}).)", ""]
+            elif record.get("kind") == "table":
                 tables += 1
                 if record.get("title"):
                     out += [f"**{_cell(record['title'])}**", ""]

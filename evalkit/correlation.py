@@ -30,9 +30,11 @@ __all__ = ["kendall_tau", "concordant_discordant", "spearman_rho", "PairCounts"]
 
 TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
-_BLOCK = 32  # the merge sort starts from blocks at most this long, counted pair by pair
-_QUICK_MERGE = 256  # runs up to this long merge faster with numpy's default (SIMD) sort
-_TABLE_CELLS = 1 << 20  # x and y with at most max(n, this) level pairs are counted in a table
+_HASHED_FACTOR = 16  # values with at most n / 16 levels ...
+_HASHED_LEVELS = 1 << 20  # ... and at most this many are ranked by hashing (no argsort)
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Knuth), odd
+_BLOCK = 8  # the merge sort starts from blocks at most this long, counted pair by pair
+_TABLE_CELLS = 1 << 16  # x and y with at most max(2n, this) level pairs are counted in a table
 
 
 PairCounts = make_result(
@@ -62,11 +64,44 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _ranks_by_hashing(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """The rank of each value among the sorted distinct ``levels``, through a hash table.
+
+    Multiplicative hashing of the values' bits into a table of 16 slots per level: a few
+    passes over the values instead of an argsort and a scatter. The levels that share a slot
+    with another (about 1 in 32) are marked, and the values that land in a marked slot are
+    searched among the levels instead.
+    """
+    if values.dtype.kind == "f":  # + 0.0 turns -0.0 into 0.0: equal values, equal bits
+        keys, level_keys = (np.add(v, 0.0, dtype=np.float64).view(np.uint64)
+                            for v in (values, levels))
+    else:
+        keys, level_keys = (v.astype(np.int64).view(np.uint64) for v in (values, levels))
+    slot_bits = max(4, (16 * len(levels)).bit_length())
+    shift = np.uint64(64 - slot_bits)
+    slots = (level_keys * _HASH_MULTIPLIER) >> shift
+    shared = np.bincount(slots.astype(np.int64), minlength=1 << slot_bits)[slots] > 1
+    table = np.full(1 << slot_bits, -1, dtype=np.int64)
+    table[slots[~shared]] = np.flatnonzero(~shared)
+    keys *= _HASH_MULTIPLIER
+    keys >>= shift
+    ranks = table[keys]
+    unresolved = np.flatnonzero(ranks < 0)
+    if len(unresolved):
+        ranks[unresolved] = np.searchsorted(levels, values[unresolved])
+    return ranks
+
+
+def _whole_numbers(values: np.ndarray) -> bool:
+    return bool(np.array_equal(values, np.trunc(values)))
+
+
 class _Ranking:
     """Dense ranks 0..m-1 of one variable (equal values share a rank), made once.
 
     Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
-    (no sort, so ``order`` is None); others by one argsort, whose order is kept for reuse and
+    (no sort, so ``order`` is None), and so are floats that hold whole numbers in such a span
+    (ratings stored as floats); others by one argsort, whose order is kept for reuse and
     whose ranks are scattered back to the items only when ``ranks`` is read (untied values
     need no cumulative sum: their ranks are the order's inverse). ``in_order`` marks the ranks
     0..n-1 of items already listed in their order (see :func:`_pair_counts`).
@@ -78,6 +113,10 @@ class _Ranking:
         self._ranks: np.ndarray | None = None
         self._sorted_ranks: np.ndarray | None = None
         self.in_order = False
+        if values.dtype.kind == "f" and _whole_numbers(values[:64]):
+            low, high = float(values.min()), float(values.max())
+            if high - low < _DENSE_INTEGERS and _whole_numbers(values):
+                values = values.astype(np.int64)
         if values.dtype.kind in "biu":
             values = values.astype(np.int64, copy=False)
             low, high = int(values.min()), int(values.max())
@@ -87,10 +126,16 @@ class _Ranking:
                 self._ranks = (np.cumsum(present) - 1)[shifted]
                 self.levels = int(present.sum())
                 return
-        self.order = np.argsort(values)
-        sorted_values = values[self.order]
+        # Sorting the values alone (numpy's SIMD sort) costs no more than gathering them in
+        # argsort's order, and less when they are tied.
+        sorted_values = np.sort(values)
         new_value = sorted_values[1:] != sorted_values[:-1]
         self.levels = int(np.count_nonzero(new_value)) + 1
+        if self.levels * _HASHED_FACTOR <= self.n and self.levels <= _HASHED_LEVELS:
+            levels = sorted_values[np.concatenate([[True], new_value])]
+            self._ranks = _ranks_by_hashing(values, levels)
+            return
+        self.order = np.argsort(values)
         if self.levels < self.n:
             self._sorted_ranks = np.concatenate([[0], np.cumsum(new_value)])
 
@@ -170,17 +215,18 @@ def _inversions(values: np.ndarray) -> int:
     pad = int(values.max()) + 1
     # Tagged values reach 2 * pad + 1: in 32 bits when they fit, which halves the memory
     # every level's sort moves.
-    merged = np.full(size, pad, dtype=np.int32 if pad < 2**30 - 1 else np.int64)
+    dtype = np.int32 if pad < 2**30 - 1 else np.int64
+    merged = np.full(size, pad, dtype=dtype)
     merged[:n] = values
     blocks = merged.reshape(-1, block)
-    by_offset = np.ascontiguousarray(blocks.T)  # row d holds every block's item d
     total = 0
-    for distance in range(1, block):  # a loop over offsets within a block, not over items
-        total += int(np.count_nonzero(by_offset[:-distance] > by_offset[distance:]))
-    del by_offset
-    blocks.sort(axis=1)
-    positions = np.arange(size, dtype=np.int64)
-    right = np.empty(size, dtype=merged.dtype)
+    if block > 1:
+        by_offset = np.ascontiguousarray(blocks.T)  # row d holds every block's item d
+        for distance in range(1, block):  # a loop over offsets within a block, not items
+            total += int(np.count_nonzero(by_offset[:-distance] > by_offset[distance:]))
+        del by_offset
+        blocks.sort(axis=1)
+    right = np.empty(size, dtype=dtype)
     width = block
     while width < size:
         # Tag each item with its run (left 0, right 1) in the lowest bit: sorting the tagged
@@ -189,17 +235,21 @@ def _inversions(values: np.ndarray) -> int:
         merged <<= 1
         rows = merged.reshape(-1, 2 * width)
         rows[:, width:] |= 1
-        # Tagged values are distinct or identical, so any sort gives the same rows: short rows
-        # go fastest with the default sort, long ones with the stable sort's linear merge.
-        rows.sort(axis=1, kind=None if width <= _QUICK_MERGE else "stable")
+        # Tagged values are distinct or identical, so any sort gives the same rows; numpy's
+        # default sort (SIMD where the CPU has it) beats the stable sort's merge at every
+        # width.
+        rows.sort(axis=1)
         # Right-run item from offset q landing at position p passes q - p greater left items;
-        # the sum of q over right items is fixed per row, the positions p are found here.
+        # the sum of q over right items is fixed per row. The sum of p: the right items per
+        # column (position in the row), summed down the columns, times the column's position.
         n_rows = len(rows)
-        sum_q = n_rows * (width * (3 * width - 1) // 2)
-        row_offsets = 2 * width * width * (n_rows * (n_rows - 1) // 2)
         np.bitwise_and(merged, 1, out=right)
-        sum_p = int(np.einsum("i,i->", right, positions)) - row_offsets
-        total += sum_q - sum_p
+        per_column = right.reshape(n_rows, 2 * width)
+        if n_rows > 1:
+            per_column = np.add.reduce(per_column, axis=0, dtype=dtype)
+        sum_p = int(np.dot(per_column.reshape(-1).astype(np.int64),
+                           np.arange(2 * width, dtype=np.int64)))
+        total += n_rows * (width * (3 * width - 1) // 2) - sum_p
         merged >>= 1
         width *= 2
     return total
@@ -240,12 +290,15 @@ def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
                 else (discordant, other_ties, 0, 0))
     # One number per item that sorts by x, then y: sorting it (no argsort needed) lists the
     # y ranks in x order, ties in x in y order, so those pairs add no inversion.
-    y_levels = y.levels
-    joint = np.sort(x.ranks * y_levels + y.ranks)
-    discordant = _inversions(joint % y_levels)
-    new_x = np.concatenate([[True], joint[1:] // y_levels != joint[:-1] // y_levels])
+    # y's rank in the low bits: shifts and masks, not divisions, take the number apart.
+    y_bits = max(1, (y.levels - 1).bit_length())
+    joint = x.ranks << y_bits
+    joint |= y.ranks
+    joint.sort()
     new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
-    return discordant, _run_pairs(new_x), _tied_pairs(y.ranks), _run_pairs(new_xy)
+    joint &= (1 << y_bits) - 1
+    discordant = _inversions(joint)
+    return discordant, _tied_pairs(x.ranks), _tied_pairs(y.ranks), _run_pairs(new_xy)
 
 
 def concordant_discordant(x: Any, y: Any) -> PairCounts:
@@ -302,7 +355,7 @@ def _pair_counts(x: np.ndarray, y: np.ndarray) -> PairCounts:
         x_ranking = _Ranking.listed_in_order(n)
     else:
         y_ranking = _Ranking(y)
-    if x_ranking.levels * y_ranking.levels <= max(n, _TABLE_CELLS):
+    if x_ranking.levels * y_ranking.levels <= max(2 * n, _TABLE_CELLS):
         discordant, x_ties, y_ties, both = _table_pair_counts(x_ranking, y_ranking)
     else:
         discordant, x_ties, y_ties, both = _sorted_pair_counts(x_ranking, y_ranking)

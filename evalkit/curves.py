@@ -82,6 +82,8 @@ def _positive_mask(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
 def _distinct(y_true: np.ndarray) -> np.ndarray:
     if y_true.dtype.kind in "iu":
         low, high = int(y_true.min()), int(y_true.max())
+        if high - low <= 1:  # 0/1 labels (the binary case): the extremes are the classes
+            return np.unique(np.array([low, high], dtype=y_true.dtype))
         if high - low < 1 << 20:
             return np.flatnonzero(np.bincount(y_true - low, minlength=high - low + 1)) + low
     return np.unique(y_true)

@@ -77,6 +77,33 @@ def test_render_gathers_the_goals_in_one_table(run_all):
     assert "## Goals" not in run_all.render(fake_run(), [fake_script("bench_alpha.py")])
 
 
+def test_render_counts_goals_honestly_and_lifts_sectioned_tables(run_all):
+    goal = {"kind": "goal", "what": "roc_auc: time now / at 209f158", "data": "10⁷ scores",
+            "measured": "0.80x", "goal": "<= 1.05x", "met": True}
+    regression = fake_script("bench_regression.py", quick=True)
+    regression["records"] += [goal, {
+        "kind": "table", "title": "This checkout against 209f158", "section":
+        "Against the last release", "header": ["call", "209f158 (ms)", "now (ms)", "ratio"],
+        "rows": [["roc_auc", "100.0", "80.0", "0.80x"]]}]
+    crashed = fake_script("bench_crash.py", returncode=1)
+    text = run_all.render(fake_run(), [regression, crashed])
+
+    sections = text.split("\n## ")[1:]
+    assert [section.splitlines()[0] for section in sections] == [
+        "The run", "Goals", "Against the last release", "bench_regression.py",
+        "bench_crash.py"]
+    # The count says what it cannot see: a script that died, goals on quick data.
+    assert ("1 of 1 met. 1 script(s) did not finish (bench_crash.py): goals they did not "
+            "reach are not counted. Measured on quick (smaller) data: bench_regression.py."
+            ) in sections[1]
+    lifted = sections[2]
+    assert "From [bench_regression.py](#bench_regressionpy)" in lifted
+    assert "| roc_auc | 100.0 | 80.0 | 0.80x |" in lifted
+    # The script's own section points there instead of repeating it.
+    assert "| roc_auc | 100.0 |" not in sections[3]
+    assert "[Against the last release](#against-the-last-release)" in sections[3]
+
+
 def test_record_goal_prints_records_and_judges(tmp_path, monkeypatch):
     sys.path.insert(0, str(BENCHMARKS))
     try:
@@ -176,7 +203,7 @@ def test_run_all_writes_results_from_a_scripts_folder(tmp_path):
     assert "| fake | 1.0 | 4.0 | 4.0x |" in text
     assert "> slowest ratio 4.0x; quick=0" in text
     assert "- items: 3" in text
-    assert "1 of 1 met." in text
+    assert "1 of 1 met. 1 script(s) did not finish (bench_crash.py)" in text
     assert "| fake: ratio to other | 3 items | 4.00x | >= 2x | yes |" in text
     assert "failed (exit code 1)" in text and "crashed" in text
     assert "mixed: bench_crash.py quick" in text
@@ -204,3 +231,17 @@ def test_run_all_reruns_a_script_quick_after_the_timeout(tmp_path):
     assert "The full run was stopped after 1 s" in text
     assert "Run: quick (EVALKIT_BENCH_QUICK=1)" in text
     assert "| slow | 2.0x |" in text
+
+
+def test_ratio_rounds_interleaves_and_keeps_every_round():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import _timing
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    calls = []
+    ratios = _timing.ratio_rounds(lambda: calls.append("ours"), lambda: calls.append("theirs"),
+                                  rounds=3, repeats=2)
+    assert len(ratios) == 3 and all(r > 0 for r in ratios)
+    # A, B, A, B within a round; the first caller alternates from round to round.
+    assert calls == ["ours", "theirs"] * 2 + ["theirs", "ours"] * 2 + ["ours", "theirs"] * 2

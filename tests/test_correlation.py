@@ -241,3 +241,52 @@ def test_bad_input(function):
 def test_unknown_variant():
     with pytest.raises(ValueError, match=r"variant must be one of 'a' or 'b'|variant must be one"):
         ek.kendall_tau([1, 2], [1, 2], variant="c")
+
+
+def _shapes(rng, n):
+    """(label, x, y) pairs covering every ranking route at size n: untied, tied by few or many
+    float levels (hashed or argsorted), whole-number floats, negatives with -0.0, 64-bit ints."""
+    x = rng.random(n)
+    few = rng.integers(0, 700, n) / 7 - 50  # float levels, not whole numbers: hashed
+    signed = rng.normal(size=n).round(2)
+    signed[rng.random(n) < 0.01] = -0.0  # equal to 0.0 (same rank), other bits
+    wide = rng.integers(-2**62, 2**62, 300)[rng.integers(0, 300, n)]  # no lookup table
+    yield "no ties, independent", x, rng.random(n)
+    yield "no ties, correlated", x, x + rng.random(n)
+    yield "no ties, reversed", x, -x + 0.01 * rng.random(n)
+    yield "ties in y, float levels", x, few
+    yield "ties in x, float levels", few, x
+    yield "ties in both, float levels", few, rng.permutation(few)
+    yield "ties in both, whole-number floats", np.floor(x * 3000), rng.integers(0, 3000, n) * 1.0
+    yield "signed with -0.0", signed, rng.permutation(signed)
+    yield "wide integers", wide, rng.permutation(wide)
+    yield "many float levels", np.round(x, 3), np.round(rng.random(n), 3)
+
+
+@pytest.mark.parametrize("n", [1_000, 120_000])
+def test_random_shapes_match_scipy_differentially(n):
+    rng = np.random.default_rng(n)
+    for label, x, y in _shapes(rng, n):
+        expected = stats.kendalltau(x, y).statistic
+        assert ek.kendall_tau(x, y) == pytest.approx(expected, rel=1e-12, abs=1e-15), label
+        # tau-a: scipy's tau-b rescaled by the untied pairs.
+        pairs = n * (n - 1) / 2
+        untied = [pairs - float((c * (c - 1) / 2).sum())
+                  for c in (np.unique(v, return_counts=True)[1].astype(float) for v in (x, y))]
+        assert ek.kendall_tau(x, y, variant="a") == pytest.approx(
+            expected * np.sqrt(untied[0] * untied[1]) / pairs, rel=1e-12, abs=1e-15), label
+        if n <= 1_000:
+            counts = ek.concordant_discordant(x, y)
+            assert tuple(counts._asdict().values()) == _pairs_by_brute_force(x, y), label
+
+
+def test_ranks_by_hashing_resolve_shared_slots(monkeypatch, rng):
+    levels = np.unique(np.concatenate([rng.normal(size=500).round(3), [0.0]]))
+    values = np.concatenate([levels[rng.integers(0, len(levels), 20_000)], [-0.0]])
+    expected = np.searchsorted(levels, values)
+    assert np.array_equal(correlation._ranks_by_hashing(values, levels), expected)
+    # Every level in one slot: every value is searched instead.
+    monkeypatch.setattr(correlation, "_HASH_MULTIPLIER", np.uint64(0))
+    assert np.array_equal(correlation._ranks_by_hashing(values, levels), expected)
+    assert np.array_equal(correlation._ranks_by_hashing(values.astype(np.int64) * 0 + 7,
+                                                        np.array([7])), np.zeros(len(values)))

@@ -409,3 +409,33 @@ def test_binormal_test_set_bad_input(kwargs, name):
 def test_binormal_test_set_options_are_keyword_only():
     with pytest.raises(TypeError):
         ek.binormal_test_set(1.5, 0.2)
+
+
+@pytest.mark.parametrize("search_factor", [0, 10**9])  # always merge / always search
+def test_pair_count_merge_and_search_agree_with_the_pairs(monkeypatch, search_factor):
+    from evalkit import _sweep
+
+    monkeypatch.setattr(_sweep, "_SEARCH_FACTOR", search_factor)
+    rng = np.random.default_rng(33)
+    for case in range(400):
+        n_pos, n_neg = rng.integers(0, 40, size=2)
+        levels = int(rng.integers(1, 12))
+        if case % 2:  # ties within and across the classes
+            positives, negatives = (np.sort(rng.integers(0, levels, k) / 4) for k in (n_pos, n_neg))
+        else:
+            positives, negatives = np.sort(rng.random(n_pos)), np.sort(rng.random(n_neg))
+        wins = (positives[:, None] > negatives[None, :]).sum()
+        ties = (positives[:, None] == negatives[None, :]).sum()
+        assert _sweep.pair_count(positives, negatives) == 2 * wins + ties
+
+
+@pytest.mark.parametrize("decimals", [None, 2, 4])
+def test_roc_auc_equals_sklearn_on_large_inputs(decimals):
+    # Large enough for the merge path (many distinct scores) and the search path (rounded).
+    rng = np.random.default_rng(decimals or 0)
+    y_true = rng.integers(0, 2, 200_000)
+    y_score = rng.normal(size=len(y_true)) + y_true
+    if decimals is not None:
+        y_score = np.round(y_score, decimals)
+    assert ek.roc_auc(y_true, y_score) == pytest.approx(skm.roc_auc_score(y_true, y_score),
+                                                         rel=1e-13)
