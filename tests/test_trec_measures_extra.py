@@ -557,7 +557,8 @@ def test_an_ideal_ranking_whose_first_level_gains_nothing_is_empty():
 def test_a_querys_values_do_not_depend_on_the_others_scored_with_it(seed):
     # Every measure of a query reads only that query's rows, so scoring it alone (its
     # qrels and its run rows) gives the same bits (11pt_avg once added its levels in another
-    # order for one query than for many). Streamed and dask evaluation score queries in groups and rely on this.
+    # order for one query than for many). Streamed and dask evaluation score queries in
+    # groups and rely on this.
     rng = np.random.default_rng(seed)
     rows = []
     for q in range(12):

@@ -48,8 +48,8 @@ from .._hashing import repeats_objects
 from .._hashing import string_hashes as _id_hashes
 from .._ranking_core import TIES
 from .._validation import check_bool, check_option, check_scalar, keyword_only
-from ._dask import _evaluate_dask, _uses_dask
 from . import _streaming
+from ._dask import _evaluate_dask, _uses_dask
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
 from ._ordering import _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
