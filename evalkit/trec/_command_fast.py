@@ -1,0 +1,335 @@
+"""``evalkit trec_eval``'s fast path: a well-formed grouped run scored from its bytes.
+
+Most run files are plain: every line has exactly six fields, scores are plain finite decimal
+numbers, ids are short and free of odd bytes, and each query's lines are together. Such a
+file is read here a piece at a time and scored without making a Python str of any doc id:
+
+- the fields are found in numpy (C's white space); only one str per query is decoded;
+- each doc id is hashed from the piece's bytes (:func:`evalkit._hashing._hash_bytes`), and
+  the (query, doc) keys find documents listed twice and join the run to the qrels; a match
+  is confirmed on the bytes of both ids;
+- each query's rows are ranked by score descending; only rows tied on score are ordered by
+  their doc ids' bytes, descending (trec_eval's ``qsort`` with ``strcmp``: ``d10`` before
+  ``d1``, high bytes unsigned);
+- the measures' kernels are fed a :class:`~evalkit.trec._measures.JudgedRun` directly.
+
+Anything else gives up: a file that is not plain raises :class:`NotPlain` before a value is
+printed (the command reads the file again the general way), and a block with a repeated key
+(a document listed twice, or a hash collision) or an unconfirmed match is scored the general
+way (:meth:`ByteBlock.table`). So the fast path changes how long trec_eval takes, never what
+it prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .._hashing import _hash_bytes
+from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
+from ._measures import JudgedRun
+from ._streaming import Ungrouped, byte_pieces
+
+__all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer"]
+
+#: Multiplies a query's number into a (query, doc) key (odd: a bijection modulo 2**64).
+_QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+#: A private knob for the tests: keep only these low bits of each doc hash (forces collisions).
+_HASH_MASK = np.uint64(2**64 - 1)
+
+
+class NotPlain(Exception):
+    """The run file is not one the fast path reads (see the module's documentation)."""
+
+
+class ByteBlock:
+    """Rows of whole queries from a piece of the run: the piece's bytes and, per row, where
+    its doc id is and its score; one name per query (the queries are consecutive runs of
+    rows starting at ``starts``)."""
+
+    def __init__(self, raw: np.ndarray, text: bytes, starts: np.ndarray, names: list[str],
+                 doc_first: np.ndarray, doc_length: np.ndarray, score: np.ndarray) -> None:
+        self.raw, self.text = raw, text  # text: the bytes padded with 8 zero bytes
+        self.starts, self.names = starts, names
+        self.doc_first, self.doc_length, self.score = doc_first, doc_length, score
+
+    def __len__(self) -> int:
+        return int(self.score.size)
+
+    def table(self) -> Any:
+        """The block as the general path's table (``query_id``, ``doc_id``, ``score``)."""
+        import pandas as pd
+
+        n = len(self)
+        query = np.repeat(np.array(self.names, dtype=object), np.diff(np.r_[self.starts, n]))
+        doc = _latin1(self.raw, self.doc_first, self.doc_length)
+        return pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                             "doc_id": pd.Series(doc, dtype=object, copy=False),
+                             "score": self.score})
+
+
+def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
+    """The rows of ``data`` (whole lines) and its last line's run id; NotPlain unless every
+    line is plain."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if b"\0" in data:
+        raise NotPlain
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == 10)
+    space = _C_SPACE[raw]
+    begins = ~space
+    begins[1:] &= space[:-1]
+    field_at = np.flatnonzero(begins)
+    begins = ~space
+    begins[:-1] &= space[1:]
+    field_end = np.flatnonzero(begins) + 1
+    del space, begins
+    n = ends.size
+    # Exactly six fields on every line: the 6i-th field starts after line i - 1 ends and
+    # the (6i + 5)-th ends before line i does.
+    if (field_at.size != 6 * n or not (field_at[6::6] > ends[:-1]).all()
+            or not (field_at[5::6] < ends).all()):
+        raise NotPlain
+    first = field_at[0::6]
+    if (raw[first] == ord("#")).any():  # comments (10.0) or '#' ids (9.0.8): general path
+        raise NotPlain
+    length = field_end - field_at
+    query_matrix = _byte_matrix(raw, first, length[0::6])
+    doc_first, doc_length = field_at[2::6], length[2::6]
+    if query_matrix is None or int(doc_length.max()) > _WIDEST:
+        raise NotPlain
+    score = _plain_numbers(raw, field_at[4::6], length[4::6])
+    if score is None or not np.isfinite(score).all():
+        raise NotPlain
+    if version == "9.0.8":
+        with np.errstate(over="ignore"):
+            score = score.astype(np.float32).astype(np.float64)
+        if not np.isfinite(score).all():
+            raise NotPlain
+    starts = np.flatnonzero(np.r_[True, (query_matrix[1:] != query_matrix[:-1]).any(axis=1)])
+    names = [data[a:b].decode("latin-1") for a, b in
+             zip(first[starts].tolist(), field_end[0::6][starts].tolist(), strict=True)]
+    text = data + bytes(8)
+    raw = np.frombuffer(text, dtype=np.uint8)[: len(data)]
+    run_id = data[field_at[-1]:field_end[-1]].decode("latin-1")
+    return ByteBlock(raw, text, starts, names, doc_first, doc_length, score), run_id
+
+
+def _head(block: ByteBlock, stop: int) -> ByteBlock:
+    """The block's rows of its first ``stop`` queries."""
+    rows = int(block.starts[stop]) if stop < len(block.starts) else len(block)
+    return ByteBlock(block.raw, block.text, block.starts[:stop], block.names[:stop],
+                     block.doc_first[:rows], block.doc_length[:rows], block.score[:rows])
+
+
+class PlainStream:
+    """The run file as :class:`ByteBlock` s of whole queries; NotPlain as soon as a line is
+    not plain; Ungrouped when a query comes back. After the blocks: ``run_id``, ``n_rows``."""
+
+    def __init__(self, path: str, version: str) -> None:
+        self.path, self.version = path, version
+        self.run_id = ""
+        self.n_rows = 0
+
+    def blocks(self) -> Iterator[ByteBlock]:
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError:
+            raise NotPlain from None
+        seen: set[str] = set()
+        carry = b""
+        carry_line = 1
+        with handle:
+            for piece, first_line in byte_pieces(handle):
+                data = carry + piece if carry else piece
+                line = carry_line if carry else first_line
+                block, run_id = _parse_plain(data, self.version)
+                self._check_grouped(block, seen, line)
+                if len(block.names) == 1 and not data.endswith(b"\n"):
+                    carry, carry_line = data, line
+                    continue
+                if len(block.names) == 1:  # one query so far: it may go on
+                    carry, carry_line = data, line
+                    continue
+                # The last query may go on in the next piece: its lines wait.
+                split = int(block.starts[-1])
+                offset = int(block.doc_first[split])
+                offset = data.rfind(b"\n", 0, offset) + 1
+                carry, carry_line = data[offset:], line + split
+                seen.update(block.names[:-1])
+                self.n_rows += split
+                yield _head(block, len(block.names) - 1)
+            if not carry:
+                if not self.n_rows:
+                    raise NotPlain  # an empty file: the general path says so
+                return
+            block, self.run_id = _parse_plain(carry, self.version)
+            self._check_grouped(block, seen, carry_line)
+            self.n_rows += len(block)
+            yield block
+
+    def _check_grouped(self, block: ByteBlock, seen: set[str], line: int) -> None:
+        names = block.names
+        if len(set(names)) != len(names) or not seen.isdisjoint(names):
+            raise Ungrouped(self.path, line, names[-1])
+
+
+class FastScorer:
+    """What scoring a :class:`ByteBlock` needs of the qrels, made once: each judgement's
+    (query, doc) key, sorted, and its doc id's bytes, to confirm a match."""
+
+    def __init__(self, qrels: Any, by_query: Any, scorable: Any, labels: list[str],
+                 options: dict[str, Any]) -> None:
+        from ._evaluate import _parse_metrics
+        from ._registry import MEASURES
+
+        self.by_query, self.scorable, self.labels = by_query, scorable, labels
+        self.level = options["relevance_level"]
+        self.judged_only = options.get("judged_only", False)
+        self.version = options.get("trec_eval_version", "9.0.8")
+        self.metrics = [(m.label, MEASURES[m.name], m.cutoff, m.options)
+                        for m in _parse_metrics(labels)] if labels else []
+        self.ok = bool(labels) and not any(
+            options_.get("ties") == "average" for *_, options_ in self.metrics)
+        if not self.ok:
+            return
+        docs = qrels["doc_id"].to_numpy(dtype=object).tolist()
+        length = np.fromiter(map(len, docs), dtype=np.intp, count=len(docs))
+        if not docs or int(length.max()) > _WIDEST:
+            self.ok = False
+            return
+        try:
+            text = "".join(docs).encode("latin-1")
+        except UnicodeEncodeError:
+            self.ok = False
+            return
+        first = np.cumsum(length) - length
+        raw = np.frombuffer(text, dtype=np.uint8)
+        self.width = int(length.max())
+        self.doc_bytes = _byte_matrix(raw, first, length)
+        self.doc_length = length
+        self.grade = qrels["relevance"].to_numpy()
+        self.code = np.empty(len(docs), dtype=np.int64)
+        self.code[by_query.order] = np.repeat(np.arange(len(by_query.names)),
+                                              np.diff(by_query.bounds))
+        keys = _keys(self.code, _hash_bytes(text + bytes(8), first, length))
+        self.key_order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.key_order]
+        if (self.keys[1:] == self.keys[:-1]).any():  # a repeat or a collision: general path
+            self.ok = False
+
+    def score(self, block: ByteBlock) -> tuple[np.ndarray, Any] | None:
+        """The block's query ids and the values of its queries evaluate scores (None when
+        none is judged); None (not scored: the general path's turn) for a block with a
+        repeated key or an unconfirmed match, or judged queries that are not scorable."""
+        import pandas as pd
+
+        ids = np.array(block.names, dtype=object)
+        code = self.by_query.names.get_indexer(ids)
+        judged = code >= 0
+        if not judged.any():
+            return ids, None
+        if (self.scorable.get_indexer(ids[judged]) < 0).any():
+            return None
+        n = len(block)
+        sizes = np.diff(np.r_[block.starts, n])
+        wanted = np.repeat(judged, sizes)
+        local = np.repeat(np.cumsum(judged) - 1, sizes)
+        doc_first, doc_length = block.doc_first, block.doc_length
+        score = block.score
+        if not judged.all():
+            local, doc_first = local[wanted], doc_first[wanted]
+            doc_length, score = doc_length[wanted], score[wanted]
+        codes = code[judged]
+        row_code = codes[local]
+        hashes = _hash_bytes(block.text, doc_first, doc_length)
+        keys = _keys(row_code, hashes)
+        if np.unique(keys).size != keys.size:  # a doc listed twice, or a collision
+            return None
+        at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
+        matched = np.flatnonzero(self.keys[at] == keys)
+        qrels_row = np.full(keys.size, -1, dtype=np.intp)
+        if matched.size:
+            rows = self.key_order[at[matched]]
+            same = (self.code[rows] == row_code[matched]) & (
+                self.doc_length[rows] == doc_length[matched])
+            if not same.all():
+                return None
+            run_bytes = _byte_matrix(block.raw, doc_first[matched], doc_length[matched])
+            width = run_bytes.shape[1]
+            if width > self.width or not (
+                    run_bytes == self.doc_bytes[rows, :width]).all():
+                return None
+            qrels_row[matched] = rows
+        order = _ranking(local, score, block.raw, doc_first, doc_length)
+        if order is not None:
+            local, qrels_row = local[order], qrels_row[order]
+        k = codes.size
+        n_retrieved = np.bincount(local, minlength=k)
+        query_start = np.cumsum(n_retrieved) - n_retrieved
+        judged_at = np.flatnonzero(qrels_row >= 0)
+        judged_code = local[judged_at]
+        gathered = _gather(self.by_query.order, self.by_query.bounds, codes)
+        q_local = np.repeat(np.arange(k), self.by_query.bounds[codes + 1]
+                            - self.by_query.bounds[codes])
+        ranked = JudgedRun(k, self.level, q_local, self.grade[gathered], n_retrieved,
+                           judged_code, judged_at - query_start[judged_code] + 1,
+                           self.grade[qrels_row[judged_at]])
+        if self.judged_only:
+            ranked = ranked.condensed()
+        columns = {}
+        for label, measure, cutoff, options in self.metrics:
+            extra = {"version": self.version} if measure.versioned else {}
+            columns[label] = measure.function(ranked, cutoff, **options, **extra)
+        values = pd.DataFrame(columns, index=pd.Index(ids[judged], name="query_id"))
+        return ids, values
+
+
+def _keys(code: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    hashes &= _HASH_MASK
+    hashes += code.astype(np.uint64) * _QUERY_MULTIPLIER
+    return hashes
+
+
+def _gather(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The rows ``order[bounds[c]:bounds[c + 1]]`` of every code ``c``, in one array."""
+    starts = bounds[codes]
+    lengths = bounds[codes + 1] - starts
+    offsets = np.cumsum(lengths) - lengths
+    return order[np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))]
+
+
+def _ranking(local: np.ndarray, score: np.ndarray, raw: np.ndarray, doc_first: np.ndarray,
+             doc_length: np.ndarray) -> np.ndarray | None:
+    """trec_eval's order of the rows (grouped by ``local``, consecutive): score descending,
+    ties by doc id descending in byte order; None when the rows are in that order."""
+    n = score.size
+    same_query = local[1:] == local[:-1]
+    if (~same_query | (score[1:] < score[:-1])).all():
+        return None  # ranked already, no ties
+    order = None
+    if not (~same_query | (score[1:] <= score[:-1])).all():
+        order = np.lexsort((-score, local))
+        local_s, score_s = local[order], score[order]
+        same_query = local_s[1:] == local_s[:-1]
+    else:
+        score_s = score
+    tied = same_query & (score_s[1:] == score_s[:-1])
+    if not tied.any():
+        return order
+    if order is None:
+        order = np.arange(n)
+    member = np.zeros(n, dtype=bool)
+    member[:-1] |= tied
+    member[1:] |= tied
+    positions = np.flatnonzero(member)
+    group = np.cumsum(np.r_[True, ~tied][positions])  # a number per block of tied rows
+    rows = order[positions]
+    matrix = _byte_matrix(raw, doc_first[rows], doc_length[rows])
+    inverted = 255 - matrix  # ascending on inverted bytes: descending names, 'd10' before 'd1'
+    within = np.lexsort((*inverted.T[::-1], group))
+    order[positions] = rows[within]
+    return order
