@@ -5,7 +5,7 @@ numbers, ids are short and free of odd bytes, and each query's lines are togethe
 file is read here a piece at a time and scored without making a Python str of any doc id:
 
 - the fields are found in numpy (C's white space); only one str per query is decoded;
-- each doc id is hashed from the piece's bytes (:func:`evalkit._hashing._hash_bytes`), and
+- each doc id is hashed from the piece's bytes (:func:`_hash_ids`), and
   the (query, doc) keys find documents listed twice and join the run to the qrels; a match
   is confirmed on the bytes of both ids;
 - each query's rows are ranked by score descending; only rows tied on score are ordered by
@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from .._hashing import _hash_bytes
 from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
 from ._measures import JudgedRun
 from ._streaming import Ungrouped, byte_pieces
@@ -36,6 +35,9 @@ __all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer"]
 
 #: Multiplies a query's number into a (query, doc) key (odd: a bijection modulo 2**64).
 _QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xBF58476D1CE4E5B9)
+_SHIFT = np.uint64(31)
+_BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
 #: A private knob for the tests: keep only these low bits of each doc hash (forces collisions).
 _HASH_MASK = np.uint64(2**64 - 1)
 
@@ -78,15 +80,17 @@ def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
     if b"\0" in data:
         raise NotPlain
     raw = np.frombuffer(data, dtype=np.uint8)
+    if _C_SPACE[raw[0]]:  # a line that starts with white space (or is blank)
+        raise NotPlain
     ends = np.flatnonzero(raw == 10)
     space = _C_SPACE[raw]
-    begins = ~space
-    begins[1:] &= space[:-1]
-    field_at = np.flatnonzero(begins)
-    begins = ~space
-    begins[:-1] &= space[1:]
-    field_end = np.flatnonzero(begins) + 1
-    del space, begins
+    # Where white space starts and ends, alternately: the data start with a field and end
+    # with a newline, so the first is a field's end.
+    turns = np.flatnonzero(space[1:] != space[:-1])
+    del space
+    turns += 1
+    field_end = turns[0::2]
+    field_at = np.r_[0, turns[1::2]]
     n = ends.size
     # Exactly six fields on every line: the 6i-th field starts after line i - 1 ends and
     # the (6i + 5)-th ends before line i does.
@@ -215,10 +219,9 @@ class FastScorer:
         self.code = np.empty(len(docs), dtype=np.int64)
         self.code[by_query.order] = np.repeat(np.arange(len(by_query.names)),
                                               np.diff(by_query.bounds))
-        keys = _keys(self.code, _hash_bytes(text + bytes(8), first, length))
-        self.key_order = np.argsort(keys, kind="stable")
-        self.keys = keys[self.key_order]
-        if (self.keys[1:] == self.keys[:-1]).any():  # a repeat or a collision: general path
+        self.row_keys = _keys(self.code, _hash_ids(text + bytes(8), first, length))
+        keys = np.sort(self.row_keys)
+        if (keys[1:] == keys[:-1]).any():  # a repeat or a collision: general path
             self.ok = False
 
     def score(self, block: ByteBlock) -> tuple[np.ndarray, Any] | None:
@@ -245,15 +248,20 @@ class FastScorer:
             doc_length, score = doc_length[wanted], score[wanted]
         codes = code[judged]
         row_code = codes[local]
-        hashes = _hash_bytes(block.text, doc_first, doc_length)
-        keys = _keys(row_code, hashes)
-        if np.unique(keys).size != keys.size:  # a doc listed twice, or a collision
+        keys = _keys(row_code, _hash_ids(block.text, doc_first, doc_length))
+        key_order = np.argsort(keys)
+        sorted_keys = keys[key_order]
+        if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a doc listed twice, or a collision
             return None
-        at = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
-        matched = np.flatnonzero(self.keys[at] == keys)
+        # The block's judgements looked up among its rows (fewer than the rows).
+        gathered = _gather(self.by_query.order, self.by_query.bounds, codes)
+        wanted_keys = self.row_keys[gathered]
+        at = np.minimum(np.searchsorted(sorted_keys, wanted_keys), sorted_keys.size - 1)
+        hit = np.flatnonzero(sorted_keys[at] == wanted_keys)
         qrels_row = np.full(keys.size, -1, dtype=np.intp)
-        if matched.size:
-            rows = self.key_order[at[matched]]
+        if hit.size:
+            rows = gathered[hit]
+            matched = key_order[at[hit]]
             same = (self.code[rows] == row_code[matched]) & (
                 self.doc_length[rows] == doc_length[matched])
             if not same.all():
@@ -272,7 +280,6 @@ class FastScorer:
         query_start = np.cumsum(n_retrieved) - n_retrieved
         judged_at = np.flatnonzero(qrels_row >= 0)
         judged_code = local[judged_at]
-        gathered = _gather(self.by_query.order, self.by_query.bounds, codes)
         q_local = np.repeat(np.arange(k), self.by_query.bounds[codes + 1]
                             - self.by_query.bounds[codes])
         ranked = JudgedRun(k, self.level, q_local, self.grade[gathered], n_retrieved,
@@ -286,6 +293,26 @@ class FastScorer:
             columns[label] = measure.function(ranked, cutoff, **options, **extra)
         values = pd.DataFrame(columns, index=pd.Index(ids[judged], name="query_id"))
         return ids, values
+
+
+def _hash_ids(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
+    zero bytes). Each 8-byte word is mixed in after the last (xor, multiply, xor-shift): a
+    sum of words times constants, as :func:`evalkit._hashing._hash_bytes` makes, lets two
+    differences cancel, and ids such as ``clueweb09-en0031-12-08165`` and
+    ``clueweb09-en0034-12-08155`` then share a hash (a few in every 10^5 of them)."""
+    words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
+    hashed = length.astype(np.uint64) * _QUERY_MULTIPLIER
+    for j in range((int(length.max(initial=0)) + 7) // 8):
+        at = first + 8 * j
+        if j:  # a short id near the end would read past it: its bytes are masked anyway
+            np.minimum(at, words.size - 1, out=at)
+        word = words[at]
+        word &= _BYTE_MASKS[np.clip(length - 8 * j, 0, 8)]
+        hashed ^= word
+        hashed *= _MIX
+        hashed ^= hashed >> _SHIFT
+    return hashed
 
 
 def _keys(code: np.ndarray, hashes: np.ndarray) -> np.ndarray:
