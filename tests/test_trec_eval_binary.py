@@ -233,14 +233,16 @@ def _tied_case(rng: random.Random) -> tuple[bytes, bytes]:
     stems = [b"d1", b"d10", b"d1\xe9", b"d1\xff", b"d\x80", b"d", b"D1", b"d2", b"d100",
              b"\xff", b"\x7f1", b"a\xc3\xa9", b"d01", b"d1a", b"d1A"]
     qrels, run = [], []
-    for q in rng.sample(range(1, 30), rng.randint(1, 6)):
+    # query ids of one word and longer (compared otherwise), some sharing a first word
+    query_format = rng.choice([b"%d", b"topic-%d", b"q\xe9%d", b"%d-a-long-query-id"])
+    for q in [query_format % q for q in rng.sample(range(1, 30), rng.randint(1, 6))]:
         docs = rng.sample(stems, rng.randint(2, len(stems)))
         for doc in rng.sample(docs, rng.randint(1, len(docs))):
-            qrels.append(b"%d 0 %s %d\n" % (q, doc, rng.randint(0, 3)))
+            qrels.append(b"%s 0 %s %d\n" % (q, doc, rng.randint(0, 3)))
         scores = [rng.choice([1, 2, 3, 0.5]) for _ in docs]
         if rng.random() < 0.5:  # as most runs are: ranked by score already
             scores.sort(reverse=True)
-        run += [b"%d Q0 %s %d %s r\n" % (q, doc, i, repr(s).encode())
+        run += [b"%s Q0 %s %d %s r\n" % (q, doc, i, repr(s).encode())
                 for i, (doc, s) in enumerate(zip(docs, scores, strict=True))]
     return b"".join(qrels), b"".join(run)
 
