@@ -301,3 +301,38 @@ def test_fast_path_is_taken_on_a_plain_run(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out == "".join(
         f"{name:<22}\t{query}\t1.0000\n" for query in ("1", "2", "all")
         for name in ("map", "P_1"))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_decimal_scores_as_atof(seed):
+    # Scores read by one division (Clinger's fast path): bit for bit C's atof, or None.
+    import numpy as np
+
+    from evalkit.trec import _command_fast
+    from evalkit.trec._command_files import c_atof
+
+    rng = random.Random(f"decimal-{seed}")
+    used = 0
+    for _ in range(50):
+        tokens = [rng.choice([repr(rng.uniform(-100, 100))[:rng.randint(2, 15)],
+                              f"{rng.uniform(-1e6, 1e6):.{rng.randint(0, 6)}f}",
+                              rng.choice(["-0", "5.", ".5", "+2", "007", "-.0", "0.1", "+0.0",
+                                          "9999999999999.9", "1234567.8901234"])])
+                  for _ in range(rng.randint(1, 40))]
+        if rng.random() < 0.2:  # not plain: the general path's
+            tokens.append(rng.choice(["-", "+", ".", "1e5", "1..2", "0x1", "+-1",
+                                      "1234567890123456", "inf"]))
+        data = (" ".join(tokens) + " ").encode()
+        first = np.cumsum([0] + [len(t) + 1 for t in tokens[:-1]])
+        length = np.array([len(t) for t in tokens])
+        got = _command_fast._decimal_numbers(np.frombuffer(data, dtype=np.uint8), first,
+                                             length)
+        expected = np.array([c_atof(t) for t in tokens])
+        if got is None:
+            assert any(len(t.strip("+-").replace(".", "")) > 15 or not t.strip("+-.")
+                       or set(t) - set("0123456789.+-") or t.count(".") > 1
+                       or "+" in t[1:] or "-" in t[1:] for t in tokens)
+            continue
+        used += 1
+        assert np.array_equal(got.view(np.int64), expected.view(np.int64)), tokens
+    assert used

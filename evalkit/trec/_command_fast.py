@@ -108,7 +108,9 @@ def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
     if int(doc_length.max()) > _WIDEST:
         raise NotPlain
     starts = _query_starts(text, first, length[0::6])
-    score = _plain_numbers(raw, field_at[4::6], length[4::6])
+    score = _decimal_numbers(raw, field_at[4::6], length[4::6])
+    if score is None:
+        score = _plain_numbers(raw, field_at[4::6], length[4::6])
     if score is None or not np.isfinite(score).all():
         raise NotPlain
     if version == "9.0.8":
@@ -120,6 +122,41 @@ def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
              zip(first[starts].tolist(), field_end[0::6][starts].tolist(), strict=True)]
     run_id = data[field_at[-1]:field_end[-1]].decode("latin-1")
     return ByteBlock(raw, text, starts, names, doc_first, doc_length, score), run_id
+
+
+#: 10**k, exact in a double for k <= 22.
+_POWERS_OF_TEN = 10.0 ** np.arange(23)
+
+
+def _decimal_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                     ) -> np.ndarray | None:
+    """``atof`` of each field when every one is a plain decimal of at most 15 digits
+    (``[+-]?[0-9]*[.]?[0-9]*``, a digit at least), else None. Such a number is a whole number
+    M < 2**53 over 10**k, k <= 15, both exact in a double, so one division rounds it
+    correctly, as ``strtod`` does (Clinger's fast path)."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or not matrix.size:
+        return None
+    sign = np.ones(matrix.shape[0])
+    signed = (matrix[:, 0] == ord("-")) | (matrix[:, 0] == ord("+"))
+    if signed.any():  # the sign's byte becomes padding (digits then count from column 1)
+        sign[matrix[:, 0] == ord("-")] = -1.0
+        matrix[signed, 0] = 0
+    digit = np.subtract(matrix, ord("0"), dtype=np.uint8) < 10
+    dot = matrix == ord(".")
+    if not (digit | dot | (matrix == 0)).all():
+        return None
+    n_digits = digit.sum(axis=1)
+    if (dot.sum(axis=1) > 1).any() or (n_digits == 0).any() or (n_digits > 15).any():
+        return None
+    # A zero byte inside a field cannot be (no NUL in the data): padding is at the end only.
+    after = np.logical_or.accumulate(dot, axis=1)
+    k = (digit & after).sum(axis=1)
+    whole = np.zeros(matrix.shape[0], dtype=np.int64)
+    for column in range(matrix.shape[1]):
+        is_digit = digit[:, column]
+        whole = np.where(is_digit, whole * 10 + (matrix[:, column] - ord("0")), whole)
+    return sign * (whole / _POWERS_OF_TEN[k])
 
 
 def _query_starts(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
