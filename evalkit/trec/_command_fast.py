@@ -141,25 +141,26 @@ def _decimal_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
     matrix = _byte_matrix(raw, first, length)
     if matrix is None or not matrix.size:
         return None
-    sign = np.ones(matrix.shape[0])
-    signed = (matrix[:, 0] == ord("-")) | (matrix[:, 0] == ord("+"))
-    if signed.any():  # the sign's byte becomes padding (digits then count from column 1)
-        sign[matrix[:, 0] == ord("-")] = -1.0
-        matrix[signed, 0] = 0
-    digit = np.subtract(matrix, ord("0"), dtype=np.uint8) < 10
-    dot = matrix == ord(".")
-    if not (digit | dot | (matrix == 0)).all():
+    columns = matrix.T.copy()  # one contiguous row per column: the loop reads whole rows
+    n = columns.shape[1]
+    sign = np.where(columns[0] == ord("-"), -1.0, 1.0)
+    columns[0][(columns[0] == ord("-")) | (columns[0] == ord("+"))] = 0  # now padding
+    whole = np.zeros(n, dtype=np.int64)
+    n_digits = np.zeros(n, dtype=np.int64)
+    n_dots = np.zeros(n, dtype=np.int64)
+    k = np.zeros(n, dtype=np.int64)
+    other = np.zeros(n, dtype=bool)
+    for column in columns:
+        value = np.subtract(column, ord("0"), dtype=np.uint8)
+        digit = value < 10
+        dot = column == ord(".")
+        n_dots += dot
+        k += digit & (n_dots > 0)
+        n_digits += digit
+        other |= ~(digit | dot | (column == 0))
+        whole = np.where(digit, whole * 10 + value, whole)
+    if other.any() or (n_dots > 1).any() or (n_digits == 0).any() or (n_digits > 15).any():
         return None
-    n_digits = digit.sum(axis=1)
-    if (dot.sum(axis=1) > 1).any() or (n_digits == 0).any() or (n_digits > 15).any():
-        return None
-    # A zero byte inside a field cannot be (no NUL in the data): padding is at the end only.
-    after = np.logical_or.accumulate(dot, axis=1)
-    k = (digit & after).sum(axis=1)
-    whole = np.zeros(matrix.shape[0], dtype=np.int64)
-    for column in range(matrix.shape[1]):
-        is_digit = digit[:, column]
-        whole = np.where(is_digit, whole * 10 + (matrix[:, column] - ord("0")), whole)
     return sign * (whole / _POWERS_OF_TEN[k])
 
 
