@@ -38,7 +38,7 @@ import sys
 from typing import Any
 
 from .._version import find_version
-from ._command_fast import NotPlain, PlainStream
+from ._command_fast import NotPlain, PlainStream, read_plain_qrels
 from ._command_files import (
     Crash,
     ResultsStream,
@@ -183,7 +183,9 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
         return 1
     try:
         selection = select_measures(args.m, version)
-        qrels = read_trec_qrels(args.qrels, version)
+        qrels = read_plain_qrels(args.qrels)  # None unless plain: then read the general way
+        if qrels is None:
+            qrels = read_trec_qrels(args.qrels, version)
         try:
             columns = plan(selection, version)
         except TrecEvalError:  # trec_eval reads the run before it sets up its measures

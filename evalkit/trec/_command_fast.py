@@ -32,7 +32,7 @@ from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_num
 from ._measures import JudgedRun
 from ._streaming import Ungrouped, byte_pieces
 
-__all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer"]
+__all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer", "read_plain_qrels"]
 
 #: Multiplies a query's number into a (query, doc) key (odd: a bijection modulo 2**64).
 _QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
@@ -176,6 +176,69 @@ def _query_starts(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndar
             raise NotPlain
         changed = (matrix[1:] != matrix[:-1]).any(axis=1)
     return np.flatnonzero(np.r_[True, changed])
+
+
+def read_plain_qrels(path: str) -> Any:
+    """The qrels as :func:`~evalkit.trec._command_files.read_trec_qrels` reads them, when the
+    file is plain (every line four fields, none starting with '#', short ids, grades plain
+    whole numbers); else None (the general reader's turn, for its errors too)."""
+    import pandas as pd
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not data or b"\0" in data:
+        return None
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if _C_SPACE[raw[0]]:
+        return None
+    ends = np.flatnonzero(raw == 10)
+    space = np.subtract(raw, 9, dtype=np.uint8) < 5
+    space |= raw == 32
+    turns = np.flatnonzero(space[1:] != space[:-1])
+    del space
+    turns += 1
+    field_end = turns[0::2]
+    field_at = np.r_[0, turns[1::2]]
+    if (field_at.size != 4 * ends.size or not (field_at[4::4] > ends[:-1]).all()
+            or not (field_at[3::4] < ends).all() or (raw[field_at[0::4]] == ord("#")).any()):
+        return None
+    length = field_end - field_at
+    grade = _whole_numbers(raw, field_at[3::4], length[3::4])
+    query = _latin1(raw, field_at[0::4], length[0::4], repeats=True)
+    doc = _latin1(raw, field_at[2::4], length[2::4])
+    if grade is None or query is None or doc is None:
+        return None
+    return pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                         "doc_id": pd.Series(doc, dtype=object, copy=False),
+                         "relevance": grade})
+
+
+def _whole_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                   ) -> np.ndarray | None:
+    """``atol`` of each field when every one is ``[+-]?[0-9]{1,18}``, else None."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or matrix.shape[1] > 19:
+        return None
+    columns = matrix.T.copy()
+    sign = np.where(columns[0] == ord("-"), -1, 1)
+    columns[0][(columns[0] == ord("-")) | (columns[0] == ord("+"))] = 0
+    whole = np.zeros(columns.shape[1], dtype=np.int64)
+    n_digits = np.zeros(columns.shape[1], dtype=np.int64)
+    other = np.zeros(columns.shape[1], dtype=bool)
+    for column in columns:
+        value = np.subtract(column, ord("0"), dtype=np.uint8)
+        digit = value < 10
+        n_digits += digit
+        other |= ~(digit | (column == 0))
+        whole = np.where(digit, whole * 10 + value, whole)
+    if other.any() or (n_digits == 0).any() or (n_digits > 18).any():
+        return None
+    return sign * whole
 
 
 def _head(block: ByteBlock, stop: int) -> ByteBlock:
