@@ -224,3 +224,115 @@ def test_grouped_runs_in_pieces(version, binary, case, flags, size, tmp_path, mo
     difference = fuzz.compare(binary, version, GROUPED_QRELS, GROUPED_RUNS[case], flags,
                               str(tmp_path))
     assert difference is None, difference
+
+
+# The fast path (evalkit.trec._command_fast): a plain grouped run scored from its bytes. Ties
+# on score are ordered by doc id in descending byte order (high bytes unsigned, a prefix
+# after the longer id); hash collisions forced by keeping few bits of each doc hash.
+def _tied_case(rng: random.Random) -> tuple[bytes, bytes]:
+    stems = [b"d1", b"d10", b"d1\xe9", b"d1\xff", b"d\x80", b"d", b"D1", b"d2", b"d100",
+             b"\xff", b"\x7f1", b"a\xc3\xa9", b"d01", b"d1a", b"d1A"]
+    qrels, run = [], []
+    # query ids of one word and longer (compared otherwise), some sharing a first word
+    query_format = rng.choice([b"%d", b"topic-%d", b"q\xe9%d", b"%d-a-long-query-id"])
+    for q in [query_format % q for q in rng.sample(range(1, 30), rng.randint(1, 6))]:
+        docs = rng.sample(stems, rng.randint(2, len(stems)))
+        for doc in rng.sample(docs, rng.randint(1, len(docs))):
+            qrels.append(b"%s 0 %s %d\n" % (q, doc, rng.randint(0, 3)))
+        scores = [rng.choice([1, 2, 3, 0.5]) for _ in docs]
+        if rng.random() < 0.5:  # as most runs are: ranked by score already
+            scores.sort(reverse=True)
+        run += [b"%s Q0 %s %d %s r\n" % (q, doc, i, repr(s).encode())
+                for i, (doc, s) in enumerate(zip(docs, scores, strict=True))]
+    return b"".join(qrels), b"".join(run)
+
+
+@pytest.mark.parametrize(("version", "binary"), BINARIES)
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_path_ties_by_doc_bytes(version, binary, seed, tmp_path, monkeypatch):
+    from evalkit.trec import _streaming
+
+    rng = random.Random(f"ties-{seed}")
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([1, 40, 300, 1 << 20]))
+    qrels, run = _tied_case(rng)
+    flags = rng.choice([["-q"], ["-q", "-c"], ["-q", "-J"], ["-q", "-l", "2"],
+                        ["-q", "-m", "P.1,2,3", "-m", "ndcg_cut.2", "-m", "recip_rank"]])
+    difference = fuzz.compare(binary, version, qrels, run, flags, str(tmp_path))
+    assert difference is None, difference
+
+
+@pytest.mark.parametrize(("version", "binary"), BINARIES)
+@pytest.mark.parametrize("seed", range(30))
+def test_fast_path_with_hash_collisions(version, binary, seed, tmp_path, monkeypatch):
+    import numpy as np
+
+    from evalkit.trec import _command_fast
+
+    rng = random.Random(f"collide-{seed}")
+    # 2-8 bits of hash: keys collide within a block (scored the general way) and between a
+    # run's doc and another judged doc (the match is refused on the bytes).
+    monkeypatch.setattr(_command_fast, "_HASH_MASK", np.uint64(rng.choice([3, 31, 255])))
+    qrels, run = _tied_case(rng)
+    difference = fuzz.compare(binary, version, qrels, run, ["-q", "-c"], str(tmp_path))
+    assert difference is None, difference
+
+
+def test_fast_path_is_taken_on_a_plain_run(tmp_path, monkeypatch, capsys):
+    from evalkit import cli
+    from evalkit.trec import _command_fast
+
+    scored = []
+    score = _command_fast.FastScorer.score
+
+    def counting(self, block):
+        result = score(self, block)
+        scored.append(result is not None)
+        return result
+
+    monkeypatch.setattr(_command_fast.FastScorer, "score", counting)
+    (tmp_path / "q").write_bytes(b"1 0 d1 0\n1 0 d10 2\n2 0 d1\xff 1\n")
+    (tmp_path / "r").write_bytes(b"1 Q0 d1 1 0.5 r\n1 Q0 d10 2 0.5 r\n1 Q0 x 3 0.2 r\n"
+                                 b"2 Q0 d1\xff 1 3 r\n2 Q0 d1 2 3 r\n")
+    assert cli.main(["trec_eval", "-q", "-m", "P.1", "-m", "map", str(tmp_path / "q"),
+                     str(tmp_path / "r")]) == 0
+    assert scored and all(scored)
+    # d10 ranks above d1 at equal score (descending bytes), and d1\xff above d1 (else
+    # P_1 would be 0 and map 0.5)
+    assert capsys.readouterr().out == "".join(
+        f"{name:<22}\t{query}\t1.0000\n" for query in ("1", "2", "all")
+        for name in ("map", "P_1"))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_decimal_scores_as_atof(seed):
+    # Scores read by one division (Clinger's fast path): bit for bit C's atof, or None.
+    import numpy as np
+
+    from evalkit.trec import _command_fast
+    from evalkit.trec._command_files import c_atof
+
+    rng = random.Random(f"decimal-{seed}")
+    used = 0
+    for _ in range(50):
+        tokens = [rng.choice([repr(rng.uniform(-100, 100))[:rng.randint(2, 15)],
+                              f"{rng.uniform(-1e6, 1e6):.{rng.randint(0, 6)}f}",
+                              rng.choice(["-0", "5.", ".5", "+2", "007", "-.0", "0.1", "+0.0",
+                                          "9999999999999.9", "1234567.8901234"])])
+                  for _ in range(rng.randint(1, 40))]
+        if rng.random() < 0.2:  # not plain: the general path's
+            tokens.append(rng.choice(["-", "+", ".", "1e5", "1..2", "0x1", "+-1",
+                                      "1234567890123456", "inf"]))
+        data = (" ".join(tokens) + " ").encode()
+        first = np.cumsum([0] + [len(t) + 1 for t in tokens[:-1]])
+        length = np.array([len(t) for t in tokens])
+        got = _command_fast._decimal_numbers(np.frombuffer(data, dtype=np.uint8), first,
+                                             length)
+        expected = np.array([c_atof(t) for t in tokens])
+        if got is None:
+            assert any(len(t.strip("+-").replace(".", "")) > 15 or not t.strip("+-.")
+                       or set(t) - set("0123456789.+-") or t.count(".") > 1
+                       or "+" in t[1:] or "-" in t[1:] for t in tokens)
+            continue
+        used += 1
+        assert np.array_equal(got.view(np.int64), expected.view(np.int64)), tokens
+    assert used

@@ -38,6 +38,7 @@ import sys
 from typing import Any
 
 from .._version import find_version
+from ._command_fast import NotPlain, PlainStream, read_plain_qrels
 from ._command_files import (
     Crash,
     ResultsStream,
@@ -127,15 +128,23 @@ def _compute_streamed(qrels: Any, path: str, columns: list[Any],
     """trec_eval's loop on a run file read a block of whole queries at a time (memory set by
     the largest query); an ungrouped file is read whole (a piece at a time) and its rows
     grouped by query, as trec_eval sorts them."""
-    stream = ResultsStream(path, options["version"])
-    try:
-        outcome = compute(qrels, stream.blocks(), lambda: stream.run_id, columns, **options)
-    except Ungrouped:
+    plain = PlainStream(path, options["version"])
+    try:  # a plain grouped file: scored from its bytes (_command_fast)
+        return (compute(qrels, plain.blocks(), lambda: plain.run_id, columns, **options),
+                plain.n_rows)
+    except NotPlain:  # anything else: read the general way
         stream = ResultsStream(path, options["version"])
-        run_table = stream.table()
-        return (compute(qrels, _sorted_blocks(run_table), stream.run_id, columns, **options),
-                len(run_table))
-    return outcome, stream.n_rows
+        try:
+            return (compute(qrels, stream.blocks(), lambda: stream.run_id, columns,
+                            **options), stream.n_rows)
+        except Ungrouped:
+            pass
+    except Ungrouped:
+        pass
+    stream = ResultsStream(path, options["version"])
+    run_table = stream.table()
+    return (compute(qrels, _sorted_blocks(run_table), stream.run_id, columns, **options),
+            len(run_table))
 
 
 def _sorted_blocks(run: Any) -> Any:
@@ -174,7 +183,9 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
         return 1
     try:
         selection = select_measures(args.m, version)
-        qrels = read_trec_qrels(args.qrels, version)
+        qrels = read_plain_qrels(args.qrels)  # None unless plain: then read the general way
+        if qrels is None:
+            qrels = read_trec_qrels(args.qrels, version)
         try:
             columns = plan(selection, version)
         except TrecEvalError:  # trec_eval reads the run before it sets up its measures

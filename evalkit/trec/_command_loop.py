@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._command_fast import FastScorer
 from ._command_files import Crash, TrecEvalError
 from ._command_plan import Column
 from ._evaluate import evaluate
@@ -131,7 +132,18 @@ def _score_blocks(blocks: Iterable[pd.DataFrame], qrels: _QrelsByQuery, scorable
     below -1) that list no document twice. evaluate checks for a document listed twice:
     only when it refuses a block is the block searched for them."""
     scored = _Scored()
+    fast = None
     for block in blocks:
+        if not isinstance(block, pd.DataFrame):  # a plain block of bytes (_command_fast)
+            if fast is None:
+                fast = FastScorer(qrels.qrels, qrels, scorable, labels, options)
+            done = fast.score(block) if fast.ok and reads_pairs else None
+            if done is not None:
+                scored.query_ids.append(done[0])
+                if done[1] is not None:
+                    scored.scores.append(done[1])
+                continue
+            block = block.table()
         ids = pd.unique(block["query_id"].to_numpy(dtype=object))
         scored.query_ids.append(ids)
         judged = ids[qrels.names.get_indexer(ids) >= 0]

@@ -1,0 +1,485 @@
+"""``evalkit trec_eval``'s fast path: a well-formed grouped run scored from its bytes.
+
+Most run files are plain: every line has exactly six fields, scores are plain finite decimal
+numbers, ids are short and free of odd bytes, and each query's lines are together. Such a
+file is read here a piece at a time and scored without making a Python str of any doc id:
+
+- the fields are found in numpy (C's white space); only one str per query is decoded;
+- each doc id is hashed from the piece's bytes (:func:`_hash_ids`), and
+  the (query, doc) keys find documents listed twice and join the run to the qrels; a match
+  is confirmed on the bytes of both ids;
+- each query's rows are ranked by score descending; only rows tied on score are ordered by
+  their doc ids' bytes, descending (trec_eval's ``qsort`` with ``strcmp``: ``d10`` before
+  ``d1``, high bytes unsigned);
+- the measures' kernels are fed a :class:`~evalkit.trec._measures.JudgedRun` directly.
+
+Anything else gives up: a file that is not plain raises :class:`NotPlain` before a value is
+printed (the command reads the file again the general way), and a block with a repeated key
+(a document listed twice, or a hash collision) or an unconfirmed match is scored the general
+way (:meth:`ByteBlock.table`). So the fast path changes how long trec_eval takes, never what
+it prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from . import _streaming
+from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
+from ._measures import JudgedRun
+from ._streaming import Ungrouped, byte_pieces
+
+__all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer", "read_plain_qrels"]
+
+#: Multiplies a query's number into a (query, doc) key (odd: a bijection modulo 2**64).
+_QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xBF58476D1CE4E5B9)
+_SHIFT = np.uint64(31)
+_BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
+#: Bytes read at a time: numpy's passes over a piece are quicker when it stays in the cache
+#: (2 MB: 15-20% less time than 8 MB on 10^6 lines; smaller pieces pay more per block).
+_PIECE_BYTES = 1 << 21
+#: A private knob for the tests: keep only these low bits of each doc hash (forces collisions).
+_HASH_MASK = np.uint64(2**64 - 1)
+
+
+class NotPlain(Exception):
+    """The run file is not one the fast path reads (see the module's documentation)."""
+
+
+class ByteBlock:
+    """Rows of whole queries from a piece of the run: the piece's bytes and, per row, where
+    its doc id is and its score; one name per query (the queries are consecutive runs of
+    rows starting at ``starts``)."""
+
+    def __init__(self, raw: np.ndarray, text: bytes, starts: np.ndarray, names: list[str],
+                 doc_first: np.ndarray, doc_length: np.ndarray, score: np.ndarray) -> None:
+        self.raw, self.text = raw, text  # text: the bytes padded with 8 zero bytes
+        self.starts, self.names = starts, names
+        self.doc_first, self.doc_length, self.score = doc_first, doc_length, score
+
+    def __len__(self) -> int:
+        return int(self.score.size)
+
+    def table(self) -> Any:
+        """The block as the general path's table (``query_id``, ``doc_id``, ``score``)."""
+        import pandas as pd
+
+        n = len(self)
+        query = np.repeat(np.array(self.names, dtype=object), np.diff(np.r_[self.starts, n]))
+        doc = _latin1(self.raw, self.doc_first, self.doc_length)
+        return pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                             "doc_id": pd.Series(doc, dtype=object, copy=False),
+                             "score": self.score})
+
+
+def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
+    """The rows of ``data`` (whole lines) and its last line's run id; NotPlain unless every
+    line is plain."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    if b"\0" in data:
+        raise NotPlain
+    text = data + bytes(8)
+    raw = np.frombuffer(text, dtype=np.uint8)[: len(data)]
+    if _C_SPACE[raw[0]]:  # a line that starts with white space (or is blank)
+        raise NotPlain
+    ends = np.flatnonzero(raw == 10)
+    # C's isspace: ' ' and \t \n \v \f \r (9-13); two compares beat a table look-up.
+    space = np.subtract(raw, 9, dtype=np.uint8) < 5
+    space |= raw == 32
+    # Where white space starts and ends, alternately: the data start with a field and end
+    # with a newline, so the first is a field's end.
+    turns = np.flatnonzero(space[1:] != space[:-1])
+    del space
+    turns += 1
+    field_end = turns[0::2]
+    field_at = np.r_[0, turns[1::2]]
+    n = ends.size
+    # Exactly six fields on every line: the 6i-th field starts after line i - 1 ends and
+    # the (6i + 5)-th ends before line i does.
+    if (field_at.size != 6 * n or not (field_at[6::6] > ends[:-1]).all()
+            or not (field_at[5::6] < ends).all()):
+        raise NotPlain
+    first = field_at[0::6]
+    if (raw[first] == ord("#")).any():  # comments (10.0) or '#' ids (9.0.8): general path
+        raise NotPlain
+    length = field_end - field_at
+    doc_first, doc_length = field_at[2::6], length[2::6]
+    if int(doc_length.max()) > _WIDEST:
+        raise NotPlain
+    starts = _query_starts(text, first, length[0::6])
+    score = _decimal_numbers(raw, field_at[4::6], length[4::6])
+    if score is None:
+        score = _plain_numbers(raw, field_at[4::6], length[4::6])
+    if score is None or not np.isfinite(score).all():
+        raise NotPlain
+    if version == "9.0.8":
+        with np.errstate(over="ignore"):
+            score = score.astype(np.float32).astype(np.float64)
+        if not np.isfinite(score).all():
+            raise NotPlain
+    names = [data[a:b].decode("latin-1") for a, b in
+             zip(first[starts].tolist(), field_end[0::6][starts].tolist(), strict=True)]
+    run_id = data[field_at[-1]:field_end[-1]].decode("latin-1")
+    return ByteBlock(raw, text, starts, names, doc_first, doc_length, score), run_id
+
+
+#: 10**k, exact in a double for k <= 22.
+_POWERS_OF_TEN = 10.0 ** np.arange(23)
+
+
+def _decimal_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                     ) -> np.ndarray | None:
+    """``atof`` of each field when every one is a plain decimal of at most 15 digits
+    (``[+-]?[0-9]*[.]?[0-9]*``, a digit at least), else None. Such a number is a whole number
+    M < 2**53 over 10**k, k <= 15, both exact in a double, so one division rounds it
+    correctly, as ``strtod`` does (Clinger's fast path)."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or not matrix.size:
+        return None
+    columns = matrix.T.copy()  # one contiguous row per column: the loop reads whole rows
+    n = columns.shape[1]
+    sign = np.where(columns[0] == ord("-"), -1.0, 1.0)
+    columns[0][(columns[0] == ord("-")) | (columns[0] == ord("+"))] = 0  # now padding
+    whole = np.zeros(n, dtype=np.int64)
+    n_digits = np.zeros(n, dtype=np.int64)
+    n_dots = np.zeros(n, dtype=np.int64)
+    k = np.zeros(n, dtype=np.int64)
+    other = np.zeros(n, dtype=bool)
+    for column in columns:
+        value = np.subtract(column, ord("0"), dtype=np.uint8)
+        digit = value < 10
+        dot = column == ord(".")
+        n_dots += dot
+        k += digit & (n_dots > 0)
+        n_digits += digit
+        other |= ~(digit | dot | (column == 0))
+        whole = np.where(digit, whole * 10 + value, whole)
+    if other.any() or (n_dots > 1).any() or (n_digits == 0).any() or (n_digits > 15).any():
+        return None
+    return sign * (whole / _POWERS_OF_TEN[k])
+
+
+def _query_starts(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The rows where the query id differs from the row before's (and row 0)."""
+    if int(length.max()) <= 8:  # each id is its length and one word: compare those
+        words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
+        word = words[first] & _BYTE_MASKS[length]
+        changed = (word[1:] != word[:-1]) | (length[1:] != length[:-1])
+    else:
+        matrix = _byte_matrix(np.frombuffer(text, dtype=np.uint8)[:-8], first, length)
+        if matrix is None:
+            raise NotPlain
+        changed = (matrix[1:] != matrix[:-1]).any(axis=1)
+    return np.flatnonzero(np.r_[True, changed])
+
+
+def read_plain_qrels(path: str) -> Any:
+    """The qrels as :func:`~evalkit.trec._command_files.read_trec_qrels` reads them, when the
+    file is plain (every line four fields, none starting with '#', short ids, grades plain
+    whole numbers); else None (the general reader's turn, for its errors too)."""
+    import pandas as pd
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not data or b"\0" in data:
+        return None
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if _C_SPACE[raw[0]]:
+        return None
+    ends = np.flatnonzero(raw == 10)
+    space = np.subtract(raw, 9, dtype=np.uint8) < 5
+    space |= raw == 32
+    turns = np.flatnonzero(space[1:] != space[:-1])
+    del space
+    turns += 1
+    field_end = turns[0::2]
+    field_at = np.r_[0, turns[1::2]]
+    if (field_at.size != 4 * ends.size or not (field_at[4::4] > ends[:-1]).all()
+            or not (field_at[3::4] < ends).all() or (raw[field_at[0::4]] == ord("#")).any()):
+        return None
+    length = field_end - field_at
+    grade = _whole_numbers(raw, field_at[3::4], length[3::4])
+    query = _latin1(raw, field_at[0::4], length[0::4], repeats=True)
+    doc = _latin1(raw, field_at[2::4], length[2::4])
+    if grade is None or query is None or doc is None:
+        return None
+    return pd.DataFrame({"query_id": pd.Series(query, dtype=object, copy=False),
+                         "doc_id": pd.Series(doc, dtype=object, copy=False),
+                         "relevance": grade})
+
+
+def _whole_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                   ) -> np.ndarray | None:
+    """``atol`` of each field when every one is ``[+-]?[0-9]{1,18}``, else None."""
+    matrix = _byte_matrix(raw, first, length)
+    if matrix is None or matrix.shape[1] > 19:
+        return None
+    columns = matrix.T.copy()
+    sign = np.where(columns[0] == ord("-"), -1, 1)
+    columns[0][(columns[0] == ord("-")) | (columns[0] == ord("+"))] = 0
+    whole = np.zeros(columns.shape[1], dtype=np.int64)
+    n_digits = np.zeros(columns.shape[1], dtype=np.int64)
+    other = np.zeros(columns.shape[1], dtype=bool)
+    for column in columns:
+        value = np.subtract(column, ord("0"), dtype=np.uint8)
+        digit = value < 10
+        n_digits += digit
+        other |= ~(digit | (column == 0))
+        whole = np.where(digit, whole * 10 + value, whole)
+    if other.any() or (n_digits == 0).any() or (n_digits > 18).any():
+        return None
+    return sign * whole
+
+
+def _head(block: ByteBlock, stop: int) -> ByteBlock:
+    """The block's rows of its first ``stop`` queries."""
+    rows = int(block.starts[stop]) if stop < len(block.starts) else len(block)
+    return ByteBlock(block.raw, block.text, block.starts[:stop], block.names[:stop],
+                     block.doc_first[:rows], block.doc_length[:rows], block.score[:rows])
+
+
+class PlainStream:
+    """The run file as :class:`ByteBlock` s of whole queries; NotPlain as soon as a line is
+    not plain; Ungrouped when a query comes back. After the blocks: ``run_id``, ``n_rows``."""
+
+    def __init__(self, path: str, version: str) -> None:
+        self.path, self.version = path, version
+        self.run_id = ""
+        self.n_rows = 0
+
+    def blocks(self) -> Iterator[ByteBlock]:
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
+        except OSError:
+            raise NotPlain from None
+        seen: set[str] = set()
+        carry = b""
+        carry_line = 1
+        with handle:
+            size = min(_streaming._CHUNK_BYTES, _PIECE_BYTES)
+            for piece, first_line in byte_pieces(handle, size):
+                data = carry + piece if carry else piece
+                line = carry_line if carry else first_line
+                block, run_id = _parse_plain(data, self.version)
+                self._check_grouped(block, seen, line)
+                if len(block.names) == 1 and not data.endswith(b"\n"):
+                    carry, carry_line = data, line
+                    continue
+                if len(block.names) == 1:  # one query so far: it may go on
+                    carry, carry_line = data, line
+                    continue
+                # The last query may go on in the next piece: its lines wait.
+                split = int(block.starts[-1])
+                offset = int(block.doc_first[split])
+                offset = data.rfind(b"\n", 0, offset) + 1
+                carry, carry_line = data[offset:], line + split
+                seen.update(block.names[:-1])
+                self.n_rows += split
+                yield _head(block, len(block.names) - 1)
+            if not carry:
+                if not self.n_rows:
+                    raise NotPlain  # an empty file: the general path says so
+                return
+            block, self.run_id = _parse_plain(carry, self.version)
+            self._check_grouped(block, seen, carry_line)
+            self.n_rows += len(block)
+            yield block
+
+    def _check_grouped(self, block: ByteBlock, seen: set[str], line: int) -> None:
+        names = block.names
+        if len(set(names)) != len(names) or not seen.isdisjoint(names):
+            raise Ungrouped(self.path, line, names[-1])
+
+
+class FastScorer:
+    """What scoring a :class:`ByteBlock` needs of the qrels, made once: each judgement's
+    (query, doc) key, sorted, and its doc id's bytes, to confirm a match."""
+
+    def __init__(self, qrels: Any, by_query: Any, scorable: Any, labels: list[str],
+                 options: dict[str, Any]) -> None:
+        from ._evaluate import _parse_metrics
+        from ._registry import MEASURES
+
+        self.by_query, self.scorable, self.labels = by_query, scorable, labels
+        self.level = options["relevance_level"]
+        self.judged_only = options.get("judged_only", False)
+        self.version = options.get("trec_eval_version", "9.0.8")
+        self.metrics = [(m.label, MEASURES[m.name], m.cutoff, m.options)
+                        for m in _parse_metrics(labels)] if labels else []
+        self.ok = bool(labels) and not any(
+            options_.get("ties") == "average" for *_, options_ in self.metrics)
+        if not self.ok:
+            return
+        docs = qrels["doc_id"].to_numpy(dtype=object).tolist()
+        length = np.fromiter(map(len, docs), dtype=np.intp, count=len(docs))
+        if not docs or int(length.max()) > _WIDEST:
+            self.ok = False
+            return
+        try:
+            text = "".join(docs).encode("latin-1")
+        except UnicodeEncodeError:
+            self.ok = False
+            return
+        first = np.cumsum(length) - length
+        raw = np.frombuffer(text, dtype=np.uint8)
+        self.width = int(length.max())
+        self.doc_bytes = _byte_matrix(raw, first, length)
+        self.doc_length = length
+        self.grade = qrels["relevance"].to_numpy()
+        self.code = np.empty(len(docs), dtype=np.int64)
+        self.code[by_query.order] = np.repeat(np.arange(len(by_query.names)),
+                                              np.diff(by_query.bounds))
+        self.row_keys = _keys(self.code, _hash_ids(text + bytes(8), first, length))
+        keys = np.sort(self.row_keys)
+        if (keys[1:] == keys[:-1]).any():  # a repeat or a collision: general path
+            self.ok = False
+
+    def score(self, block: ByteBlock) -> tuple[np.ndarray, Any] | None:
+        """The block's query ids and the values of its queries evaluate scores (None when
+        none is judged); None (not scored: the general path's turn) for a block with a
+        repeated key or an unconfirmed match, or judged queries that are not scorable."""
+        import pandas as pd
+
+        ids = np.array(block.names, dtype=object)
+        code = self.by_query.names.get_indexer(ids)
+        judged = code >= 0
+        if not judged.any():
+            return ids, None
+        if (self.scorable.get_indexer(ids[judged]) < 0).any():
+            return None
+        n = len(block)
+        sizes = np.diff(np.r_[block.starts, n])
+        wanted = np.repeat(judged, sizes)
+        local = np.repeat(np.cumsum(judged) - 1, sizes)
+        doc_first, doc_length = block.doc_first, block.doc_length
+        score = block.score
+        if not judged.all():
+            local, doc_first = local[wanted], doc_first[wanted]
+            doc_length, score = doc_length[wanted], score[wanted]
+        codes = code[judged]
+        row_code = codes[local]
+        keys = _keys(row_code, _hash_ids(block.text, doc_first, doc_length))
+        key_order = np.argsort(keys)
+        sorted_keys = keys[key_order]
+        if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a doc listed twice, or a collision
+            return None
+        # The block's judgements looked up among its rows (fewer than the rows).
+        gathered = _gather(self.by_query.order, self.by_query.bounds, codes)
+        wanted_keys = self.row_keys[gathered]
+        at = np.minimum(np.searchsorted(sorted_keys, wanted_keys), sorted_keys.size - 1)
+        hit = np.flatnonzero(sorted_keys[at] == wanted_keys)
+        qrels_row = np.full(keys.size, -1, dtype=np.intp)
+        if hit.size:
+            rows = gathered[hit]
+            matched = key_order[at[hit]]
+            same = (self.code[rows] == row_code[matched]) & (
+                self.doc_length[rows] == doc_length[matched])
+            if not same.all():
+                return None
+            run_bytes = _byte_matrix(block.raw, doc_first[matched], doc_length[matched])
+            width = run_bytes.shape[1]
+            if width > self.width or not (
+                    run_bytes == self.doc_bytes[rows, :width]).all():
+                return None
+            qrels_row[matched] = rows
+        order = _ranking(local, score, block.raw, doc_first, doc_length)
+        if order is not None:
+            local, qrels_row = local[order], qrels_row[order]
+        k = codes.size
+        n_retrieved = np.bincount(local, minlength=k)
+        query_start = np.cumsum(n_retrieved) - n_retrieved
+        judged_at = np.flatnonzero(qrels_row >= 0)
+        judged_code = local[judged_at]
+        q_local = np.repeat(np.arange(k), self.by_query.bounds[codes + 1]
+                            - self.by_query.bounds[codes])
+        ranked = JudgedRun(k, self.level, q_local, self.grade[gathered], n_retrieved,
+                           judged_code, judged_at - query_start[judged_code] + 1,
+                           self.grade[qrels_row[judged_at]])
+        if self.judged_only:
+            ranked = ranked.condensed()
+        columns = {}
+        for label, measure, cutoff, options in self.metrics:
+            extra = {"version": self.version} if measure.versioned else {}
+            columns[label] = measure.function(ranked, cutoff, **options, **extra)
+        values = pd.DataFrame(columns, index=pd.Index(ids[judged], name="query_id"))
+        return ids, values
+
+
+def _hash_ids(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
+    zero bytes). Each 8-byte word is mixed in after the last (xor, multiply, xor-shift): a
+    sum of words times constants, as :func:`evalkit._hashing._hash_bytes` makes, lets two
+    differences cancel, and ids such as ``clueweb09-en0031-12-08165`` and
+    ``clueweb09-en0034-12-08155`` then share a hash (a few in every 10^5 of them)."""
+    words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
+    hashed = length.astype(np.uint64) * _QUERY_MULTIPLIER
+    shortest = int(length.min(initial=0))
+    for j in range((int(length.max(initial=0)) + 7) // 8):
+        at = first + 8 * j
+        if shortest >= 8 * j + 8:  # a whole word of every id: nothing to mask
+            word = words[at]
+        else:  # a short id near the end would read past it: its bytes are masked anyway
+            np.minimum(at, words.size - 1, out=at)
+            word = words[at]
+            word &= _BYTE_MASKS[np.clip(length - 8 * j, 0, 8)]
+        hashed ^= word
+        hashed *= _MIX
+        hashed ^= hashed >> _SHIFT
+    return hashed
+
+
+def _keys(code: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    hashes &= _HASH_MASK
+    hashes += code.astype(np.uint64) * _QUERY_MULTIPLIER
+    return hashes
+
+
+def _gather(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The rows ``order[bounds[c]:bounds[c + 1]]`` of every code ``c``, in one array."""
+    starts = bounds[codes]
+    lengths = bounds[codes + 1] - starts
+    offsets = np.cumsum(lengths) - lengths
+    return order[np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))]
+
+
+def _ranking(local: np.ndarray, score: np.ndarray, raw: np.ndarray, doc_first: np.ndarray,
+             doc_length: np.ndarray) -> np.ndarray | None:
+    """trec_eval's order of the rows (grouped by ``local``, consecutive): score descending,
+    ties by doc id descending in byte order; None when the rows are in that order."""
+    n = score.size
+    same_query = local[1:] == local[:-1]
+    if (~same_query | (score[1:] < score[:-1])).all():
+        return None  # ranked already, no ties
+    order = None
+    if not (~same_query | (score[1:] <= score[:-1])).all():
+        order = np.lexsort((-score, local))
+        local_s, score_s = local[order], score[order]
+        same_query = local_s[1:] == local_s[:-1]
+    else:
+        score_s = score
+    tied = same_query & (score_s[1:] == score_s[:-1])
+    if not tied.any():
+        return order
+    if order is None:
+        order = np.arange(n)
+    member = np.zeros(n, dtype=bool)
+    member[:-1] |= tied
+    member[1:] |= tied
+    positions = np.flatnonzero(member)
+    group = np.cumsum(np.r_[True, ~tied][positions])  # a number per block of tied rows
+    rows = order[positions]
+    matrix = _byte_matrix(raw, doc_first[rows], doc_length[rows])
+    inverted = 255 - matrix  # ascending on inverted bytes: descending names, 'd10' before 'd1'
+    within = np.lexsort((*inverted.T[::-1], group))
+    order[positions] = rows[within]
+    return order
