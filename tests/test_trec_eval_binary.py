@@ -336,3 +336,75 @@ def test_fast_path_decimal_scores_as_atof(seed):
         used += 1
         assert np.array_equal(got.view(np.int64), expected.view(np.int64)), tokens
     assert used
+
+
+def _mixed_length_case(rng: random.Random) -> tuple[bytes, bytes]:
+    """Doc ids of very different lengths: some queries judge (or retrieve) ids far longer
+    than the others', so the qrels and each block of the run have different longest ids."""
+    def doc(i: int) -> str:
+        return f"d{i}" if i % 3 or not long_ids else f"d{i}-" + "x" * long_ids
+    qrels, run = [], []
+    for q in range(1, rng.randint(2, 6)):
+        long_ids = rng.choice([0, 0, 5, 20, 40])  # this query's long ids, if any
+        docs = rng.sample(range(60), 40)
+        for i in docs[:25]:
+            qrels.append(f"{q} 0 {doc(i)} {rng.randint(0, 2)}")
+        if rng.random() < 0.5:  # a long id judged but never retrieved
+            qrels.append(f"{q} 0 unretrieved-{'y' * rng.choice([9, 30, 50])} 1")
+        for rank, i in enumerate(docs[10:], 1):
+            run.append(f"{q} Q0 {doc(i)} {rank} {100 - rank}.25 sys")
+    return ("\n".join(qrels) + "\n").encode(), ("\n".join(run) + "\n").encode()
+
+
+@pytest.mark.parametrize(("version", "binary"), BINARIES)
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_with_ids_of_mixed_lengths(version, binary, seed, tmp_path, monkeypatch):
+    from evalkit.trec import _streaming
+
+    rng = random.Random(f"lengths-{seed}")
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([60, 400, 1 << 20]))
+    qrels, run = _mixed_length_case(rng)
+    difference = fuzz.compare(binary, version, qrels, run, ["-q", "-c"], str(tmp_path))
+    assert difference is None, difference
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_ids_of_mixed_lengths_against_evaluate(seed, tmp_path, monkeypatch):
+    # Without the binaries too: the command's per-query values are ek.evaluate's (the fast
+    # path once hashed an id differently when longer ids were hashed along with it, so the
+    # qrels' long unretrieved ids made judged documents of the run look unjudged).
+    import evalkit as ek
+    from evalkit.trec import _streaming
+
+    rng = random.Random(f"lengths-{seed}")
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([60, 400, 1 << 20]))
+    qrels, run = _mixed_length_case(rng)
+    (tmp_path / "qrels").write_bytes(qrels)
+    (tmp_path / "run").write_bytes(run)
+    code, out, _ = fuzz.run_evalkit(["-q", "-m", "map", "-m", "num_rel_ret",
+                                     str(tmp_path / "qrels"), str(tmp_path / "run")])
+    assert code == 0
+    got = {(name, query): float(value) for name, query, value in
+           (line.split() for line in out.decode().splitlines()) if query != "all"}
+    expected = ek.evaluate(str(tmp_path / "qrels"), ek.read_run(str(tmp_path / "run")),
+                           ["map", "num_rel_ret"])
+    assert len(got) == 2 * len(expected)
+    for query, row in expected.iterrows():
+        assert got["map", query] == pytest.approx(round(row["map"], 4), abs=1e-12)
+        assert got["num_rel_ret", query] == row["num_rel_ret"]
+
+
+def test_fast_path_hash_of_an_id_does_not_depend_on_the_others():
+    import numpy as np
+
+    from evalkit.trec._command_fast import _hash_ids
+
+    ids = [b"d1", b"doc-00000001", b"clueweb09-en0031-12-08165", b"x" * 64, b""]
+    alone = []
+    for one in ids:
+        alone.append(_hash_ids(one + bytes(8), np.array([0]), np.array([len(one)]))[0])
+    text = b"".join(ids)
+    length = np.array([len(i) for i in ids])
+    together = _hash_ids(text + bytes(8), np.cumsum(length) - length, length)
+    assert list(together) == alone
+    assert len(set(alone)) == len(ids)

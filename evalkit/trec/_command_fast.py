@@ -425,16 +425,24 @@ def _hash_ids(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
     hashed = length.astype(np.uint64) * _QUERY_MULTIPLIER
     shortest = int(length.min(initial=0))
     for j in range((int(length.max(initial=0)) + 7) // 8):
-        at = first + 8 * j
+        # Only the ids that have a word j mix one in: an id's hash must not depend on how
+        # long the other ids hashed with it are (the qrels and each block of the run are
+        # hashed apart).
         if shortest >= 8 * j + 8:  # a whole word of every id: nothing to mask
-            word = words[at]
-        else:  # a short id near the end would read past it: its bytes are masked anyway
-            np.minimum(at, words.size - 1, out=at)
-            word = words[at]
-            word &= _BYTE_MASKS[np.clip(length - 8 * j, 0, 8)]
-        hashed ^= word
-        hashed *= _MIX
-        hashed ^= hashed >> _SHIFT
+            word = words[first + 8 * j]
+            hashed ^= word
+            hashed *= _MIX
+            hashed ^= hashed >> _SHIFT
+            continue
+        rows = slice(None) if shortest > 8 * j else np.flatnonzero(length > 8 * j)
+        at = first[rows] + 8 * j
+        np.minimum(at, words.size - 1, out=at)  # a short id near the end: masked anyway
+        word = words[at]
+        word &= _BYTE_MASKS[np.clip(length[rows] - 8 * j, 0, 8)]
+        part = hashed[rows] ^ word
+        part *= _MIX
+        part ^= part >> _SHIFT
+        hashed[rows] = part
     return hashed
 
 
