@@ -19,143 +19,198 @@ grader), ``evalkit.plots`` and
 matplotlib and ipywidgets).
 """
 
-from . import (
-    agreement,
-    calibration,
-    chance_corrected,
-    checks,
-    classification,
-    correlation,
-    costs,
-    curves,
-    datasets,
-    exceptions,
-    probabilistic,
-    ranking,
-    stats,
-    trec,
-)
-from ._version import find_version as _find_version
-from .agreement import (
-    cohen_kappa,
-    fleiss_kappa,
-    interpret_kappa,
-    kappa_from_table,
-    kappa_terms,
-    labels_from_table,
-)
-from .calibration import (
-    brier_decomposition,
-    brier_score,
-    expected_calibration_error,
-    reliability_curve,
-    temperature_scale,
-)
-from .chance_corrected import balanced_accuracy, informedness, markedness, matthews_corrcoef
-from .classification import (
-    accuracy,
-    class_weights,
-    classification_report,
-    confusion_matrix,
-    error_rate,
-    f1_score,
-    f_score,
-    precision,
-    recall,
-    sensitivity,
-    specificity,
-)
-from .correlation import concordant_discordant, kendall_tau, spearman_rho
-from .costs import (
-    cost_optimal_threshold,
-    expected_cost,
-    normalized_expected_cost,
-    probability_threshold,
-    total_cost,
-)
-from .course import check
-from .curves import (
-    binormal_auc,
-    binormal_test_set,
-    precision_recall_curve,
-    roc_auc,
-    roc_curve,
-)
-from .datasets import long_tailed_labels, long_tailed_support
-from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
-from .ranking import (
-    average_precision,
-    dcg,
-    eleven_point_average,
-    interpolated_precision,
-    ndcg,
-    precision_at_k,
-    precision_recall_points,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-)
-from .stats import (
-    adjust_pvalues,
-    available_sample,
-    bootstrap_632,
-    bootstrap_ci,
-    cohens_d,
-    compare_classifiers,
-    compare_runs,
-    compare_systems,
-    corrected_resampled_t_test,
-    effect_size_label,
-    equal_variance_test,
-    estimation_summary,
-    five_by_two_cv_differences,
-    five_by_two_cv_test,
-    friedman_test,
-    interval_coverage,
-    mcnemar_test,
-    nemenyi_test,
-    paired_randomization_test,
-    proportion_ci,
-    proportion_se,
-    resampled_class_scores,
-    simulate_estimates,
-    simulate_paired_t_tests,
-    simulate_test_accuracies,
-    t_test_power,
-)
-from .trec import (
-    evaluate,
-    pool,
-    read_qrels,
-    read_run,
-    sample_qrels,
-    trec_ranking,
-    write_qrels,
-    write_run,
-)
+# Nothing below is imported by `import evalkit`: each public name and topic module is loaded on
+# first use (PEP 562), so that the command line (`evalkit trec_eval`) and a script that uses one
+# topic do not pay for pandas, scipy and matplotlib they never touch. `ek.f1_score` imports
+# evalkit.classification (and what it needs) once; afterwards it is a plain attribute. The
+# block below is what a type checker, an IDE and tests/test_architecture.py read; the table
+# after it is what runs, and tests/test_packaging.py checks that the two agree.
+from typing import TYPE_CHECKING
 
-#: The installed distribution's version (``evalkit --version`` prints it too).
-__version__ = _find_version()
+if TYPE_CHECKING:  # pragma: no cover
+    from . import (
+        agreement,
+        calibration,
+        chance_corrected,
+        checks,
+        classification,
+        correlation,
+        costs,
+        curves,
+        datasets,
+        exceptions,
+        probabilistic,
+        ranking,
+        stats,
+        trec,
+    )
+    from .agreement import (
+        cohen_kappa,
+        fleiss_kappa,
+        interpret_kappa,
+        kappa_from_table,
+        kappa_terms,
+        labels_from_table,
+    )
+    from .calibration import (
+        brier_decomposition,
+        brier_score,
+        expected_calibration_error,
+        reliability_curve,
+        temperature_scale,
+    )
+    from .chance_corrected import balanced_accuracy, informedness, markedness, matthews_corrcoef
+    from .classification import (
+        accuracy,
+        class_weights,
+        classification_report,
+        confusion_matrix,
+        error_rate,
+        f1_score,
+        f_score,
+        precision,
+        recall,
+        sensitivity,
+        specificity,
+    )
+    from .correlation import concordant_discordant, kendall_tau, spearman_rho
+    from .costs import (
+        cost_optimal_threshold,
+        expected_cost,
+        normalized_expected_cost,
+        probability_threshold,
+        total_cost,
+    )
+    from .course import check
+    from .curves import (
+        binormal_auc,
+        binormal_test_set,
+        precision_recall_curve,
+        roc_auc,
+        roc_curve,
+    )
+    from .datasets import long_tailed_labels, long_tailed_support
+    from .probabilistic import c_f1, c_precision, c_recall, probabilistic_confusion_matrix
+    from .ranking import (
+        average_precision,
+        dcg,
+        eleven_point_average,
+        interpolated_precision,
+        ndcg,
+        precision_at_k,
+        precision_recall_points,
+        r_precision,
+        recall_at_k,
+        reciprocal_rank,
+    )
+    from .stats import (
+        adjust_pvalues,
+        available_sample,
+        bootstrap_632,
+        bootstrap_ci,
+        cohens_d,
+        compare_classifiers,
+        compare_runs,
+        compare_systems,
+        corrected_resampled_t_test,
+        effect_size_label,
+        equal_variance_test,
+        estimation_summary,
+        five_by_two_cv_differences,
+        five_by_two_cv_test,
+        friedman_test,
+        interval_coverage,
+        mcnemar_test,
+        nemenyi_test,
+        paired_randomization_test,
+        proportion_ci,
+        proportion_se,
+        resampled_class_scores,
+        simulate_estimates,
+        simulate_paired_t_tests,
+        simulate_test_accuracies,
+        t_test_power,
+    )
+    from .trec import (
+        evaluate,
+        pool,
+        read_qrels,
+        read_run,
+        sample_qrels,
+        trec_ranking,
+        write_qrels,
+        write_run,
+    )
 
-# evalkit.plots and evalkit.widgets load matplotlib and ipywidgets, so they are imported on
-# first use: `ek.plots.plot_f_beta(...)` works after a plain `import evalkit as ek`.
-_LAZY_MODULES = ("plots", "widgets")
-# API.md's top-level plot, loaded with evalkit.plots on first use. It stays out of __all__:
-# `from evalkit import *` would otherwise import matplotlib.
-_LAZY_ATTRIBUTES = {"plot_reliability_diagram": "plots"}
+#: The topic modules, loaded on first use (``ek.trec``, ``ek.stats``, ...).
+_LAZY_MODULES = frozenset({
+    "agreement", "calibration", "chance_corrected", "checks", "classification", "correlation",
+    "costs", "course", "curves", "datasets", "exceptions", "plots", "probabilistic", "ranking",
+    "stats", "trec", "widgets",
+})
+
+#: Each public name -> the topic module that defines it. ``plot_reliability_diagram`` (API.md's
+#: top-level plot) stays out of ``__all__``: ``from evalkit import *`` would import matplotlib.
+_LAZY_ATTRIBUTES = {
+    name: module
+    for module, names in {
+        "agreement": ("cohen_kappa", "fleiss_kappa", "interpret_kappa", "kappa_from_table",
+                      "kappa_terms", "labels_from_table"),
+        "calibration": ("brier_decomposition", "brier_score", "expected_calibration_error",
+                        "reliability_curve", "temperature_scale"),
+        "chance_corrected": ("balanced_accuracy", "informedness", "markedness",
+                             "matthews_corrcoef"),
+        "classification": ("accuracy", "class_weights", "classification_report",
+                           "confusion_matrix", "error_rate", "f1_score", "f_score", "precision",
+                           "recall", "sensitivity", "specificity"),
+        "correlation": ("concordant_discordant", "kendall_tau", "spearman_rho"),
+        "costs": ("cost_optimal_threshold", "expected_cost", "normalized_expected_cost",
+                  "probability_threshold", "total_cost"),
+        "course": ("check",),
+        "curves": ("binormal_auc", "binormal_test_set", "precision_recall_curve", "roc_auc",
+                   "roc_curve"),
+        "datasets": ("long_tailed_labels", "long_tailed_support"),
+        "probabilistic": ("c_f1", "c_precision", "c_recall", "probabilistic_confusion_matrix"),
+        "ranking": ("average_precision", "dcg", "eleven_point_average", "interpolated_precision",
+                    "ndcg", "precision_at_k", "precision_recall_points", "r_precision",
+                    "recall_at_k", "reciprocal_rank"),
+        "stats": ("adjust_pvalues", "available_sample", "bootstrap_632", "bootstrap_ci",
+                  "cohens_d", "compare_classifiers", "compare_runs", "compare_systems",
+                  "corrected_resampled_t_test", "effect_size_label", "equal_variance_test",
+                  "estimation_summary", "five_by_two_cv_differences", "five_by_two_cv_test",
+                  "friedman_test", "interval_coverage", "mcnemar_test", "nemenyi_test",
+                  "paired_randomization_test", "proportion_ci", "proportion_se",
+                  "resampled_class_scores", "simulate_estimates", "simulate_paired_t_tests",
+                  "simulate_test_accuracies", "t_test_power"),
+        "trec": ("evaluate", "pool", "read_qrels", "read_run", "sample_qrels", "trec_ranking",
+                 "write_qrels", "write_run"),
+        "plots": ("plot_reliability_diagram",),
+    }.items()
+    for name in names
+}
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        # The installed distribution's version (``evalkit --version`` prints it too); read
+        # once, on first use, as importlib.metadata is not free.
+        from ._version import find_version
+
+        globals()["__version__"] = version = find_version()
+        return version
     if name in _LAZY_MODULES or name in _LAZY_ATTRIBUTES:
         import importlib
 
         module = importlib.import_module(f"{__name__}.{_LAZY_ATTRIBUTES.get(name, name)}")
-        return module if name in _LAZY_MODULES else getattr(module, name)
+        value = module if name in _LAZY_MODULES else getattr(module, name)
+        globals()[name] = value  # once: the next access is a plain attribute
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_ATTRIBUTES))
+    return sorted(set(globals()) | _LAZY_MODULES | set(_LAZY_ATTRIBUTES) | {"__version__"})
+
 
 __all__ = [
     "accuracy",

@@ -1,0 +1,95 @@
+"""``import evalkit`` is lazy (PEP 562): no topic module, no pandas, scipy or matplotlib until a
+name is used, and then the very objects the topic modules define."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import evalkit
+
+INIT = Path(evalkit.__file__)
+HEAVY = ("pandas", "scipy", "matplotlib", "ipywidgets", "pyarrow", "sklearn")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running code."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, cwd=INIT.parent.parent)
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _heavy(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+def test_import_evalkit_imports_no_topic_module_and_no_heavy_dependency():
+    modules = _modules_after("import evalkit")
+    assert not _heavy(modules), sorted(_heavy(modules))[:10]
+    assert {name for name in modules if name.startswith("evalkit")} == {"evalkit"}
+
+
+def test_a_name_loads_its_topic_module_and_what_it_needs():
+    modules = _modules_after("import evalkit as ek; ek.f1_score")
+    assert "evalkit.classification" in modules
+    assert "evalkit.stats" not in modules and "matplotlib" not in modules
+    # the proof that the probe sees an import: the TREC engine does import pandas
+    assert "pandas" in _modules_after("import evalkit as ek; ek.evaluate")
+
+
+def test_star_import_gives_every_public_name():
+    probe = ("from evalkit import *\nimport evalkit\n"
+             "missing = [n for n in evalkit.__all__ if n not in globals()]\n"
+             "assert not missing, missing\n"
+             "assert 'plot_reliability_diagram' not in globals()")
+    modules = _modules_after(probe)
+    assert "matplotlib" not in modules
+
+
+def _static_table() -> dict[str, str]:
+    """name -> module from the ``if TYPE_CHECKING:`` block of evalkit/__init__.py."""
+    table: dict[str, str] = {}
+    for node in ast.walk(ast.parse(INIT.read_text())):
+        if (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+                and not node.module.startswith("_")):
+            for alias in node.names:
+                table[alias.name] = node.module
+    return table
+
+
+def test_the_lazy_table_agrees_with_the_static_imports_and_all():
+    static = _static_table()
+    lazy = {name: module for name, module in evalkit._LAZY_ATTRIBUTES.items()
+            if name != "plot_reliability_diagram"}
+    assert static == lazy
+    assert set(evalkit.__all__) == set(lazy)
+    static_modules = {alias.name for node in ast.walk(ast.parse(INIT.read_text()))
+                      if isinstance(node, ast.ImportFrom) and node.level == 1
+                      and node.module is None for alias in node.names}
+    assert static_modules | {"course", "plots", "widgets"} == set(evalkit._LAZY_MODULES)
+
+
+@pytest.mark.parametrize("name", sorted(evalkit._LAZY_ATTRIBUTES))
+def test_each_public_name_is_its_modules_object(name):
+    module = importlib.import_module(f"evalkit.{evalkit._LAZY_ATTRIBUTES[name]}")
+    assert getattr(evalkit, name) is getattr(module, name)
+    assert name in dir(evalkit)
+
+
+def test_modules_version_and_unknown_names():
+    assert evalkit.trec is importlib.import_module("evalkit.trec")
+    assert evalkit.evaluate is evalkit.trec.evaluate
+    assert "stats" in dir(evalkit) and "__version__" in dir(evalkit)
+    from evalkit._version import find_version
+
+    assert evalkit.__version__ == find_version()
+    with pytest.raises(AttributeError, match="no attribute 'no_such_metric'"):
+        evalkit.no_such_metric  # noqa: B018
+    assert not hasattr(evalkit, "no_such_metric")
