@@ -3,10 +3,14 @@
 Each import runs in a fresh Python process, the two alternating, several times; the table gives
 the median whole-process wall time (interpreter start-up included) and the ratio. Both read
 bytecode caches, as installed packages do; a note gives what compiling evalkit's sources adds
-when there is no cache. The goal
-(issue 23): `import evalkit` at most 1.3x `import numpy, pandas`. A second table lists the
-packages and evalkit modules that take longest to import (`python -X importtime`, cumulative
-time, one run), the place to look when the ratio grows.
+when there is no cache. `import evalkit` is lazy (PEP 562, issue 33): it loads no topic module
+and neither pandas nor scipy, so on its own it takes a small share of `import numpy, pandas`.
+What a user pays is the import plus the first name used, so the table also times
+`import evalkit; evalkit.f1_score` (a classification metric) and `import evalkit;
+evalkit.evaluate` (the TREC engine, which needs pandas). The goal (issue 23, kept honest): the
+costlier of those two at most 1.3x `import numpy, pandas`. A second table lists the packages and
+evalkit modules that take longest to import (`python -X importtime`, cumulative time, one run,
+after `evalkit.evaluate`), the place to look when the ratio grows.
 
 Run with `make bench` or `python benchmarks/bench_import.py`; EVALKIT_BENCH_QUICK=1 for fewer
 repeats.
@@ -28,7 +32,14 @@ from _timing import print_note, print_table, record_goal, record_sizes  # noqa: 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
 REPEATS = 3 if QUICK else 9
 GOAL = 1.3
-STATEMENTS = {"numpy, pandas": "import numpy, pandas", "evalkit": "import evalkit"}
+STATEMENTS = {
+    "numpy, pandas": "import numpy, pandas",
+    "evalkit": "import evalkit",
+    "evalkit; evalkit.f1_score": "import evalkit; evalkit.f1_score",
+    "evalkit; evalkit.evaluate": "import evalkit; evalkit.evaluate",
+}
+#: The statements the goal is on: the import and a first use (the bare import loads nothing).
+USED = ("evalkit; evalkit.f1_score", "evalkit; evalkit.evaluate")
 
 
 def _environment() -> dict[str, str]:
@@ -66,8 +77,9 @@ def wall_time(statement: str, env: dict[str, str]) -> float:
 
 def import_profile(env: dict[str, str], top: int = 12) -> list[list[str]]:
     """The packages and evalkit modules that take longest in `python -X importtime -c 'import
-    evalkit'`: cumulative time (with what each imported first), one run."""
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import evalkit"], env=env,
+    evalkit; evalkit.evaluate'`: cumulative time (with what each imported first), one run."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                          STATEMENTS["evalkit; evalkit.evaluate"]], env=env,
                          capture_output=True, text=True, check=True)
     rows = []
     for line in out.stderr.splitlines():
@@ -96,16 +108,18 @@ def main() -> None:
                 [[label, f"{medians[label] * 1e3:.0f}", f"{min(times[label]) * 1e3:.0f}",
                   f"{medians[label] / baseline:.2f}x"] for label in STATEMENTS],
                 title="Import time, whole process (python -c 'import ...')")
-    ratio = medians["evalkit"] / baseline
+    ratio = max(medians[label] for label in USED) / baseline
     record_goal("import evalkit: time over import numpy, pandas",
-                f"whole process, median of {REPEATS}", ratio, GOAL, at_most=True)
+                f"whole process, median of {REPEATS}; import plus first use "
+                "(f1_score or evaluate, the costlier)", ratio, GOAL, at_most=True)
     seconds, files = compile_time()
     print_note(f"Compiling evalkit's {files} source files takes {seconds * 1e3:.0f} ms: what "
                "an import adds when no bytecode cache is there (the first import after an "
                "edit; every import where PYTHONDONTWRITEBYTECODE=1 and the checkout has no "
                "__pycache__). numpy's and pandas' caches are written when pip installs them.")
     print_table(["package or module", "cumulative ms", "self ms"], import_profile(env),
-                title="Slowest imports in `import evalkit` (python -X importtime, one run)")
+                title="Slowest imports in `import evalkit; evalkit.evaluate` "
+                      "(python -X importtime, one run)")
 
 
 if __name__ == "__main__":
