@@ -11,7 +11,9 @@
 - ``evalkit grade ...``: marks submitted student editions (:mod:`evalkit.course.grading`, imported
   only when this subcommand is asked for).
 
-Every error is one line on stderr and a non-zero exit code; success exits 0.
+Every error is one line on stderr and a non-zero exit code; success exits 0. Each subcommand
+imports only what it needs: ``evalkit --version`` and ``evalkit notebooks`` load neither the
+TREC engine nor pandas (``import evalkit`` itself loads nothing, see ``evalkit/__init__.py``).
 """
 
 from __future__ import annotations
@@ -22,9 +24,6 @@ import sys
 from collections.abc import Sequence
 
 from ._version import find_version
-from .trec._command import add_arguments as add_trec_eval_arguments
-from .trec._command import help_text as trec_eval_help
-from .trec._command import run as run_trec_eval
 
 __all__ = ["main", "build_parser"]
 
@@ -36,23 +35,35 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser(grading: object | None = None) -> argparse.ArgumentParser:
-    """The parser; ``grading`` is the :mod:`evalkit.course.grading` module when ``grade`` is run."""
+def build_parser(grading: object | None = None, *,
+                 trec_eval_options: bool = True) -> argparse.ArgumentParser:
+    """The parser; ``grading`` is the :mod:`evalkit.course.grading` module when ``grade`` is run.
+
+    With ``trec_eval_options=False`` the ``trec_eval`` subcommand is listed but has no options
+    (what ``main`` builds when the command line does not name it: the TREC engine, numpy and
+    pandas are then not imported).
+    """
     parser = _Parser(prog="evalkit", description="evalkit's command line.")
     parser.add_argument("--version", action="version", version=f"evalkit {find_version()}",
                         help="print evalkit's version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    trec_eval = commands.add_parser(
-        "trec_eval", help="trec_eval's command line and output, on evalkit's measures",
-        description="Score a TREC run against TREC qrels as NIST's trec_eval does: the "
-                    "same options, measure names and output, byte for byte (trec_eval 10.0 "
-                    "by default, 9.0.8 with --trec-eval-version 9.0.8), failing where "
-                    "trec_eval fails.",
-        epilog=trec_eval_help(), formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_trec_eval_arguments(trec_eval)
-    trec_eval.set_defaults(handler=run_trec_eval)
+    trec_eval_help = "trec_eval's command line and output, on evalkit's measures"
+    if trec_eval_options:
+        from .trec import _command
+
+        trec_eval = commands.add_parser(
+            "trec_eval", help=trec_eval_help,
+            description="Score a TREC run against TREC qrels as NIST's trec_eval does: the "
+                        "same options, measure names and output, byte for byte (trec_eval "
+                        "10.0 by default, 9.0.8 with --trec-eval-version 9.0.8), failing "
+                        "where trec_eval fails.",
+            epilog=_command.help_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        _command.add_arguments(trec_eval)
+        trec_eval.set_defaults(handler=_command.run)
+    else:
+        commands.add_parser("trec_eval", help=trec_eval_help)
     notebooks = commands.add_parser(
         "notebooks", help="write the course's notebooks into a folder (student edition)",
         description="Write the course's notebooks into DIR: the student edition (exercises "
@@ -112,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write("evalkit grade: the grader (evalkit.course.grading) is not in this "
                              "copy of evalkit\n")
             return 2
-    parser = build_parser(grading)
+    parser = build_parser(grading, trec_eval_options="trec_eval" in argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help (0) or a usage error (2, already printed)

@@ -93,3 +93,13 @@ def test_modules_version_and_unknown_names():
     with pytest.raises(AttributeError, match="no attribute 'no_such_metric'"):
         evalkit.no_such_metric  # noqa: B018
     assert not hasattr(evalkit, "no_such_metric")
+
+
+def test_the_command_line_imports_only_what_the_subcommand_needs():
+    version = _modules_after("from evalkit.cli import main\n"
+                             "try:\n    main(['--version'])\nexcept SystemExit:\n    pass")
+    assert not _heavy(version) and "numpy" not in version
+    assert "evalkit.trec" not in version
+    # the proof: the trec_eval subcommand's parser does load the TREC engine
+    trec_eval = _modules_after("from evalkit.cli import build_parser\nbuild_parser()")
+    assert "evalkit.trec._command" in trec_eval
