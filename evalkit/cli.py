@@ -23,7 +23,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from ._version import find_version
+from ._lazy import version_action
 
 __all__ = ["main", "build_parser"]
 
@@ -44,7 +44,7 @@ def build_parser(grading: object | None = None, *,
     pandas are then not imported).
     """
     parser = _Parser(prog="evalkit", description="evalkit's command line.")
-    parser.add_argument("--version", action="version", version=f"evalkit {find_version()}",
+    parser.add_argument("--version", action=version_action(_version_text),
                         help="print evalkit's version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
@@ -84,6 +84,12 @@ def build_parser(grading: object | None = None, *,
         grading.add_arguments(grade)  # type: ignore[attr-defined]
         grade.set_defaults(handler=grading.run)  # type: ignore[attr-defined]
     return parser
+
+
+def _version_text() -> str:
+    from ._version import find_version
+
+    return f"evalkit {find_version()}"
 
 
 def _write_notebooks(args: argparse.Namespace) -> int:

@@ -103,3 +103,5 @@ def test_the_command_line_imports_only_what_the_subcommand_needs():
     # the proof: the trec_eval subcommand's parser does load the TREC engine
     trec_eval = _modules_after("from evalkit.cli import build_parser\nbuild_parser()")
     assert "evalkit.trec._command" in trec_eval
+    # the installed version (importlib.metadata) is read only for --version
+    assert "evalkit._version" not in trec_eval and "evalkit._version" in version

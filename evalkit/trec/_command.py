@@ -37,7 +37,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .._version import find_version
+from .._lazy import version_action
 from ._command_fast import NotPlain, PlainStream, read_plain_qrels
 from ._command_files import (
     Crash,
@@ -96,9 +96,8 @@ def add_arguments(parser: Any) -> None:
     parser.add_argument("--trec-eval-version", dest="trec_eval_version", choices=VERSIONS,
                         default=DEFAULT_VERSION,
                         help="the trec_eval release to reproduce (default %(default)s)")
-    parser.add_argument("-v", "--version", action="version",
-                        version=_version_text(), help="evalkit's version and the trec_eval "
-                        "releases it reproduces")
+    parser.add_argument("-v", "--version", action=version_action(_version_text),
+                        help="evalkit's version and the trec_eval releases it reproduces")
     for short, (long, what) in UNSUPPORTED_OPTIONS.items():
         takes_value = short != "-o"
         parser.add_argument(short, long, dest=f"unsupported_{short[1]}",
@@ -109,6 +108,8 @@ def add_arguments(parser: Any) -> None:
 
 
 def _version_text() -> str:
+    from .._version import find_version
+
     return (f"evalkit {find_version()}; evalkit trec_eval reproduces trec_eval "
             f"{DEFAULT_VERSION} (default) and 9.0.8 (--trec-eval-version 9.0.8)")
 
