@@ -90,7 +90,8 @@ def stored(column: pd.Series, storage: str) -> pd.Series:
         return pd.Series(values, dtype=object)
     if storage == "object copies":
         # A distinct str object in every row, as converting a str column to objects gives.
-        return pd.Series(np.array([v.encode().decode() for v in values], dtype=object))
+        return pd.Series(np.array([v.encode().decode() for v in values], dtype=object),
+                         dtype=object)
     if storage == "python":
         return pd.Series(pd.array(values, dtype=pd.StringDtype("python")))
     if storage == "default":
