@@ -199,7 +199,7 @@ def test_a_missing_id_in_an_arrow_column_is_named(column):
 @pytest.mark.parametrize("missing", [None, pd.NA, np.nan])
 def test_a_missing_query_id_among_distinct_objects_is_named(missing):
     qrels, run = collection(3)
-    copies = stored(run["query_id"], "object copies").to_numpy(dtype=object)
+    copies = np.array(stored(run["query_id"], "object copies").to_numpy(), dtype=object)
     copies[len(copies) // 2] = missing  # inside a query's block
     run["query_id"] = pd.Series(copies, dtype=object)
     with pytest.raises(ValueError, match="query_id"):
