@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ._hashing import level_ranks
 from ._results import make_result
 from ._validation import check_1d, check_consistent_length, check_option, keyword_only
 from .exceptions import UndefinedMetricWarning
@@ -32,7 +33,6 @@ TAU_VARIANTS = ("a", "b")
 _DENSE_INTEGERS = 1 << 22  # integer data spanning fewer values are ranked with a lookup table
 _HASHED_FACTOR = 16  # values with at most n / 16 levels ...
 _HASHED_LEVELS = 1 << 20  # ... and at most this many are ranked by hashing (no argsort)
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Knuth), odd
 _BLOCK = 8  # the merge sort starts from blocks at most this long, counted pair by pair
 _TABLE_CELLS = 1 << 16  # x and y with at most max(2n, this) level pairs are counted in a table
 
@@ -62,34 +62,6 @@ def _check_pair(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     if len(x) < 2:
         raise ValueError(f"x and y need at least 2 items to form a pair; got {len(x)}")
     return x, y
-
-
-def _ranks_by_hashing(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
-    """The rank of each value among the sorted distinct ``levels``, through a hash table.
-
-    Multiplicative hashing of the values' bits into a table of 16 slots per level: a few
-    passes over the values instead of an argsort and a scatter. The levels that share a slot
-    with another (about 1 in 32) are marked, and the values that land in a marked slot are
-    searched among the levels instead.
-    """
-    if values.dtype.kind == "f":  # + 0.0 turns -0.0 into 0.0: equal values, equal bits
-        keys, level_keys = (np.add(v, 0.0, dtype=np.float64).view(np.uint64)
-                            for v in (values, levels))
-    else:
-        keys, level_keys = (v.astype(np.int64).view(np.uint64) for v in (values, levels))
-    slot_bits = max(4, (16 * len(levels)).bit_length())
-    shift = np.uint64(64 - slot_bits)
-    slots = (level_keys * _HASH_MULTIPLIER) >> shift
-    shared = np.bincount(slots.astype(np.int64), minlength=1 << slot_bits)[slots] > 1
-    table = np.full(1 << slot_bits, -1, dtype=np.int64)
-    table[slots[~shared]] = np.flatnonzero(~shared)
-    keys *= _HASH_MULTIPLIER
-    keys >>= shift
-    ranks = table[keys]
-    unresolved = np.flatnonzero(ranks < 0)
-    if len(unresolved):
-        ranks[unresolved] = np.searchsorted(levels, values[unresolved])
-    return ranks
 
 
 def _whole_numbers(values: np.ndarray) -> bool:
@@ -133,7 +105,7 @@ class _Ranking:
         self.levels = int(np.count_nonzero(new_value)) + 1
         if self.levels * _HASHED_FACTOR <= self.n and self.levels <= _HASHED_LEVELS:
             levels = sorted_values[np.concatenate([[True], new_value])]
-            self._ranks = _ranks_by_hashing(values, levels)
+            self._ranks = level_ranks(values, levels)
             return
         self.order = np.argsort(values)
         if self.levels < self.n:

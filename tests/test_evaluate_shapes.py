@@ -26,8 +26,8 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 
 LABELS = ["AP", "nDCG@10", "nDCG", "RR", "P@5", "Rprec", "R@10", "Bpref", "NumRet", "NumRel",
           "NumRelRet", "IPrec@0.3", "infAP"]
-STORAGES = ["object", "python", "pyarrow", "pyarrow chunked", "default", "arrow dtype",
-            "numpy StringDType"]
+STORAGES = ["object", "object copies", "python", "pyarrow", "pyarrow chunked", "default",
+            "arrow dtype", "numpy StringDType"]
 ORDERS = ["ranked", "shuffled", "interleaved", "reversed"]
 
 
@@ -88,6 +88,10 @@ def stored(column: pd.Series, storage: str) -> pd.Series:
     values = column.to_numpy(dtype=object)
     if storage == "object":
         return pd.Series(values, dtype=object)
+    if storage == "object copies":
+        # A distinct str object in every row, as converting a str column to objects gives.
+        return pd.Series(np.array([v.encode().decode() for v in values], dtype=object),
+                         dtype=object)
     if storage == "python":
         return pd.Series(pd.array(values, dtype=pd.StringDtype("python")))
     if storage == "default":
@@ -189,6 +193,16 @@ def test_a_missing_id_in_an_arrow_column_is_named(column):
     values[3] = None
     run[column] = pd.Series(pd.array(values, dtype=pd.StringDtype("pyarrow")))
     with pytest.raises(ValueError, match=rf"run\['{column}'\] is missing .* in row 3"):
+        ek.evaluate(qrels, run, ["AP"])
+
+
+@pytest.mark.parametrize("missing", [None, pd.NA, np.nan])
+def test_a_missing_query_id_among_distinct_objects_is_named(missing):
+    qrels, run = collection(3)
+    copies = np.array(stored(run["query_id"], "object copies").to_numpy(), dtype=object)
+    copies[len(copies) // 2] = missing  # inside a query's block
+    run["query_id"] = pd.Series(copies, dtype=object)
+    with pytest.raises(ValueError, match="query_id"):
         ek.evaluate(qrels, run, ["AP"])
 
 

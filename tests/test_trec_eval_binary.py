@@ -269,9 +269,10 @@ def test_fast_path_with_hash_collisions(version, binary, seed, tmp_path, monkeyp
     from evalkit.trec import _command_fast
 
     rng = random.Random(f"collide-{seed}")
-    # 2-8 bits of hash: keys collide within a block (scored the general way) and between a
-    # run's doc and another judged doc (the match is refused on the bytes).
-    monkeypatch.setattr(_command_fast, "_HASH_MASK", np.uint64(rng.choice([3, 31, 255])))
+    # 2-8 top bits of hash: keys collide within a block (scored the general way) and between
+    # a run's doc and another judged doc (the match is refused on the bytes).
+    bits = rng.choice([2, 5, 8])
+    monkeypatch.setattr(_command_fast, "_HASH_MASK", np.uint64(((1 << bits) - 1) << (64 - bits)))
     qrels, run = _tied_case(rng)
     difference = fuzz.compare(binary, version, qrels, run, ["-q", "-c"], str(tmp_path))
     assert difference is None, difference
@@ -397,14 +398,17 @@ def test_fast_path_ids_of_mixed_lengths_against_evaluate(seed, tmp_path, monkeyp
 def test_fast_path_hash_of_an_id_does_not_depend_on_the_others():
     import numpy as np
 
-    from evalkit.trec._command_fast import _hash_ids
+    from evalkit._hashing import byte_hashes, string_hashes
 
-    ids = [b"d1", b"doc-00000001", b"clueweb09-en0031-12-08165", b"x" * 64, b""]
+    ids = [b"d1", b"doc-00000001", b"clueweb09-en0031-12-08165", b"clueweb09-en0034-12-08155",
+           b"x" * 64, b""]
     alone = []
     for one in ids:
-        alone.append(_hash_ids(one + bytes(8), np.array([0]), np.array([len(one)]))[0])
+        alone.append(byte_hashes(one + bytes(8), np.array([0]), np.array([len(one)]))[0])
     text = b"".join(ids)
     length = np.array([len(i) for i in ids])
-    together = _hash_ids(text + bytes(8), np.cumsum(length) - length, length)
+    together = byte_hashes(text + bytes(8), np.cumsum(length) - length, length)
     assert list(together) == alone
     assert len(set(alone)) == len(ids)
+    strings = np.array([i.decode() for i in ids], dtype=object)
+    assert list(string_hashes(strings)) == alone

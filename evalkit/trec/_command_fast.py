@@ -27,23 +27,21 @@ from typing import Any
 
 import numpy as np
 
+from .._hashing import BYTE_MASKS, byte_hashes, joined_bytes
 from . import _streaming
 from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
 from ._measures import JudgedRun
+from ._pairs import _pair_keys
 from ._streaming import Ungrouped, byte_pieces
 
 __all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer", "read_plain_qrels"]
 
-#: Multiplies a query's number into a (query, doc) key (odd: a bijection modulo 2**64).
-_QUERY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_MIX = np.uint64(0xBF58476D1CE4E5B9)
-_SHIFT = np.uint64(31)
-_BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
 #: Bytes read at a time: numpy's passes over a piece are quicker when it stays in the cache
 #: (2 MB: 15-20% less time than 8 MB on 10^6 lines; smaller pieces pay more per block).
 _PIECE_BYTES = 1 << 21
-#: A private knob for the tests: keep only these low bits of each doc hash (forces collisions).
-_HASH_MASK = np.uint64(2**64 - 1)
+#: A private knob for the tests: keep only these bits of each doc hash (forces collisions; a
+#: key keeps a hash's top bits, below the query's number).
+_HASH_MASK = ~np.uint64(0)
 
 
 class NotPlain(Exception):
@@ -168,7 +166,7 @@ def _query_starts(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndar
     """The rows where the query id differs from the row before's (and row 0)."""
     if int(length.max()) <= 8:  # each id is its length and one word: compare those
         words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
-        word = words[first] & _BYTE_MASKS[length]
+        word = words[first] & BYTE_MASKS[length]
         changed = (word[1:] != word[:-1]) | (length[1:] != length[:-1])
     else:
         matrix = _byte_matrix(np.frombuffer(text, dtype=np.uint8)[:-8], first, length)
@@ -326,12 +324,12 @@ class FastScorer:
             self.ok = False
             return
         try:
-            text = "".join(docs).encode("latin-1")
+            padded = joined_bytes(docs, "latin-1")
         except UnicodeEncodeError:
             self.ok = False
             return
         first = np.cumsum(length) - length
-        raw = np.frombuffer(text, dtype=np.uint8)
+        raw = padded[:-8]
         self.width = int(length.max())
         self.doc_bytes = _byte_matrix(raw, first, length)
         self.doc_length = length
@@ -339,10 +337,15 @@ class FastScorer:
         self.code = np.empty(len(docs), dtype=np.int64)
         self.code[by_query.order] = np.repeat(np.arange(len(by_query.names)),
                                               np.diff(by_query.bounds))
-        self.row_keys = _keys(self.code, _hash_ids(text + bytes(8), first, length))
+        self.row_keys = self._keys(self.code, byte_hashes(padded, first, length))
         keys = np.sort(self.row_keys)
         if (keys[1:] == keys[:-1]).any():  # a repeat or a collision: general path
             self.ok = False
+
+    def _keys(self, code: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+        """(query, doc) keys, in place, comparable across the qrels and every block."""
+        hashes &= _HASH_MASK
+        return _pair_keys(code, hashes, len(self.by_query.names))
 
     def score(self, block: ByteBlock) -> tuple[np.ndarray, Any] | None:
         """The block's query ids and the values of its queries evaluate scores (None when
@@ -368,7 +371,7 @@ class FastScorer:
             doc_length, score = doc_length[wanted], score[wanted]
         codes = code[judged]
         row_code = codes[local]
-        keys = _keys(row_code, _hash_ids(block.text, doc_first, doc_length))
+        keys = self._keys(row_code, byte_hashes(block.text, doc_first, doc_length))
         key_order = np.argsort(keys)
         sorted_keys = keys[key_order]
         if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a doc listed twice, or a collision
@@ -413,43 +416,6 @@ class FastScorer:
             columns[label] = measure.function(ranked, cutoff, **options, **extra)
         values = pd.DataFrame(columns, index=pd.Index(ids[judged], name="query_id"))
         return ids, values
-
-
-def _hash_ids(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
-    zero bytes). Each 8-byte word is mixed in after the last (xor, multiply, xor-shift): a
-    sum of words times constants, as :func:`evalkit._hashing._hash_bytes` makes, lets two
-    differences cancel, and ids such as ``clueweb09-en0031-12-08165`` and
-    ``clueweb09-en0034-12-08155`` then share a hash (a few in every 10^5 of them)."""
-    words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
-    hashed = length.astype(np.uint64) * _QUERY_MULTIPLIER
-    shortest = int(length.min(initial=0))
-    for j in range((int(length.max(initial=0)) + 7) // 8):
-        # Only the ids that have a word j mix one in: an id's hash must not depend on how
-        # long the other ids hashed with it are (the qrels and each block of the run are
-        # hashed apart).
-        if shortest >= 8 * j + 8:  # a whole word of every id: nothing to mask
-            word = words[first + 8 * j]
-            hashed ^= word
-            hashed *= _MIX
-            hashed ^= hashed >> _SHIFT
-            continue
-        rows = slice(None) if shortest > 8 * j else np.flatnonzero(length > 8 * j)
-        at = first[rows] + 8 * j
-        np.minimum(at, words.size - 1, out=at)  # a short id near the end: masked anyway
-        word = words[at]
-        word &= _BYTE_MASKS[np.clip(length[rows] - 8 * j, 0, 8)]
-        part = hashed[rows] ^ word
-        part *= _MIX
-        part ^= part >> _SHIFT
-        hashed[rows] = part
-    return hashed
-
-
-def _keys(code: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-    hashes &= _HASH_MASK
-    hashes += code.astype(np.uint64) * _QUERY_MULTIPLIER
-    return hashes
 
 
 def _gather(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:

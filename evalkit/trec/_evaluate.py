@@ -51,7 +51,7 @@ from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
 from ._measures import TREC_EVAL_VERSIONS, JudgedRun, block_starts, tie_blocks
-from ._ordering import _trec_ranking
+from ._ordering import _by_query, _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
@@ -387,15 +387,6 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
     if block_code.size == n:
         return block_code
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
-
-
-def _by_query(code: np.ndarray) -> np.ndarray:
-    """A stable order of the rows by query number: numpy radix-sorts 16-bit keys, so wider
-    numbers are sorted by their low 16 bits, then (stably) by the high ones."""
-    if code.max(initial=0) < 2**16:
-        return np.argsort(code.astype(np.uint16), kind="stable")
-    order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
-    return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")]
 
 
 def _closer_in(doc: Any, order: np.ndarray) -> bool:

@@ -79,6 +79,15 @@ def _trec_ranking(
     return (order, *_break_ties(order, pairs, doc_id))
 
 
+def _by_query(code: np.ndarray) -> np.ndarray:
+    """A stable order of the rows by query number: numpy radix-sorts 16-bit keys, so wider
+    numbers are sorted by their low 16 bits, then (stably) by the high ones."""
+    if code.max(initial=0) < 2**16:
+        return np.argsort(code.astype(np.uint16), kind="stable")
+    order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")]
+
+
 def _rows_at(order: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
     return positions if order is None else order[positions]
 

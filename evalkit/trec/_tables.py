@@ -83,7 +83,12 @@ def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
         references = np.frombuffer(values, dtype=np.intp)  # the array's own buffer, no copy
         moved = np.flatnonzero(references[1:] != references[:-1])
         try:
-            moved = moved[np.asarray(values[moved + 1] != values[moved], dtype=bool)]
+            if 4 * moved.size > values.size:
+                # Mostly distinct objects (e.g. a str column turned to objects): comparing
+                # the columns' neighbours in place beats gathering the moved ones (4x).
+                moved = np.flatnonzero(np.asarray(values[1:] != values[:-1], dtype=bool))
+            else:
+                moved = moved[np.asarray(values[moved + 1] != values[moved], dtype=bool)]
         except (TypeError, ValueError):  # e.g. pd.NA, whose comparisons are not booleans
             moved = None
         if moved is not None:
