@@ -386,7 +386,8 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
 
 #: The family's base: 1,000 queries x 1,000 retrieved, 70 judged documents scattered among
 #: them and 30 never retrieved, no ties, short doc ids unique to each query, ranked rows,
-#: object columns. Each shape changes what its name says (issue 33).
+#: object columns (one object per distinct id; "object copies": one per row). Each shape
+#: changes what its name says (issue 33).
 FAMILY_BASE = {"queries": 1_000, "depth": 1_000, "order": "ranked", "judged": "scattered",
                "ties": "none", "ids": "short", "storage": "object"}
 FAMILY = {
@@ -410,6 +411,8 @@ FAMILY = {
                                                   "order": "shuffled"},
     "issue 33: 5,000 x 1,000, shared, shuffled, pyarrow": {
         "queries": 5_000, "ids": "shared", "order": "shuffled", "storage": "pyarrow"},
+    "issue 33: 5,000 x 1,000, shared, shuffled, object copies": {
+        "queries": 5_000, "ids": "shared", "order": "shuffled", "storage": "object copies"},
 }
 #: Pairs of shapes holding the same rows, interleaved and grouped by query: the goal is the
 #: interleaved one taking at most GOAL_INTERLEAVED times as long.
@@ -475,6 +478,8 @@ def family_data(spec: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
 def family_column(values: np.ndarray, storage: str) -> Any:
     if storage == "object":
         return pd.Series(values, dtype=object)
+    if storage == "object copies":  # one str object per row, as .astype(object) of a str column
+        return pd.Series(np.asarray(values, dtype=str).astype(object), dtype=object)
     if storage == "python":
         return pd.array(values, dtype=pd.StringDtype("python"))
     return pd.array(values, dtype=pd.StringDtype("pyarrow"))
