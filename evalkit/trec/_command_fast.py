@@ -5,7 +5,7 @@ numbers, ids are short and free of odd bytes, and each query's lines are togethe
 file is read here a piece at a time and scored without making a Python str of any doc id:
 
 - the fields are found in numpy (C's white space); only one str per query is decoded;
-- each doc id is hashed from the piece's bytes (:func:`_hash_ids`), and
+- each doc id is hashed from the piece's bytes (:func:`evalkit._hashing.byte_hashes`), and
   the (query, doc) keys find documents listed twice and join the run to the qrels; a match
   is confirmed on the bytes of both ids;
 - each query's rows are ranked by score descending; only rows tied on score are ordered by
