@@ -50,7 +50,7 @@ def build_parser(grading: object | None = None, *,
     commands.required = True
     trec_eval_help = "trec_eval's command line and output, on evalkit's measures"
     if trec_eval_options:
-        from .trec import _command
+        from .trec._command import add_arguments, help_text, run
 
         trec_eval = commands.add_parser(
             "trec_eval", help=trec_eval_help,
@@ -58,10 +58,10 @@ def build_parser(grading: object | None = None, *,
                         "same options, measure names and output, byte for byte (trec_eval "
                         "10.0 by default, 9.0.8 with --trec-eval-version 9.0.8), failing "
                         "where trec_eval fails.",
-            epilog=_command.help_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=help_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        _command.add_arguments(trec_eval)
-        trec_eval.set_defaults(handler=_command.run)
+        add_arguments(trec_eval)
+        trec_eval.set_defaults(handler=run)
     else:
         commands.add_parser("trec_eval", help=trec_eval_help)
     notebooks = commands.add_parser(
