@@ -32,7 +32,7 @@ from . import _streaming
 from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
 from ._measures import JudgedRun
 from ._pairs import _pair_keys
-from ._streaming import Ungrouped, byte_pieces
+from ._streaming import Ungrouped, byte_pieces, gather_rows
 
 __all__ = ["NotPlain", "ByteBlock", "PlainStream", "FastScorer", "read_plain_qrels"]
 
@@ -377,7 +377,7 @@ class FastScorer:
         if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a doc listed twice, or a collision
             return None
         # The block's judgements looked up among its rows (fewer than the rows).
-        gathered = _gather(self.by_query.order, self.by_query.bounds, codes)
+        gathered = gather_rows(self.by_query.order, self.by_query.bounds, codes)
         wanted_keys = self.row_keys[gathered]
         at = np.minimum(np.searchsorted(sorted_keys, wanted_keys), sorted_keys.size - 1)
         hit = np.flatnonzero(sorted_keys[at] == wanted_keys)
@@ -416,14 +416,6 @@ class FastScorer:
             columns[label] = measure.function(ranked, cutoff, **options, **extra)
         values = pd.DataFrame(columns, index=pd.Index(ids[judged], name="query_id"))
         return ids, values
-
-
-def _gather(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The rows ``order[bounds[c]:bounds[c + 1]]`` of every code ``c``, in one array."""
-    starts = bounds[codes]
-    lengths = bounds[codes + 1] - starts
-    offsets = np.cumsum(lengths) - lengths
-    return order[np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))]
 
 
 def _ranking(local: np.ndarray, score: np.ndarray, raw: np.ndarray, doc_first: np.ndarray,

@@ -20,6 +20,7 @@ from ._command_plan import Column
 from ._evaluate import evaluate
 from ._measures import MIN_GEO_MEAN
 from ._registry import DEFAULT_VERSION, STRING, TrecEvalName
+from ._streaming import gather_rows
 
 __all__ = ["Outcome", "compute"]
 
@@ -112,11 +113,7 @@ class _QrelsByQuery:
 
     def rows(self, queries: np.ndarray) -> pd.DataFrame:
         codes = self.names.get_indexer(queries)
-        codes = codes[codes >= 0]
-        starts = self.bounds[codes]
-        lengths = self.bounds[codes + 1] - starts
-        offsets = np.cumsum(lengths) - lengths
-        at = self.order[np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))]
+        at = gather_rows(self.order, self.bounds, codes[codes >= 0])
         return self.qrels.iloc[np.sort(at)]
 
 

@@ -26,7 +26,8 @@ import pandas as pd
 
 from ._pairs import _check_no_duplicates
 
-__all__ = ["Ungrouped", "byte_pieces", "evaluate_file", "open_binary", "query_blocks"]
+__all__ = ["Ungrouped", "byte_pieces", "evaluate_file", "gather_rows", "open_binary",
+           "query_blocks"]
 
 #: Bytes read at a time (a private knob: the tests make it tiny).
 _CHUNK_BYTES = 1 << 23
@@ -133,7 +134,7 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
                 codes = codes[codes >= 0]
                 if not codes.size:
                     continue
-                rows = _gather(order, bounds, codes)
+                rows = gather_rows(order, bounds, codes)
                 results.append(evaluate(qrels.iloc[np.sort(rows)], block, metrics, **options))
     except Ungrouped as error:
         raise ValueError(f"{error}. ek.evaluate streams a run file query block by query "
@@ -157,7 +158,7 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
     return result.iloc[np.argsort(position, kind="stable")]
 
 
-def _gather(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def gather_rows(order: np.ndarray, bounds: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """The rows ``order[bounds[c]:bounds[c + 1]]`` of every code ``c``, in one array."""
     starts = bounds[codes]
     lengths = bounds[codes + 1] - starts
