@@ -305,3 +305,43 @@ def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed):
     assert positions.tolist() == full_positions.tolist()
     assert classes[rows].tolist() == classes[full_rows].tolist()
     assert sorted(rows.tolist()) == sorted(full_rows.tolist())
+
+
+@pytest.mark.parametrize("storage", STORAGES)
+@pytest.mark.parametrize("order", ["ranked", "interleaved", "reversed"])
+def test_qrels_in_every_storage_and_order_give_the_plain_values(storage, order):
+    # The qrels' query ids are looked up a block of equal neighbours at a time; a qrels
+    # table whose judgements are not grouped by query (rows interleaved) must give the same
+    # values, its queries in the order of their first judgement.
+    qrels, run = collection(11, n_queries=9, shared=True)
+    moved = as_storage(reorder(qrels, order, 5), storage)
+    ours = ek.evaluate(moved, run, LABELS)
+    first_seen = pd.unique(moved["query_id"].to_numpy(dtype=object))
+    expected = ek.evaluate(qrels, run, LABELS).loc[[q for q in first_seen
+                                                    if q in set(run["query_id"])]]
+    assert ours.index.tolist() == expected.index.tolist()
+    pd.testing.assert_frame_equal(ours, expected)
+
+
+def test_whole_number_doc_ids_among_str_ones_in_the_qrels():
+    # An object column mixing str and int doc_ids: the ints are read as their decimal text.
+    qrels = pd.DataFrame({"query_id": ["1", "1", "2"],
+                          "doc_id": pd.Series(["a", 7, 7], dtype=object),
+                          "relevance": [1, 1, 1]})
+    run = pd.DataFrame({"query_id": ["1", "1", "2", "2"], "doc_id": ["x", "7", "7", "a"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})
+    scores = ek.evaluate(qrels, run, ["RR", "num_rel_ret"])
+    assert scores["RR"].tolist() == [0.5, 1.0]
+    assert scores["num_rel_ret"].tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("column", ["query_id", "doc_id"])
+@pytest.mark.parametrize("missing", [None, pd.NA, np.nan])
+def test_a_missing_id_in_the_qrels_is_named(column, missing):
+    qrels, run = collection(4)
+    values = np.array(stored(qrels[column], "object copies").to_numpy(), dtype=object)
+    values[len(values) // 2] = missing
+    qrels[column] = pd.Series(values, dtype=object)
+    with pytest.raises(ValueError, match=rf"qrels\['{column}'\] is missing .* in row "
+                                         rf"{len(values) // 2}"):
+        ek.evaluate(qrels, run, ["AP"])

@@ -55,7 +55,15 @@ from ._ordering import _by_query, _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, PARAM_FLOAT, TREC_EVAL, measure_list
-from ._tables import ArrowIds, CodedIds, ReorderedIds, _as_table, _ids, _qrels_arrays, _run_columns
+from ._tables import (
+    ArrowIds,
+    CodedIds,
+    ReorderedIds,
+    _as_table,
+    _ids,
+    _qrels_columns,
+    _run_columns,
+)
 from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
@@ -655,15 +663,22 @@ def evaluate(
                                         missing_queries=missing_queries,
                                         judged_only=judged_only)
     run = _as_table(run, "run", _read_run)
-    q_query, q_doc, q_grade = _qrels_arrays(qrels)
+    q_blocks, q_starts, q_doc, q_grade = _qrels_columns(qrels)
     r_blocks, r_starts, r_doc, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
-    q_code, queries = pd.factorize(q_query)
+    # The qrels list each query's judgements together: only each block's id is looked up.
+    block_code, queries = pd.factorize(q_blocks)
+    q_code = np.repeat(block_code, np.diff(np.r_[q_starts, q_grade.size]))
     queries = pd.Index(queries)
     n_queries = len(queries)
     names = np.asarray(queries, dtype=object)
-    q_keys = _pair_keys(q_code, _doc_hashes(q_doc), n_queries)
+    try:
+        q_hashes = _doc_hashes(q_doc)
+    except TypeError:  # some doc_id is not a str: whole numbers become one, others fail
+        q_doc = _ids(qrels["doc_id"], "qrels['doc_id']")
+        q_hashes = _doc_hashes(q_doc)
+    q_keys = _pair_keys(q_code, q_hashes, n_queries)
     unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
     n_rows = len(r_score)
     r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)

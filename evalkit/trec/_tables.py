@@ -99,7 +99,8 @@ def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
     return values, block_starts(values)
 
 
-def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _grades(qrels: pd.DataFrame) -> np.ndarray:
+    """The qrels' grades as int64, checked to be whole numbers."""
     _columns(qrels, "qrels", QRELS_COLUMNS)
     relevance = qrels["relevance"]
     if not pd.api.types.is_numeric_dtype(relevance) or pd.api.types.is_bool_dtype(relevance):
@@ -111,11 +112,31 @@ def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarr
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(f"qrels['relevance'] must hold whole numbers ({_GRADES}); got "
                          f"{grades[row].item()!r} in row {row}")
+    return grades.astype(np.int64)
+
+
+def _qrels_arrays(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    grades = _grades(qrels)
     return (
         _ids(qrels["query_id"], "qrels['query_id']"),
         _ids(qrels["doc_id"], "qrels['doc_id']"),
-        grades.astype(np.int64),
+        grades,
     )
+
+
+def _qrels_columns(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """As :func:`_run_columns` for the qrels: the query id of each block of equal
+    neighbouring query ids (qrels list each query's judgements together) and where the
+    blocks start, the doc_ids and the grades, checked as in :func:`_qrels_arrays`.
+
+    The doc_ids of an object column are not checked here: the caller hashes them, which
+    checks that each is a str, and calls :func:`_ids` on the column if one is not."""
+    grades = _grades(qrels)
+    query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
+    doc_id = qrels["doc_id"].to_numpy()
+    if doc_id.dtype != object:
+        doc_id = _ids(qrels["doc_id"], "qrels['doc_id']")
+    return query_id[starts], starts, doc_id, grades
 
 
 def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
