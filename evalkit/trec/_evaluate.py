@@ -474,7 +474,10 @@ def _judged_run(
                  else join.exact(r_code, np.asarray(r_doc, dtype=object)))
     # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
     # need not be put in doc_id order among themselves.
-    grade_or_unjudged = np.append(q_grade, q_grade.min(initial=0) - 1)  # index -1: unjudged
+    unjudged = q_grade.min(initial=0) - 1
+
+    def grade_or_unjudged(at: np.ndarray) -> np.ndarray:  # at: qrels rows, -1 if unjudged
+        return np.where(at >= 0, q_grade[at], unjudged)
 
     def check_join_and_rank(piece: tuple[int, int]) -> None:
         start, stop = piece
@@ -493,7 +496,7 @@ def _judged_run(
         if join.by_keys:
             join.rows(code, doc, keys, found)
         order, positions, rows = _trec_ranking(
-            code, score, doc, lambda rows: grade_or_unjudged[found[rows]])
+            code, score, doc, lambda rows: grade_or_unjudged(found[rows]))
         if order is None:  # ranked already; ties only move rows within their query
             found[positions] = found[rows]  # the right side is a copy: safe in place
         else:
