@@ -676,3 +676,56 @@ def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, cap
     code, out, err = run_cli(["notebooks", str(tmp_path / "out2")], capsys)
     assert code == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("evalkit notebooks: the course's notebooks are not in this copy")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_plain_qrels_arrays_equal_the_general_readers(seed, tmp_path, monkeypatch):
+    # The qrels read from their bytes (no pandas) against the general reader's table made
+    # arrays: the same queries, in order, rows, grades, highest grades and duplicates.
+    import random
+
+    from evalkit._hashing import byte_hashes
+    from evalkit.trec import _command_qrels
+    from evalkit.trec._command_qrels import CommandQrels, read_plain_qrels
+
+    rng = random.Random(f"plain-qrels-{seed}")
+    if seed % 2:  # 2-6 bits of hash: keys collide, a collision is not a duplicate
+        mask = np.uint64(((1 << rng.randint(2, 6)) - 1) << 58)
+        monkeypatch.setattr(_command_qrels, "byte_hashes", lambda *a: byte_hashes(*a) & mask)
+    queries = [rng.choice(["q", "Q", "1", "topic-", "\xe9"]) + str(rng.randint(0, 30))
+               for _ in range(rng.randint(1, 8))]
+    docs = [rng.choice(["d", "doc", "x" * rng.randint(5, 40)]) + str(rng.randint(0, 50))
+            for _ in range(rng.randint(1, 20))]
+    lines = [f"{rng.choice(queries)} 0 {rng.choice(docs)} {rng.randint(-3, 4)}"
+             for _ in range(rng.randint(1, 60))]
+    if rng.random() < 0.5:
+        lines.sort(key=lambda line: line.split()[0])  # grouped, as most qrels are
+    path = tmp_path / "qrels"
+    path.write_bytes(("\n".join(lines) + ("\n" if rng.random() < 0.8 else "")).encode("latin-1"))
+    plain = read_plain_qrels(str(path))
+    general = CommandQrels.from_frame(_command_files.read_trec_qrels(str(path), "10.0"))
+    assert plain is not None
+    assert plain.names.tolist() == general.names.tolist() == sorted(set(
+        line.split()[0] for line in lines))
+    assert plain.code.tolist() == general.code.tolist()
+    assert plain.grade.tolist() == general.grade.tolist()
+    assert plain.max_grade.tolist() == general.max_grade.tolist()
+    assert plain.duplicated.tolist() == general.duplicated.tolist()
+    twice = {line.split()[0] for i, line in enumerate(lines)
+             if line.split()[::2] in [other.split()[::2] for other in lines[:i]]}
+    assert plain.duplicated.tolist() == [name in twice for name in plain.names]
+    assert plain.frame().equals(general.frame())
+    ids = np.array([*queries, "nothing", ""], dtype=object)
+    assert plain.lookup(ids).tolist() == [
+        plain.names.tolist().index(q) if q in plain.names else -1 for q in ids]
+
+
+def test_plain_qrels_reader_leaves_other_files_to_the_general_one(tmp_path):
+    from evalkit.trec._command_qrels import read_plain_qrels
+
+    for text in ("q1 0 d1 1\n# comment\n", "q1 0 d1\n", "q1 0 d1 1.5\n", " q1 0 d1 1\n",
+                 "q1 0 d1 1 extra\n", "", "q1 0 " + "d" * 65 + " 1\n", "q1 0 d1 1e3\n"):
+        path = tmp_path / "qrels"
+        path.write_text(text)
+        assert read_plain_qrels(str(path)) is None, text
+    assert read_plain_qrels(str(tmp_path / "missing")) is None

@@ -57,8 +57,9 @@ def format_output(outcome: Outcome, columns: list[Column], *, query_lines: bool,
     out: list[str] = []
     per_query = outcome.per_query
     if query_lines:
-        shown = [c for c in columns if c.name in per_query.columns]
-        values = per_query[[c.name for c in shown]].to_numpy(dtype=object).tolist()
+        shown = [c for c in columns if c.name in per_query]
+        values = list(zip(*(per_query[c.name].tolist() for c in shown), strict=True)) \
+            if shown else [()] * len(outcome.queries)
         patterns = [f"{c.name:<22}\t{{}}\t'{{}}'\n" if c.measure.kind == STRING else
                     f"{c.name:<22}\t{{}}\t{{:{_FORMATS[c.measure.kind]}}}\n" for c in shown]
         for query, row in zip(outcome.queries, values, strict=True):

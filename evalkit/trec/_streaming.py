@@ -19,10 +19,12 @@ from __future__ import annotations
 import gzip
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the functions that need it
+    import pandas as pd
 
 from ._pairs import _check_no_duplicates
 
@@ -76,11 +78,13 @@ def byte_pieces(handle: IO[bytes], size: int | None = None) -> Iterator[tuple[by
 
 #: A parsed piece: its rows (a table with a ``query_id`` column) and a function giving the
 #: line number of a row.
-Parsed = tuple[pd.DataFrame, Callable[[int], int]]
+Parsed = tuple["pd.DataFrame", Callable[[int], int]]
 
 
 def query_blocks(pieces: Iterable[Parsed], name: str) -> Iterator[pd.DataFrame]:
     """Tables of whole queries, each query in one table, from parsed pieces of a file."""
+    import pandas as pd
+
     carry: pd.DataFrame | None = None
     seen: set[Any] = set()
     for table, line_of in pieces:
@@ -116,6 +120,8 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
     """``evaluate(qrels, run, metrics, **options)`` with the run read from ``path`` one block
     of whole queries at a time (see the module's documentation); ``pieces`` parses the
     file's pieces (``evalkit.trec._parsing._run_pieces``)."""
+    import pandas as pd
+
     name = str(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{name} does not exist")
