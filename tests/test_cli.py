@@ -729,3 +729,42 @@ def test_plain_qrels_reader_leaves_other_files_to_the_general_one(tmp_path):
         path.write_text(text)
         assert read_plain_qrels(str(path)) is None, text
     assert read_plain_qrels(str(tmp_path / "missing")) is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_query_lines_as_c_prints_them_with_and_without_nan(seed):
+    # The -q lines (one %-template per query when no value is NaN, else a format per line)
+    # against C's rules line by line: %-22s name, the query, %6.4f (counts %.0f, a NaN with
+    # its sign bit set -nan).
+    from evalkit.trec._command_loop import Outcome
+    from evalkit.trec._command_output import _c_float, format_output
+    from evalkit.trec._command_plan import plan, select_measures
+
+    rng = np.random.default_rng(seed)
+    columns = plan(select_measures(["official", "relstring"], "10.0"), "10.0")
+    queries = [f"q{i}%s" for i in range(rng.integers(1, 6))]
+    per_query = {}
+    for column in columns:
+        if column.measure.kind == "string":
+            per_query[column.name] = np.array(["1R0", "x%d"] * 3, dtype=object)[:len(queries)]
+        elif column.measure.name not in ("runid", "num_q", "gm_map"):
+            values = rng.choice([0.0, 1 / 3, 2.5, 12.0, 0.00005, 0.99995], len(queries))
+            if seed % 2:
+                values[rng.integers(len(queries))] = rng.choice([np.nan, -np.nan])
+            per_query[column.name] = values
+    got = format_output(Outcome(queries, per_query, None), columns, query_lines=True)
+    expected = []
+    for query in queries:
+        for column in columns:
+            if column.name not in per_query:
+                continue
+            value = per_query[column.name][queries.index(query)]
+            if column.measure.kind == "string":
+                shown = f"'{value}'"
+            elif column.measure.kind == "long":
+                shown = f"{value:.0f}"
+            else:
+                shown = _c_float(value)
+            expected.append(f"{column.name:<22}\t{query}\t{shown}\n")
+    assert got == "".join(expected)
+    assert ("-nan" in got or "\tnan" in got or "  nan" in got) == bool(seed % 2)
