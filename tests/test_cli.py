@@ -768,3 +768,40 @@ def test_query_lines_as_c_prints_them_with_and_without_nan(seed):
             expected.append(f"{column.name:<22}\t{query}\t{shown}\n")
     assert got == "".join(expected)
     assert ("-nan" in got or "\tnan" in got or "  nan" in got) == bool(seed % 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_fixed_decimals_as_atof(seed):
+    # Scores all written with k decimals (printf's %.kf) are read right-aligned as one
+    # matrix: bit for bit C's atof, or None for anything else (then the general reader).
+    import random
+
+    from evalkit.trec import _command_fast
+
+    rng = random.Random(f"fixed-{seed}")
+    pattern = re.compile(r"[0-9]*\.[0-9]*")
+    used = 0
+    for _ in range(100):
+        k = rng.randint(0, 8)
+        tokens = [f"{rng.uniform(0, 10 ** rng.randint(0, 8)):.{k}f}"
+                  for _ in range(rng.randint(1, 30))]
+        if rng.random() < 0.3:  # one token that breaks the rule (or keeps it)
+            i = rng.randrange(len(tokens))
+            tokens[i] = rng.choice(["-1.5", "+2.0", "1e5", ".", "5", "1.2.3", "12", ".5", "5.",
+                                    "x.1", "0.5-", tokens[i] + "1", tokens[i][:-1],
+                                    "1234567890123456.0", "12345678901234." + "0" * k])
+        if rng.random() < 0.2:
+            tokens = [token.lstrip("0") or token for token in tokens]
+        prefix = rng.choice(["", ". ", "5. ", "1.2 "])  # bytes before the first field
+        data = (prefix + " ".join(tokens) + " ").encode()
+        first = np.cumsum([len(prefix)] + [len(t) + 1 for t in tokens[:-1]])
+        length = np.array([len(t) for t in tokens])
+        got = _command_fast._fixed_decimals(np.frombuffer(data, dtype=np.uint8), first, length)
+        decimals = {len(t) - 1 - t.find(".") for t in tokens}
+        fits = (all(pattern.fullmatch(t) and t != "." for t in tokens) and len(decimals) == 1
+                and all(len(t) <= 16 and t.find(".") >= 0 for t in tokens))
+        assert (got is not None) == fits, tokens
+        if got is not None:
+            used += 1
+            assert got.tolist() == [_command_files.c_atof(t) for t in tokens], tokens
+    assert used > 30

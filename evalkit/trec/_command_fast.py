@@ -136,6 +136,9 @@ def _decimal_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
     (``[+-]?[0-9]*[.]?[0-9]*``, a digit at least), else None. Such a number is a whole number
     M < 2**53 over 10**k, k <= 15, both exact in a double, so one division rounds it
     correctly, as ``strtod`` does (Clinger's fast path)."""
+    fixed = _fixed_decimals(raw, first, length)
+    if fixed is not None:
+        return fixed
     matrix = _byte_matrix(raw, first, length)
     if matrix is None or not matrix.size:
         return None
@@ -160,6 +163,47 @@ def _decimal_numbers(raw: np.ndarray, first: np.ndarray, length: np.ndarray
     if other.any() or (n_dots > 1).any() or (n_digits == 0).any() or (n_digits > 15).any():
         return None
     return sign * (whole / _POWERS_OF_TEN[k])
+
+
+def _fixed_decimals(raw: np.ndarray, first: np.ndarray, length: np.ndarray
+                    ) -> np.ndarray | None:
+    """:func:`_decimal_numbers` in the common case (what ``printf("%.6f")`` writes): every
+    field is ``[0-9]*[.][0-9]{k}``, the same k, a digit at least, at most 15 digits; else
+    None. The fields are read right-aligned, so the dot is in one column: the digits are a
+    matrix whose product with the powers of ten is M (whole numbers: exact), 2x quicker
+    than a pass per column."""
+    n = length.size
+    width = int(length.max(initial=0))
+    if not n or width > 16:
+        return None
+    end = first + length
+    dot = raw[int(first[0]):int(end[0])].tobytes().find(b".")
+    if dot < 0:
+        return None
+    k = int(length[0]) - 1 - dot  # digits after the dot
+    if int(length.min()) < max(k + 1, 2):  # the dot within each field, a digit beside it
+        return None
+    padded = np.concatenate((np.zeros(width, dtype=np.uint8), raw))
+    # Row e of this view is the ``width`` bytes that end before raw[e]: each field's row ends
+    # with its last byte.
+    rows = np.lib.stride_tricks.as_strided(padded, shape=(raw.size + 1, width),
+                                           strides=(1, 1), writeable=False)
+    digits = rows[end]
+    digits -= ord("0")
+    column = width - 1 - k
+    if not (digits[:, column] == (ord(".") - ord("0")) % 256).all():
+        return None
+    digits[:, column] = 0
+    lead = width - length  # bytes before the field, in the first columns: zeroed
+    for place in range(width - int(length.min())):
+        digits[:, place] *= lead <= place
+    if (digits > 9).any():  # a sign, a second dot or any other byte
+        return None
+    places = np.arange(width)
+    powers = np.where(places > column, 10 ** (width - 1 - places),
+                      10 ** np.maximum(width - 2 - places, 0))
+    powers[column] = 0
+    return (digits.astype(np.int64) @ powers) / _POWERS_OF_TEN[k]
 
 
 def _query_starts(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
