@@ -243,25 +243,21 @@ class PlainStream:
             raise NotPlain from None
         seen: set[str] = set()
         carry = b""
-        carry_line = 1
         with handle:
             size = min(_streaming._CHUNK_BYTES, _PIECE_BYTES)
-            for piece, first_line in byte_pieces(handle, size):
+            # Each line of a plain file is a row: the data start at line n_rows + 1.
+            for piece, _ in byte_pieces(handle, size, count_lines=False):
                 data = carry + piece if carry else piece
-                line = carry_line if carry else first_line
                 block, run_id = _parse_plain(data, self.version)
-                self._check_grouped(block, seen, line)
-                if len(block.names) == 1 and not data.endswith(b"\n"):
-                    carry, carry_line = data, line
-                    continue
+                self._check_grouped(block, seen, self.n_rows + 1)
                 if len(block.names) == 1:  # one query so far: it may go on
-                    carry, carry_line = data, line
+                    carry = data
                     continue
                 # The last query may go on in the next piece: its lines wait.
                 split = int(block.starts[-1])
                 offset = int(block.doc_first[split])
                 offset = data.rfind(b"\n", 0, offset) + 1
-                carry, carry_line = data[offset:], line + split
+                carry = data[offset:]
                 seen.update(block.names[:-1])
                 self.n_rows += split
                 yield _head(block, len(block.names) - 1)
@@ -270,7 +266,7 @@ class PlainStream:
                     raise NotPlain  # an empty file: the general path says so
                 return
             block, self.run_id = _parse_plain(carry, self.version)
-            self._check_grouped(block, seen, carry_line)
+            self._check_grouped(block, seen, self.n_rows + 1)
             self.n_rows += len(block)
             yield block
 

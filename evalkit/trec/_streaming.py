@@ -53,12 +53,13 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
     return handle
 
 
-def byte_pieces(handle: IO[bytes], size: int | None = None) -> Iterator[tuple[bytes, int]]:
+def byte_pieces(handle: IO[bytes], size: int | None = None, *,
+                count_lines: bool = True) -> Iterator[tuple[bytes, int]]:
     """Pieces of the stream, each ending at a newline (the last one maybe not), with the
-    number of each piece's first line."""
+    number of each piece's first line (0 with ``count_lines=False``: a pass less)."""
     size = size or _CHUNK_BYTES
     rest = b""
-    line = 1
+    line = 1 if count_lines else 0
     while True:
         data = handle.read(size)
         if not data:
@@ -71,7 +72,8 @@ def byte_pieces(handle: IO[bytes], size: int | None = None) -> Iterator[tuple[by
             continue
         piece, rest = (data[:cut], data[cut:]) if cut < len(data) else (data, b"")
         yield piece, line
-        line += piece.count(b"\n")
+        if count_lines:
+            line += piece.count(b"\n")
     if rest:
         yield rest, line
 
