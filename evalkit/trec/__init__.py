@@ -28,9 +28,11 @@ Its private modules, one idea each, from the files up:
 - ``_files``: the public readers and writers;
 - ``_metric_names``: the metric names :func:`evaluate` takes, read (no pandas);
 - ``_evaluate``: :func:`evaluate`;
-- ``_command_files``, ``_command_plan``, ``_command_loop``, ``_command_output`` and
-  ``_command``: ``evalkit trec_eval``: how trec_eval reads its files, its ``-m``, its loop
-  over queries, its output and ``--help``, and the command's options, byte for byte.
+- ``_command_files``, ``_command_qrels``, ``_command_fast``, ``_command_plan``,
+  ``_command_loop``, ``_command_output`` and ``_command``: ``evalkit trec_eval``: how
+  trec_eval reads its files (the qrels as arrays; a plain run scored from its bytes, without
+  pandas), its ``-m``, its loop over queries, its output and ``--help``, and the command's
+  options, byte for byte.
 
 The public names are the ones below; everything else here is private. They are loaded on
 first use (PEP 562), so that ``evalkit trec_eval`` on a plain file never imports pandas.
