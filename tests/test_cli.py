@@ -805,3 +805,43 @@ def test_fast_path_fixed_decimals_as_atof(seed):
             used += 1
             assert got.tolist() == [_command_files.c_atof(t) for t in tokens], tokens
     assert used > 30
+
+
+@pytest.mark.parametrize("version", ["10.0", "9.0.8"])
+@pytest.mark.parametrize("seed", range(15))
+def test_fixed_decimal_runs_against_the_binaries(version, seed, tmp_path, monkeypatch):
+    # Runs whose scores all have k decimals (read by _fixed_decimals), with ties, in pieces
+    # of any size, against the real trec_eval, byte for byte.
+    import importlib.util
+    import os
+    import random
+    from pathlib import Path
+
+    from evalkit.trec import _streaming
+
+    binary = os.environ.get("TREC_EVAL" if version == "10.0" else "TREC_EVAL_9")
+    if not binary:
+        pytest.skip("set TREC_EVAL / TREC_EVAL_9")
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_trec_eval", Path(__file__).resolve().parents[1] / "tools" / "fuzz_trec_eval.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    rng = random.Random(f"fixed-runs-{seed}")
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([50, 400, 1 << 20]))
+    k = rng.randint(0, 4)
+    qrels: dict[tuple[int, str], int] = {}
+    run = []
+    for q in rng.sample(range(1, 40), rng.randint(1, 8)):
+        docs = [f"d{d}" for d in rng.sample(range(60), rng.randint(1, 40))]
+        for _ in range(rng.randint(1, 10)):  # no judgement twice (trec_eval would fail)
+            qrels.setdefault((q, rng.choice([*docs, "x"])), rng.randint(0, 3))
+        scores = [rng.choice([rng.uniform(0, 100), rng.choice([1.0, 2.5, 0.125])])
+                  for _ in docs]
+        if rng.random() < 0.5:
+            scores.sort(reverse=True)
+        run += [f"{q} Q0 {doc} {i} {s:.{k}f} run\n" for i, (doc, s) in
+                enumerate(zip(docs, scores, strict=True))]
+    qrels_text = "".join(f"{q} 0 {doc} {grade}\n" for (q, doc), grade in qrels.items())
+    difference = fuzz.compare(binary, version, qrels_text.encode(), "".join(run).encode(),
+                              ["-q", "-c"] if rng.random() < 0.5 else ["-q"], str(tmp_path))
+    assert difference is None, difference
