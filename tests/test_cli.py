@@ -676,3 +676,172 @@ def test_notebooks_are_found_in_the_installed_package(tmp_path, monkeypatch, cap
     code, out, err = run_cli(["notebooks", str(tmp_path / "out2")], capsys)
     assert code == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("evalkit notebooks: the course's notebooks are not in this copy")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_plain_qrels_arrays_equal_the_general_readers(seed, tmp_path, monkeypatch):
+    # The qrels read from their bytes (no pandas) against the general reader's table made
+    # arrays: the same queries, in order, rows, grades, highest grades and duplicates.
+    import random
+
+    from evalkit._hashing import byte_hashes
+    from evalkit.trec import _command_qrels
+    from evalkit.trec._command_qrels import CommandQrels, read_plain_qrels
+
+    rng = random.Random(f"plain-qrels-{seed}")
+    if seed % 2:  # 2-6 bits of hash: keys collide, a collision is not a duplicate
+        mask = np.uint64(((1 << rng.randint(2, 6)) - 1) << 58)
+        monkeypatch.setattr(_command_qrels, "byte_hashes", lambda *a: byte_hashes(*a) & mask)
+    queries = [rng.choice(["q", "Q", "1", "topic-", "\xe9"]) + str(rng.randint(0, 30))
+               for _ in range(rng.randint(1, 8))]
+    docs = [rng.choice(["d", "doc", "x" * rng.randint(5, 40)]) + str(rng.randint(0, 50))
+            for _ in range(rng.randint(1, 20))]
+    lines = [f"{rng.choice(queries)} 0 {rng.choice(docs)} {rng.randint(-3, 4)}"
+             for _ in range(rng.randint(1, 60))]
+    if rng.random() < 0.5:
+        lines.sort(key=lambda line: line.split()[0])  # grouped, as most qrels are
+    path = tmp_path / "qrels"
+    path.write_bytes(("\n".join(lines) + ("\n" if rng.random() < 0.8 else "")).encode("latin-1"))
+    plain = read_plain_qrels(str(path))
+    general = CommandQrels.from_frame(_command_files.read_trec_qrels(str(path), "10.0"))
+    assert plain is not None
+    assert plain.names.tolist() == general.names.tolist() == sorted(set(
+        line.split()[0] for line in lines))
+    assert plain.code.tolist() == general.code.tolist()
+    assert plain.grade.tolist() == general.grade.tolist()
+    assert plain.max_grade.tolist() == general.max_grade.tolist()
+    assert plain.duplicated.tolist() == general.duplicated.tolist()
+    twice = {line.split()[0] for i, line in enumerate(lines)
+             if line.split()[::2] in [other.split()[::2] for other in lines[:i]]}
+    assert plain.duplicated.tolist() == [name in twice for name in plain.names]
+    assert plain.frame().equals(general.frame())
+    ids = np.array([*queries, "nothing", ""], dtype=object)
+    assert plain.lookup(ids).tolist() == [
+        plain.names.tolist().index(q) if q in plain.names else -1 for q in ids]
+
+
+def test_plain_qrels_reader_leaves_other_files_to_the_general_one(tmp_path):
+    from evalkit.trec._command_qrels import read_plain_qrels
+
+    for text in ("q1 0 d1 1\n# comment\n", "q1 0 d1\n", "q1 0 d1 1.5\n", " q1 0 d1 1\n",
+                 "q1 0 d1 1 extra\n", "", "q1 0 " + "d" * 65 + " 1\n", "q1 0 d1 1e3\n"):
+        path = tmp_path / "qrels"
+        path.write_text(text)
+        assert read_plain_qrels(str(path)) is None, text
+    assert read_plain_qrels(str(tmp_path / "missing")) is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_query_lines_as_c_prints_them_with_and_without_nan(seed):
+    # The -q lines (one %-template per query when no value is NaN, else a format per line)
+    # against C's rules line by line: %-22s name, the query, %6.4f (counts %.0f, a NaN with
+    # its sign bit set -nan).
+    from evalkit.trec._command_loop import Outcome
+    from evalkit.trec._command_output import _c_float, format_output
+    from evalkit.trec._command_plan import plan, select_measures
+
+    rng = np.random.default_rng(seed)
+    columns = plan(select_measures(["official", "relstring"], "10.0"), "10.0")
+    queries = [f"q{i}%s" for i in range(rng.integers(1, 6))]
+    per_query = {}
+    for column in columns:
+        if column.measure.kind == "string":
+            per_query[column.name] = np.array(["1R0", "x%d"] * 3, dtype=object)[:len(queries)]
+        elif column.measure.name not in ("runid", "num_q", "gm_map"):
+            values = rng.choice([0.0, 1 / 3, 2.5, 12.0, 0.00005, 0.99995], len(queries))
+            if seed % 2:
+                values[rng.integers(len(queries))] = rng.choice([np.nan, -np.nan])
+            per_query[column.name] = values
+    got = format_output(Outcome(queries, per_query, None), columns, query_lines=True)
+    expected = []
+    for query in queries:
+        for column in columns:
+            if column.name not in per_query:
+                continue
+            value = per_query[column.name][queries.index(query)]
+            if column.measure.kind == "string":
+                shown = f"'{value}'"
+            elif column.measure.kind == "long":
+                shown = f"{value:.0f}"
+            else:
+                shown = _c_float(value)
+            expected.append(f"{column.name:<22}\t{query}\t{shown}\n")
+    assert got == "".join(expected)
+    assert ("-nan" in got or "\tnan" in got or "  nan" in got) == bool(seed % 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_path_fixed_decimals_as_atof(seed):
+    # Scores all written with k decimals (printf's %.kf) are read right-aligned as one
+    # matrix: bit for bit C's atof, or None for anything else (then the general reader).
+    import random
+
+    from evalkit.trec import _command_fast
+
+    rng = random.Random(f"fixed-{seed}")
+    pattern = re.compile(r"[0-9]*\.[0-9]*")
+    used = 0
+    for _ in range(100):
+        k = rng.randint(0, 8)
+        tokens = [f"{rng.uniform(0, 10 ** rng.randint(0, 8)):.{k}f}"
+                  for _ in range(rng.randint(1, 30))]
+        if rng.random() < 0.3:  # one token that breaks the rule (or keeps it)
+            i = rng.randrange(len(tokens))
+            tokens[i] = rng.choice(["-1.5", "+2.0", "1e5", ".", "5", "1.2.3", "12", ".5", "5.",
+                                    "x.1", "0.5-", tokens[i] + "1", tokens[i][:-1],
+                                    "1234567890123456.0", "12345678901234." + "0" * k])
+        if rng.random() < 0.2:
+            tokens = [token.lstrip("0") or token for token in tokens]
+        prefix = rng.choice(["", ". ", "5. ", "1.2 "])  # bytes before the first field
+        data = (prefix + " ".join(tokens) + " ").encode()
+        first = np.cumsum([len(prefix)] + [len(t) + 1 for t in tokens[:-1]])
+        length = np.array([len(t) for t in tokens])
+        got = _command_fast._fixed_decimals(np.frombuffer(data, dtype=np.uint8), first, length)
+        decimals = {len(t) - 1 - t.find(".") for t in tokens}
+        fits = (all(pattern.fullmatch(t) and t != "." for t in tokens) and len(decimals) == 1
+                and all(len(t) <= 16 and t.find(".") >= 0 for t in tokens))
+        assert (got is not None) == fits, tokens
+        if got is not None:
+            used += 1
+            assert got.tolist() == [_command_files.c_atof(t) for t in tokens], tokens
+    assert used > 30
+
+
+@pytest.mark.parametrize("version", ["10.0", "9.0.8"])
+@pytest.mark.parametrize("seed", range(15))
+def test_fixed_decimal_runs_against_the_binaries(version, seed, tmp_path, monkeypatch):
+    # Runs whose scores all have k decimals (read by _fixed_decimals), with ties, in pieces
+    # of any size, against the real trec_eval, byte for byte.
+    import importlib.util
+    import os
+    import random
+    from pathlib import Path
+
+    from evalkit.trec import _streaming
+
+    binary = os.environ.get("TREC_EVAL" if version == "10.0" else "TREC_EVAL_9")
+    if not binary:
+        pytest.skip("set TREC_EVAL / TREC_EVAL_9")
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_trec_eval", Path(__file__).resolve().parents[1] / "tools" / "fuzz_trec_eval.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    rng = random.Random(f"fixed-runs-{seed}")
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([50, 400, 1 << 20]))
+    k = rng.randint(0, 4)
+    qrels: dict[tuple[int, str], int] = {}
+    run = []
+    for q in rng.sample(range(1, 40), rng.randint(1, 8)):
+        docs = [f"d{d}" for d in rng.sample(range(60), rng.randint(1, 40))]
+        for _ in range(rng.randint(1, 10)):  # no judgement twice (trec_eval would fail)
+            qrels.setdefault((q, rng.choice([*docs, "x"])), rng.randint(0, 3))
+        scores = [rng.choice([rng.uniform(0, 100), rng.choice([1.0, 2.5, 0.125])])
+                  for _ in docs]
+        if rng.random() < 0.5:
+            scores.sort(reverse=True)
+        run += [f"{q} Q0 {doc} {i} {s:.{k}f} run\n" for i, (doc, s) in
+                enumerate(zip(docs, scores, strict=True))]
+    qrels_text = "".join(f"{q} 0 {doc} {grade}\n" for (q, doc), grade in qrels.items())
+    difference = fuzz.compare(binary, version, qrels_text.encode(), "".join(run).encode(),
+                              ["-q", "-c"] if rng.random() < 0.5 else ["-q"], str(tmp_path))
+    assert difference is None, difference

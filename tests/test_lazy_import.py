@@ -105,3 +105,87 @@ def test_the_command_line_imports_only_what_the_subcommand_needs():
     assert "evalkit.trec._command" in trec_eval
     # the installed version (importlib.metadata) is read only for --version
     assert "evalkit._version" not in trec_eval and "evalkit._version" in version
+
+
+# ---------------------------------------------------------------------------------------------
+# evalkit.trec is lazy too: `evalkit trec_eval` on a plain file never loads pandas
+# ---------------------------------------------------------------------------------------------
+TREC_INIT = INIT.parent / "trec" / "__init__.py"
+NUMERIC_HEAVY = ("pandas", "pyarrow", "scipy")
+
+
+def _trec_static_table() -> dict[str, str]:
+    """name -> module from the ``if TYPE_CHECKING:`` block of evalkit/trec/__init__.py."""
+    return {alias.name: node.module for node in ast.walk(ast.parse(TREC_INIT.read_text()))
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+            for alias in node.names}
+
+
+def test_the_trec_lazy_table_agrees_with_the_static_imports_and_all():
+    import evalkit.trec as trec
+
+    static = _trec_static_table()
+    assert static == trec._LAZY_ATTRIBUTES
+    assert set(trec.__all__) == set(static)
+    assert set(trec.__all__) <= set(dir(trec))
+
+
+@pytest.mark.parametrize("name", sorted(_trec_static_table()))
+def test_each_trec_name_is_its_modules_object(name):
+    import evalkit.trec as trec
+
+    module = importlib.import_module(f"evalkit.trec.{_trec_static_table()[name]}")
+    assert getattr(trec, name) is getattr(module, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        trec.nothing_here  # noqa: B018
+
+
+def test_trec_star_import_and_from_import():
+    probe = ("from evalkit.trec import *\nimport evalkit.trec\n"
+             "missing = [n for n in evalkit.trec.__all__ if n not in globals()]\n"
+             "assert not missing, missing\n"
+             "from evalkit.trec import evaluate\nassert evaluate is evalkit.evaluate")
+    assert "pandas" in _modules_after(probe)
+
+
+def test_import_evalkit_trec_and_the_command_load_no_pandas():
+    for code in ("import evalkit.trec", "from evalkit.trec._command import run",
+                 "from evalkit.cli import build_parser\nbuild_parser()"):
+        modules = _modules_after(code)
+        assert not {m for m in modules if m.split(".")[0] in NUMERIC_HEAVY}, code
+    assert "pandas" in _modules_after("import evalkit.trec\nevalkit.trec.read_qrels")
+
+
+def _command_modules(qrels: Path, run: Path) -> tuple[str, set[str]]:
+    """stdout of ``python -m evalkit trec_eval -q qrels run`` and the modules it loaded."""
+    probe = ("import json, runpy, sys\n"
+             f"sys.argv = ['evalkit', 'trec_eval', '-q', {str(qrels)!r}, {str(run)!r}]\n"
+             "try:\n    runpy.run_module('evalkit', run_name='__main__')\n"
+             "except SystemExit as done:\n    assert not done.code, done.code\n"
+             "sys.stdout.flush()\nprint()\nprint(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, cwd=INIT.parent.parent)
+    *out, _, modules = done.stdout.split("\n")[:-1]
+    return "\n".join(out) + "\n", set(json.loads(modules))
+
+
+def test_the_command_on_plain_files_never_imports_pandas_pyarrow_or_scipy(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\nq2 0 d1 1\n")
+    lines = ["q1 Q0 d2 1 3.5 sys", "q1 Q0 d1 2 3.5 sys", "q1 Q0 d9 3 1 sys",
+             "q2 Q0 d1 1 0.25 sys", "q2 Q0 d3 2 -1.5 sys"]
+    run.write_text("\n".join(lines) + "\n")
+    out, modules = _command_modules(qrels, run)
+    assert not {m for m in modules if m.split(".")[0] in NUMERIC_HEAVY}
+    assert "evalkit.trec._command_fast" in modules
+    # by hand: q1's one relevant doc d1 ranks 2nd (d2 first at equal score: descending ids),
+    # AP 1/2; q2's d1 and d3 rank 1st and 2nd, AP (1/1 + 2/2) / 2
+    assert "map                   \tq1\t0.5000\n" in out
+    assert "map                   \tq2\t1.0000\n" in out
+    assert "map                   \tall\t0.7500\n" in out
+    assert "num_rel_ret           \tall\t3\n" in out
+    # the proof that the probe sees pandas: a run with a comment line is read the general
+    # way (the same values), and that way loads pandas
+    run.write_text("# a comment\n" + "\n".join(lines) + "\n")
+    general, modules = _command_modules(qrels, run)
+    assert "pandas" in modules and general == out

@@ -26,21 +26,62 @@ Its private modules, one idea each, from the files up:
 - ``_registry``: the one record of each measure (its names, parameters, help line), which
   :func:`evaluate`, the command and the docs read;
 - ``_files``: the public readers and writers;
-- ``_evaluate``: :func:`evaluate` and the metric names it takes;
-- ``_command_files``, ``_command_plan``, ``_command_loop``, ``_command_output`` and
-  ``_command``: ``evalkit trec_eval``: how trec_eval reads its files, its ``-m``, its loop
-  over queries, its output and ``--help``, and the command's options, byte for byte.
+- ``_metric_names``: the metric names :func:`evaluate` takes, read (no pandas);
+- ``_evaluate``: :func:`evaluate`;
+- ``_command_files``, ``_command_qrels``, ``_command_fast``, ``_command_plan``,
+  ``_command_loop``, ``_command_output`` and ``_command``: ``evalkit trec_eval``: how
+  trec_eval reads its files (the qrels as arrays; a plain run scored from its bytes, without
+  pandas), its ``-m``, its loop over queries, its output and ``--help``, and the command's
+  options, byte for byte.
 
-The public names are the ones below; everything else here is private.
+The public names are the ones below; everything else here is private. They are loaded on
+first use (PEP 562), so that ``evalkit trec_eval`` on a plain file never imports pandas.
 """
 
-from ._evaluate import METRICS, MISSING_QUERIES, TREC_EVAL_FAMILIES, TREC_EVAL_NAMES, evaluate
-from ._files import read_qrels, read_run, write_qrels, write_run
-from ._pooling import UNJUDGED, pool, sample_qrels
-from ._ranking import RANKING_COLUMNS, trec_ranking
-from ._tables import QRELS_COLUMNS, RUN_COLUMNS
+# Nothing below is imported by `import evalkit.trec`: each public name is loaded from its module
+# on first use (PEP 562), as in evalkit/__init__.py, so that the command (`evalkit trec_eval`,
+# which imports evalkit.trec._command and thus this package) loads pandas only when it reads a
+# file the general way. The block below is what a type checker, an IDE and Sphinx read; the
+# table after it is what runs (tests/test_lazy_import.py checks that the two agree).
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._evaluate import MISSING_QUERIES, evaluate
+    from ._files import read_qrels, read_run, write_qrels, write_run
+    from ._metric_names import METRICS, TREC_EVAL_FAMILIES, TREC_EVAL_NAMES
+    from ._pooling import UNJUDGED, pool, sample_qrels
+    from ._ranking import RANKING_COLUMNS, trec_ranking
+    from ._tables import QRELS_COLUMNS, RUN_COLUMNS
 
 __all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "evaluate", "trec_ranking",
            "pool", "sample_qrels", "UNJUDGED",
            "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES",
            "QRELS_COLUMNS", "RUN_COLUMNS", "RANKING_COLUMNS"]
+
+#: Each public name -> the private module that defines it.
+_LAZY_ATTRIBUTES = {
+    name: module
+    for module, names in {
+        "_evaluate": ("MISSING_QUERIES", "evaluate"),
+        "_files": ("read_qrels", "read_run", "write_qrels", "write_run"),
+        "_metric_names": ("METRICS", "TREC_EVAL_FAMILIES", "TREC_EVAL_NAMES"),
+        "_pooling": ("UNJUDGED", "pool", "sample_qrels"),
+        "_ranking": ("RANKING_COLUMNS", "trec_ranking"),
+        "_tables": ("QRELS_COLUMNS", "RUN_COLUMNS"),
+    }.items()
+    for name in names
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY_ATTRIBUTES:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_ATTRIBUTES[name]}"), name)
+        globals()[name] = value  # once: the next access is a plain attribute
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_ATTRIBUTES))

@@ -38,7 +38,7 @@ import sys
 from typing import Any
 
 from .._lazy import version_action
-from ._command_fast import NotPlain, PlainStream, read_plain_qrels
+from ._command_fast import NotPlain, PlainStream
 from ._command_files import (
     Crash,
     ResultsStream,
@@ -50,6 +50,7 @@ from ._command_files import (
 from ._command_loop import compute
 from ._command_output import format_output, help_text
 from ._command_plan import plan, select_measures
+from ._command_qrels import CommandQrels, read_plain_qrels
 from ._registry import DEFAULT_VERSION, VERSIONS
 from ._streaming import Ungrouped
 
@@ -186,7 +187,7 @@ def run(args: Any, *, stdout: Any = None, stderr: Any = None, stdin: Any = None)
         selection = select_measures(args.m, version)
         qrels = read_plain_qrels(args.qrels)  # None unless plain: then read the general way
         if qrels is None:
-            qrels = read_trec_qrels(args.qrels, version)
+            qrels = CommandQrels.from_frame(read_trec_qrels(args.qrels, version))
         try:
             columns = plan(selection, version)
         except TrecEvalError:  # trec_eval reads the run before it sets up its measures

@@ -26,10 +26,12 @@ import math
 import re
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the functions that need it
+    import pandas as pd
 
 __all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results",
            "ResultsStream"]
@@ -98,6 +100,8 @@ def _c_numbers(tokens: np.ndarray, *, dtype: type, characters: bytes, plain: str
     """``one`` (C's ``atol`` or ``atof``) of each token, vectorised where Python reads what C
     reads: in one pass when every token is made of ``characters`` and Python reads each
     whole, else the tokens that match ``plain`` in one pass and the rest one by one."""
+    import pandas as pd
+
     if tokens.size and _only(tokens, characters):
         try:  # such a token read whole by int()/float() is read alike by atol/atof
             return tokens.astype(dtype)
@@ -201,6 +205,8 @@ def _first_field_index(counts: np.ndarray) -> np.ndarray:
 def read_trec_qrels(path: str, version: str) -> pd.DataFrame:
     """The qrels as trec_eval ``version`` reads them: ``query_id``, ``doc_id``, ``relevance``
     (``atol``), in file order."""
+    import pandas as pd
+
     fields, field_line, counts, first, _ = _lines(_read_bytes(path, "qrels", version))
     n = counts.size
     parsed = np.ones(n, dtype=bool)
@@ -373,6 +379,8 @@ def _parse_results_split(data: bytes, path: str, version: str, first_line: int,
 def _results_table(query: np.ndarray, doc: np.ndarray, score: np.ndarray, run_id: str,
                    used: np.ndarray, version: str, first_line: int,
                    lines: list[np.ndarray] | None) -> tuple[pd.DataFrame, str, int]:
+    import pandas as pd
+
     if version == "9.0.8":
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
@@ -415,6 +423,8 @@ class ResultsStream:
     def table(self) -> pd.DataFrame:
         """The whole run, in file order (read a piece at a time: what memory the parsing
         takes is a piece's)."""
+        import pandas as pd
+
         try:
             handle = open(self.path, "rb")  # noqa: SIM115 (closed below)
         except OSError as error:

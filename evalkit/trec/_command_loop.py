@@ -5,22 +5,20 @@ the summary (``all``) as trec_eval adds it up (``trec_eval.c``, ``meas_acc.c``,
 
 from __future__ import annotations
 
-import inspect
 import math
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ._command_fast import FastScorer
 from ._command_files import Crash, TrecEvalError
 from ._command_plan import Column
-from ._evaluate import evaluate
+from ._command_qrels import CommandQrels
 from ._measures import MIN_GEO_MEAN
 from ._registry import DEFAULT_VERSION, STRING, TrecEvalName
-from ._streaming import gather_rows
 
 __all__ = ["Outcome", "compute"]
 
@@ -46,18 +44,21 @@ class Outcome:
     values, the summary (None when trec_eval stops before it) and the failure, if any."""
 
     queries: list[str]
-    per_query: pd.DataFrame
+    per_query: dict[str, np.ndarray]  # printed name -> a value per query, in -q's order
     summary: dict[str, Any] | None
     failure: TrecEvalError | None = None
 
 
 def _evaluate_options(version: str) -> dict[str, Any]:
-    """evaluate's keyword for the trec_eval release, when it has one."""
-    parameters = inspect.signature(evaluate).parameters
-    for keyword in ("trec_eval_version", "trec_eval", "version"):
-        if keyword in parameters:
-            return {keyword: version}
-    return {}
+    """evaluate's keyword for the trec_eval release."""
+    return {"trec_eval_version": version}
+
+
+def _is_table(value: Any) -> bool:
+    """Whether value is a pandas DataFrame (without importing pandas: if it is not loaded,
+    nothing is a DataFrame)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(value, pandas.DataFrame)
 
 
 def _sequential_sum(values: np.ndarray) -> float:
@@ -82,13 +83,23 @@ def _stale_ideal_dcg(values: np.ndarray, negative: np.ndarray) -> np.ndarray:
     return values[source]
 
 
-def _finite_scores(run: pd.DataFrame) -> pd.DataFrame:
+def _finite_scores(run: Any) -> Any:
     """+-inf scores rank as trec_eval ranks them: replaced by their rank among the block's
     scores (whole queries, so each query's order is kept)."""
     score = run["score"].to_numpy()
     if np.isfinite(score).all():
         return run
     return run.assign(score=np.unique(score, return_inverse=True)[1].astype(np.float64))
+
+
+#: Values of some queries: their ids and each label's values (in the ids' order).
+Values = tuple[np.ndarray, dict[str, np.ndarray]]
+
+
+def _values(table: Any, labels: list[str]) -> Values:
+    """evaluate's table as :data:`Values`."""
+    return (table.index.to_numpy(dtype=object),
+            {label: table[label].to_numpy() for label in labels})
 
 
 @dataclass
@@ -98,42 +109,30 @@ class _Scored:
 
     query_ids: list[np.ndarray] = field(default_factory=list)
     duplicated: list[np.ndarray] = field(default_factory=list)
-    scores: list[pd.DataFrame] = field(default_factory=list)
+    scores: list[Values] = field(default_factory=list)
 
 
-class _QrelsByQuery:
-    """The qrels rows of any set of queries, without a pass over all of them."""
+def _duplicated_queries(run: Any) -> np.ndarray:
+    import pandas as pd
 
-    def __init__(self, qrels: pd.DataFrame) -> None:
-        self.qrels = qrels
-        code, names = pd.factorize(qrels["query_id"].to_numpy(dtype=object))
-        self.names = pd.Index(names)
-        self.order = np.argsort(code, kind="stable")
-        self.bounds = np.searchsorted(code[self.order], np.arange(len(names) + 1))
-
-    def rows(self, queries: np.ndarray) -> pd.DataFrame:
-        codes = self.names.get_indexer(queries)
-        at = gather_rows(self.order, self.bounds, codes[codes >= 0])
-        return self.qrels.iloc[np.sort(at)]
-
-
-def _duplicated_queries(run: pd.DataFrame) -> np.ndarray:
     twice = run.duplicated(["query_id", "doc_id"]).to_numpy()
     return pd.unique(run["query_id"].to_numpy()[twice])
 
 
-def _score_blocks(blocks: Iterable[pd.DataFrame], qrels: _QrelsByQuery, scorable: pd.Index,
+def _score_blocks(blocks: Iterable[Any], qrels: CommandQrels, scorable: np.ndarray,
                   labels: list[str], reads_pairs: bool, options: dict[str, Any]) -> _Scored:
     """Each block's queries, its judged queries with a document listed twice, and
-    evaluate's values for the ``scorable`` ones (judged without a duplicate or a grade
-    below -1) that list no document twice. evaluate checks for a document listed twice:
-    only when it refuses a block is the block searched for them."""
+    evaluate's values for the ``scorable`` ones (a mask over ``qrels.names``: judged without
+    a duplicate or a grade below -1) that list no document twice. A plain block of bytes is
+    scored by :class:`~evalkit.trec._command_fast.FastScorer`; a table (or a block it gives
+    back) by evaluate, which checks for a document listed twice: only when it refuses a
+    block is the block searched for them."""
     scored = _Scored()
     fast = None
     for block in blocks:
-        if not isinstance(block, pd.DataFrame):  # a plain block of bytes (_command_fast)
+        if not _is_table(block):  # a plain block of bytes (_command_fast)
             if fast is None:
-                fast = FastScorer(qrels.qrels, qrels, scorable, labels, options)
+                fast = FastScorer(qrels, scorable, labels, options)
             done = fast.score(block) if fast.ok and reads_pairs else None
             if done is not None:
                 scored.query_ids.append(done[0])
@@ -141,65 +140,102 @@ def _score_blocks(blocks: Iterable[pd.DataFrame], qrels: _QrelsByQuery, scorable
                     scored.scores.append(done[1])
                 continue
             block = block.table()
-        ids = pd.unique(block["query_id"].to_numpy(dtype=object))
-        scored.query_ids.append(ids)
-        judged = ids[qrels.names.get_indexer(ids) >= 0]
-        if not reads_pairs or not judged.size:
-            continue
-        wanted = judged[scorable.get_indexer(judged) >= 0]
-        if wanted.size < judged.size:  # rare: such a query fails, maybe for a duplicate
-            others = block[block["query_id"].isin(judged[scorable.get_indexer(judged) < 0])]
-            scored.duplicated.append(_duplicated_queries(others))
-        if not wanted.size:
-            continue
-        run = block[block["query_id"].isin(wanted)] if wanted.size < ids.size else block
-        if not labels:
-            scored.duplicated.append(_duplicated_queries(run))
-            continue
-        run = _finite_scores(run)
-        subset = qrels.rows(wanted)
-        try:
-            values = evaluate(subset, run, labels, **options)
-        except ValueError:
-            duplicated = _duplicated_queries(run)
-            if not duplicated.size:
-                raise
-            scored.duplicated.append(duplicated)
-            run = run[~run["query_id"].isin(duplicated)]
-            if not len(run):
-                continue
-            values = evaluate(subset[~subset["query_id"].isin(duplicated)], run, labels,
-                              **options)
-        scored.scores.append(values)
+        _score_table(block, qrels, scorable, labels, reads_pairs, options, scored)
     return scored
 
 
-def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
-            run_id: str | Callable[[], str],
+def _score_table(block: Any, qrels: CommandQrels, scorable: np.ndarray, labels: list[str],
+                 reads_pairs: bool, options: dict[str, Any], scored: _Scored) -> None:
+    """The general path of :func:`_score_blocks`: a table of whole queries, by evaluate."""
+    import pandas as pd
+
+    from ._evaluate import evaluate
+
+    ids = pd.unique(block["query_id"].to_numpy(dtype=object))
+    scored.query_ids.append(ids)
+    code = qrels.lookup(ids)
+    judged, code = ids[code >= 0], code[code >= 0]
+    if not reads_pairs or not judged.size:
+        return
+    wanted = judged[scorable[code]]
+    if wanted.size < judged.size:  # rare: such a query fails, maybe for a duplicate
+        others = block[block["query_id"].isin(judged[~scorable[code]])]
+        scored.duplicated.append(_duplicated_queries(others))
+    if not wanted.size:
+        return
+    run = block[block["query_id"].isin(wanted)] if wanted.size < ids.size else block
+    if not labels:
+        scored.duplicated.append(_duplicated_queries(run))
+        return
+    run = _finite_scores(run)
+    subset = qrels.rows(wanted)
+    try:
+        values = evaluate(subset, run, labels, **options)
+    except ValueError:
+        duplicated = _duplicated_queries(run)
+        if not duplicated.size:
+            raise
+        scored.duplicated.append(duplicated)
+        run = run[~run["query_id"].isin(duplicated)]
+        if not len(run):
+            return
+        values = evaluate(subset[~subset["query_id"].isin(duplicated)], run, labels,
+                          **options)
+    scored.scores.append(_values(values, labels))
+
+
+def _in_sorted(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Whether each of ``values`` is in ``pool`` (sorted): np.isin without sorting both (a
+    search per value; np.isin on str objects sorts them together)."""
+    if not pool.size or not values.size:
+        return np.zeros(values.size, dtype=bool)
+    at = np.minimum(np.searchsorted(pool, values), pool.size - 1)
+    return pool[at] == values
+
+
+def _by_query(parts: list[Values], queries: np.ndarray, labels: list[str]
+              ) -> dict[str, np.ndarray]:
+    """Each label's values for ``queries`` (sorted, distinct), NaN where a part has none."""
+    columns: dict[str, np.ndarray] = {}
+    ids = np.concatenate([part[0] for part in parts]) if parts else np.zeros(0, dtype=object)
+    at = np.zeros(0, dtype=np.intp)
+    if ids.size and queries.size:
+        at = np.minimum(np.searchsorted(queries, ids), queries.size - 1)
+    found = (queries[at] == ids) if at.size else np.zeros(ids.size, dtype=bool)
+    for label in labels:
+        values = [part[1][label] for part in parts]
+        joined = np.concatenate(values) if values else np.zeros(0)
+        column = np.full(queries.size, np.nan,
+                         dtype=np.float64 if joined.dtype.kind in "fiub" else object)
+        column[at[found]] = joined[found]
+        columns[label] = column
+    return columns
+
+
+def compute(qrels: Any, run: Any, run_id: str | Callable[[], str],
             columns: list[Column], *, relevance_level: int, complete: bool,
             version: str = DEFAULT_VERSION, judged_only: bool = False) -> Outcome:
     """trec_eval's loop over queries (see the module's documentation), vectorised;
-    ``judged_only`` is trec_eval's -J (condensed lists). ``run`` is the run table, or its
-    blocks of whole queries (each query in one block), read one after the other; ``run_id``
+    ``judged_only`` is trec_eval's -J (condensed lists). ``qrels`` is a
+    :class:`~evalkit.trec._command_qrels.CommandQrels` or the qrels table; ``run`` the run
+    table, or its blocks of whole queries (each query in one block: tables, or
+    :class:`~evalkit.trec._command_fast.ByteBlock` s), read one after the other; ``run_id``
     the run id, or a function giving it once the blocks are read."""
-    blocks = [run] if isinstance(run, pd.DataFrame) else run
-    # Hashed, then only the distinct ids sorted (byte order: ids are Latin-1 text).
-    q_ids = np.sort(pd.unique(qrels["query_id"].to_numpy(dtype=object)))
+    if not isinstance(qrels, CommandQrels):
+        qrels = CommandQrels.from_frame(qrels)
+    blocks = [run] if _is_table(run) else run
+    q_ids = qrels.names  # sorted (byte order: ids are Latin-1 text)
     reads_pairs = any(c.measure.evalkit is not None for c in columns)  # not runid, num_q
     labels = list(dict.fromkeys(label for c in columns for label in c.labels))
-    max_rel_by_query = qrels.groupby("query_id", sort=False)["relevance"].max()
-    qrels_dup = pd.Index(qrels["query_id"][qrels.duplicated(["query_id", "doc_id"])].unique())
-    scorable = max_rel_by_query.index[(max_rel_by_query >= -1).to_numpy()
-                                      & ~max_rel_by_query.index.isin(qrels_dup)]
+    scorable = (qrels.max_grade >= -1) & ~qrels.duplicated
     options = {"relevance_level": relevance_level, "judged_only": judged_only,
                **_evaluate_options(version)}
-    by_query = _QrelsByQuery(qrels)
-    scored = _score_blocks(blocks, by_query, scorable, labels, reads_pairs, options)
+    scored = _score_blocks(blocks, qrels, scorable, labels, reads_pairs, options)
     r_ids = np.sort(np.concatenate(scored.query_ids)) if scored.query_ids else \
         np.zeros(0, dtype=object)
     if version == "10.0":
         loop = q_ids
-        in_run = np.isin(loop, r_ids)
+        in_run = _in_sorted(loop, r_ids)
     else:
         loop = np.intersect1d(r_ids, q_ids)
         in_run = np.ones(loop.size, dtype=bool)
@@ -208,10 +244,11 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
     reason = np.full(n, "", dtype=object)
     max_rel = np.zeros(n)
     if reads_pairs and n:
-        index = pd.Index(loop)
-        run_dup = pd.Index(np.concatenate(scored.duplicated) if scored.duplicated else [])
-        max_rel = max_rel_by_query.reindex(index).to_numpy()
-        dup = index.isin(run_dup) | index.isin(qrels_dup)
+        code = qrels.lookup(loop)  # all found: the loop's queries are the qrels'
+        run_dup = (np.concatenate(scored.duplicated).astype(object) if scored.duplicated
+                   else np.zeros(0, dtype=object))
+        max_rel = qrels.max_grade[code].astype(np.float64)
+        dup = _in_sorted(loop, np.sort(run_dup)) | qrels.duplicated[code]
         reason[dup] = "a document is listed twice for this query"
         fail[dup] = 1
         first_negative = ~dup & (np.arange(n) == 0) & (max_rel < 0)
@@ -237,20 +274,20 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
     bogus = ~in_run[:stop]
     if queries.size == 0 and failure is None:
         raise TrecEvalError("no queries with both results and relevance info", code=7)
-    scores = pd.DataFrame(index=pd.Index(queries, dtype=object), columns=labels,
-                          dtype=np.float64)
-    if labels and queries.size:
-        parts = list(scored.scores)
-        if bogus.any():
-            extra = pd.DataFrame({"query_id": queries[bogus], "doc_id": BOGUS_DOCNO,
-                                  "score": 1.0})
-            parts.append(evaluate(by_query.rows(queries[bogus]), extra, labels, **options))
-        if parts:
-            scores = pd.concat(parts) if len(parts) > 1 else parts[0]
-        scores = scores.reindex(pd.Index(queries, dtype=object))
+    parts = list(scored.scores) if labels and queries.size else []
+    if labels and queries.size and bogus.any():
+        import pandas as pd
+
+        from ._evaluate import evaluate
+
+        extra = pd.DataFrame({"query_id": queries[bogus], "doc_id": BOGUS_DOCNO,
+                              "score": 1.0})
+        parts.append(_values(evaluate(qrels.rows(queries[bogus]), extra, labels, **options),
+                             labels))
+    scores = _by_query(parts, queries, labels)
     n_evaluated = queries.size
     n_queries = q_ids.size if complete else n_evaluated
-    per_query = pd.DataFrame(index=scores.index)
+    per_query: dict[str, np.ndarray] = {}
     summary: dict[str, Any] = {}
     for column in columns:
         measure = column.measure
@@ -261,12 +298,13 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
             summary[column.name] = n_queries
             continue
         if measure.kind == STRING:  # relstring: per query only
-            strings = scores[column.labels[0]].to_numpy(dtype=object).copy()
+            strings = scores[column.labels[0]].astype(object)
             if column.name == "relstring":  # 10.0 clears it (by this exact name)
                 strings[bogus] = ""
             per_query[column.name] = strings
             continue
-        block = scores[list(column.labels)].to_numpy(dtype=np.float64)
+        block = np.column_stack([scores[label].astype(np.float64) for label in column.labels]
+                                ) if column.labels else np.zeros((queries.size, 0))
         if block.shape[1] == 1:
             values = block[:, 0].copy()
         else:  # 11pt_avg: the levels' precisions summed in order, divided by their number
@@ -286,7 +324,7 @@ def compute(qrels: pd.DataFrame, run: pd.DataFrame | Iterable[pd.DataFrame],
         per_query[column.name] = values
         total = _sequential_sum(values)
         if measure.name == "num_rel" and complete:
-            total = float(np.count_nonzero(qrels["relevance"].to_numpy() > 0))
+            total = float(np.count_nonzero(qrels.grade > 0))
         if measure.summed or n_queries == 0:
             summary[column.name] = total
         else:

@@ -8,8 +8,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import _evaluate as _evaluation
 from ._command_files import TrecEvalError, c_atof, c_atol
+from ._metric_names import _parse_metrics
 from ._registry import (
     BY_NAME,
     CUT_FLOAT,
@@ -186,7 +186,7 @@ def _check_parameters(name: str, text: str) -> str:
     """evaluate's label for trec_eval's ``name.text``, once evaluate has read it."""
     label = f"{name}.{text}"
     try:
-        _evaluation._parse_metrics([label])
+        _parse_metrics([label])
     except ValueError as error:
         raise TrecEvalError(f"-m {label}: {error}", code=2) from None
     return label

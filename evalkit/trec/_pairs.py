@@ -8,8 +8,12 @@ hash collision never counts as a duplicate.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the functions that need it
+    import pandas as pd
 
 from .._hashing import string_hashes
 from ._measures import block_starts
@@ -39,6 +43,8 @@ def _report_duplicates(
 def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
     """The readers' check: the same hashed, verified test as :func:`~evalkit.trec.evaluate`
     uses."""
+    import pandas as pd
+
     code, queries = pd.factorize(table["query_id"].to_numpy())
     _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
                            what, verb)
@@ -52,6 +58,8 @@ def _check_pair_duplicates(
 
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
+    import pandas as pd
+
     keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
     # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
     # rows share a query, so when each query's rows are together the keys can be sorted a

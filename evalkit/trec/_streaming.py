@@ -19,10 +19,12 @@ from __future__ import annotations
 import gzip
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the functions that need it
+    import pandas as pd
 
 from ._pairs import _check_no_duplicates
 
@@ -51,12 +53,13 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
     return handle
 
 
-def byte_pieces(handle: IO[bytes], size: int | None = None) -> Iterator[tuple[bytes, int]]:
+def byte_pieces(handle: IO[bytes], size: int | None = None, *,
+                count_lines: bool = True) -> Iterator[tuple[bytes, int]]:
     """Pieces of the stream, each ending at a newline (the last one maybe not), with the
-    number of each piece's first line."""
+    number of each piece's first line (0 with ``count_lines=False``: a pass less)."""
     size = size or _CHUNK_BYTES
     rest = b""
-    line = 1
+    line = 1 if count_lines else 0
     while True:
         data = handle.read(size)
         if not data:
@@ -69,18 +72,21 @@ def byte_pieces(handle: IO[bytes], size: int | None = None) -> Iterator[tuple[by
             continue
         piece, rest = (data[:cut], data[cut:]) if cut < len(data) else (data, b"")
         yield piece, line
-        line += piece.count(b"\n")
+        if count_lines:
+            line += piece.count(b"\n")
     if rest:
         yield rest, line
 
 
 #: A parsed piece: its rows (a table with a ``query_id`` column) and a function giving the
 #: line number of a row.
-Parsed = tuple[pd.DataFrame, Callable[[int], int]]
+Parsed = tuple["pd.DataFrame", Callable[[int], int]]
 
 
 def query_blocks(pieces: Iterable[Parsed], name: str) -> Iterator[pd.DataFrame]:
     """Tables of whole queries, each query in one table, from parsed pieces of a file."""
+    import pandas as pd
+
     carry: pd.DataFrame | None = None
     seen: set[Any] = set()
     for table, line_of in pieces:
@@ -116,6 +122,8 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
     """``evaluate(qrels, run, metrics, **options)`` with the run read from ``path`` one block
     of whole queries at a time (see the module's documentation); ``pieces`` parses the
     file's pieces (``evalkit.trec._parsing._run_pieces``)."""
+    import pandas as pd
+
     name = str(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{name} does not exist")
