@@ -43,11 +43,19 @@ def _report_duplicates(
 def _check_no_duplicates(table: pd.DataFrame, what: str, verb: str) -> None:
     """The readers' check: the same hashed, verified test as :func:`~evalkit.trec.evaluate`
     uses."""
+    _check_no_duplicate_pairs(table["query_id"].to_numpy(), table["doc_id"].to_numpy(),
+                              what, verb)
+
+
+def _check_no_duplicate_pairs(query_id: np.ndarray, doc_id: np.ndarray, what: str,
+                              verb: str) -> None:
+    """:func:`_check_no_duplicates` on the columns as object arrays of str: a reader checks
+    the ids it parsed before they go into a table (pandas 3 then stores them in arrow, which
+    a check of the table would turn back into objects, a copy of every id)."""
     import pandas as pd
 
-    code, queries = pd.factorize(table["query_id"].to_numpy())
-    _check_pair_duplicates(code, table["doc_id"].to_numpy(), np.asarray(queries, dtype=object),
-                           what, verb)
+    code, queries = pd.factorize(query_id)
+    _check_pair_duplicates(code, doc_id, np.asarray(queries, dtype=object), what, verb)
 
 
 def _check_pair_duplicates(

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._pairs import _check_no_duplicates
+from ._pairs import _check_no_duplicate_pairs
 from ._streaming import byte_pieces
 from ._text_files import read_text as _read_text
 from ._text_files import source_name as _source_name
@@ -117,28 +117,25 @@ def _read_qrels(path_or_buffer: Any) -> pd.DataFrame:
     if relevance is None:
         _first_bad_qrels_line(text, name)
         raise ValueError(f"{name}: could not read it as TREC qrels")  # pragma: no cover
-    qrels = pd.DataFrame(
-        {
-            "query_id": table[0].to_numpy(dtype=object),
-            "doc_id": table[2].to_numpy(dtype=object),
-            "relevance": relevance.astype(np.int64),
-        }
+    query_id, doc_id = table[0].to_numpy(dtype=object), table[2].to_numpy(dtype=object)
+    del table, text  # the ids are all that is left to keep
+    _check_no_duplicate_pairs(query_id, doc_id, f"{name}: the qrels", "judged twice")
+    return pd.DataFrame(
+        {"query_id": query_id, "doc_id": doc_id, "relevance": relevance.astype(np.int64)}
     )
-    _check_no_duplicates(qrels, f"{name}: the qrels", "judged twice")
-    return qrels
 
 
 def _read_run(path_or_buffer: Any) -> pd.DataFrame:
     """The body of :func:`evalkit.read_run`."""
     name = _source_name(path_or_buffer)
-    run = _run_table(_read_text(path_or_buffer), name)
-    _check_no_duplicates(run, f"{name}: the run", "retrieved twice")
-    return run
+    return _run_table(_read_text(path_or_buffer), name, check_pairs=True)
 
 
-def _run_table(text: str, name: str, first_line: int = 1) -> pd.DataFrame:
+def _run_table(text: str, name: str, first_line: int = 1, *,
+               check_pairs: bool = False) -> pd.DataFrame:
     """The run lines of ``text`` (whose first line is line ``first_line`` of ``name``) as a
-    table, malformed lines named."""
+    table, malformed lines named; with ``check_pairs``, a document retrieved twice for one
+    query refused (checked on the parsed ids, before the table is made)."""
     table = _parse_table(text, 6, extra_fields=True)
     score = None
     if table is not None and not (table[5] == "").any():
@@ -148,10 +145,13 @@ def _run_table(text: str, name: str, first_line: int = 1) -> pd.DataFrame:
     if score is None:
         _first_bad_run_line(text, name, first_line)
         raise ValueError(f"{name}: could not read it as a TREC run")  # pragma: no cover
+    query_id, doc_id = table[0].to_numpy(dtype=object), table[2].to_numpy(dtype=object)
+    if check_pairs:
+        _check_no_duplicate_pairs(query_id, doc_id, f"{name}: the run", "retrieved twice")
     return pd.DataFrame(
         {
-            "query_id": table[0].to_numpy(dtype=object),
-            "doc_id": table[2].to_numpy(dtype=object),
+            "query_id": query_id,
+            "doc_id": doc_id,
             "score": score,
             "run_id": table[5].to_numpy(dtype=object),
             "rank": table[3].to_numpy(dtype=object),
