@@ -128,8 +128,9 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{name} does not exist")
     missing = options.pop("missing_queries", "ignore")
-    q_query = qrels["query_id"].to_numpy()
-    q_code, q_names = pd.factorize(q_query)
+    # The column itself, not .to_numpy(): an arrow-backed one is numbered in arrow, without
+    # a str object made per judgement.
+    q_code, q_names = pd.factorize(qrels["query_id"])
     q_names = pd.Index(q_names)
     order = np.argsort(q_code, kind="stable")
     bounds = np.searchsorted(q_code[order], np.arange(len(q_names) + 1))
