@@ -29,7 +29,7 @@ import numpy as np
 
 from .._hashing import BYTE_MASKS, byte_hashes
 from . import _streaming
-from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1, _plain_numbers
+from ._command_files import _WIDEST, _byte_matrix, _latin1, _plain_numbers, plain_fields
 from ._measures import JudgedRun
 from ._pairs import _pair_keys
 from ._streaming import Ungrouped, byte_pieces, gather_rows
@@ -77,34 +77,11 @@ class ByteBlock:
 def _parse_plain(data: bytes, version: str) -> tuple[ByteBlock, str]:
     """The rows of ``data`` (whole lines) and its last line's run id; NotPlain unless every
     line is plain."""
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    if b"\0" in data:
+    fields = plain_fields(data, 6)
+    if fields is None:
         raise NotPlain
-    text = data + bytes(8)
-    raw = np.frombuffer(text, dtype=np.uint8)[: len(data)]
-    if _C_SPACE[raw[0]]:  # a line that starts with white space (or is blank)
-        raise NotPlain
-    ends = np.flatnonzero(raw == 10)
-    # C's isspace: ' ' and \t \n \v \f \r (9-13); two compares beat a table look-up.
-    space = np.subtract(raw, 9, dtype=np.uint8) < 5
-    space |= raw == 32
-    # Where white space starts and ends, alternately: the data start with a field and end
-    # with a newline, so the first is a field's end.
-    turns = np.flatnonzero(space[1:] != space[:-1])
-    del space
-    turns += 1
-    field_end = turns[0::2]
-    field_at = np.r_[0, turns[1::2]]
-    n = ends.size
-    # Exactly six fields on every line: the 6i-th field starts after line i - 1 ends and
-    # the (6i + 5)-th ends before line i does.
-    if (field_at.size != 6 * n or not (field_at[6::6] > ends[:-1]).all()
-            or not (field_at[5::6] < ends).all()):
-        raise NotPlain
+    raw, text, ends, field_at, field_end = fields
     first = field_at[0::6]
-    if (raw[first] == ord("#")).any():  # comments (10.0) or '#' ids (9.0.8): general path
-        raise NotPlain
     length = field_end - field_at
     doc_first, doc_length = field_at[2::6], length[2::6]
     if int(doc_length.max()) > _WIDEST:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._hashing import byte_hashes, joined_bytes
-from ._command_files import _C_SPACE, _WIDEST, _byte_matrix, _latin1
+from ._command_files import _WIDEST, _byte_matrix, _latin1, plain_fields
 from ._pairs import _pair_keys
 
 __all__ = ["CommandQrels", "read_plain_qrels"]
@@ -137,25 +137,10 @@ def read_plain_qrels(path: str) -> CommandQrels | None:
             data = handle.read()
     except OSError:
         return None
-    if not data or b"\0" in data:
+    fields = plain_fields(data, 4)
+    if fields is None:
         return None
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    text = data + bytes(8)
-    raw = np.frombuffer(text, dtype=np.uint8)[: len(data)]
-    if _C_SPACE[raw[0]]:
-        return None
-    ends = np.flatnonzero(raw == 10)
-    space = np.subtract(raw, 9, dtype=np.uint8) < 5
-    space |= raw == 32
-    turns = np.flatnonzero(space[1:] != space[:-1])
-    del space
-    turns += 1
-    field_end = turns[0::2]
-    field_at = np.r_[0, turns[1::2]]
-    if (field_at.size != 4 * ends.size or not (field_at[4::4] > ends[:-1]).all()
-            or not (field_at[3::4] < ends).all() or (raw[field_at[0::4]] == ord("#")).any()):
-        return None
+    raw, text, ends, field_at, field_end = fields
     length = field_end - field_at
     grade = _whole_numbers(raw, field_at[3::4], length[3::4])
     query_first, query_length = field_at[0::4], length[0::4]
