@@ -94,12 +94,19 @@ def test_a_file_that_starts_or_ends_oddly(tmp_path, monkeypatch):
     assert ek.evaluate(qrels, empty, ["AP"], missing_queries="zero")["AP"].tolist() == [0.0]
 
 
+def one_judgement_and_a_run(text, size, tmp_path, monkeypatch):
+    """A qrels judging document a of query 1, and a run file holding ``text``, read in
+    pieces of ``size`` bytes."""
+    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", size)
+    path = tmp_path / "run"
+    path.write_text(text)
+    return pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]}), path
+
+
 @pytest.mark.parametrize("size", [1, 7, 1 << 20])
 def test_an_ungrouped_file_is_refused_with_its_line(size, tmp_path, monkeypatch):
-    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", size)
-    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
-    path = tmp_path / "run"
-    path.write_text("1 Q0 a 1 3 r\n2 Q0 a 1 3 r\n\n1 Q0 b 2 2 r\n")
+    qrels, path = one_judgement_and_a_run("1 Q0 a 1 3 r\n2 Q0 a 1 3 r\n\n1 Q0 b 2 2 r\n",
+                                          size, tmp_path, monkeypatch)
     with pytest.raises(ValueError, match=r"run, line 4: query '1' comes back .*ek.read_run"):
         ek.evaluate(qrels, path, ["AP"])
     # read whole, the same file is fine
@@ -108,10 +115,8 @@ def test_an_ungrouped_file_is_refused_with_its_line(size, tmp_path, monkeypatch)
 
 @pytest.mark.parametrize("size", [1, 1 << 20])
 def test_a_malformed_line_is_named(size, tmp_path, monkeypatch):
-    monkeypatch.setattr(_streaming, "_CHUNK_BYTES", size)
-    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
-    path = tmp_path / "run"
-    path.write_text("1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n\n2 Q0 c 1\n")
+    qrels, path = one_judgement_and_a_run("1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n\n2 Q0 c 1\n",
+                                          size, tmp_path, monkeypatch)
     with pytest.raises(ValueError, match=r"run, line 4: expected 6 fields"):
         ek.evaluate(qrels, path, ["AP"])
     path.write_text("1 Q0 a 1 3 r\n1 Q0 b 2 x r\n")
