@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pandas is imported by the functions that need it
     import pandas as pd
 
 __all__ = ["TrecEvalError", "Crash", "c_atol", "c_atof", "read_trec_qrels", "read_trec_results",
-           "ResultsStream"]
+           "ResultsStream", "PlainFields", "plain_fields"]
 
 
 class TrecEvalError(Exception):
