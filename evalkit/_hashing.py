@@ -201,8 +201,12 @@ def _utf8_hashes(ids: np.ndarray) -> np.ndarray:
     data = np.frombuffer(text, dtype=np.uint8)
     ends = np.flatnonzero(data == 0)  # where each id ends; or a NUL inside an id
     if ends.size == len(part) - 1:
-        first = np.r_[0, ends + 1]
-        length = np.r_[ends, data.size] - first
+        first = np.empty(len(part), dtype=np.intp)
+        first[0] = 0
+        np.add(ends, 1, out=first[1:])
+        length = np.empty(len(part), dtype=np.intp)
+        np.subtract(ends, first[:-1], out=length[:-1])
+        length[-1] = data.size - first[-1]
     else:  # some id holds a NUL: measure each one (rare)
         length = np.array([len(i.encode("utf-8", "surrogatepass")) for i in part], dtype=np.intp)
         text = "".join(part).encode("utf-8", "surrogatepass")
@@ -241,23 +245,33 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarra
     # The 8 bytes from each offset of text, as one (unaligned) integer: a view, no copy.
     words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
     hashed = length.astype(np.uint64) * _MULTIPLIERS[0]
-    n_words = (int(length.max(initial=0)) + 7) // 8
-    multipliers = _multipliers(n_words)
-    for j in range(n_words):
+    longest, shortest = int(length.max(initial=0)), int(length.min(initial=0))
+    multipliers = _multipliers((longest + 7) // 8)
+    lengths_up_to_longest = np.arange(longest + 1)
+    rows: np.ndarray | None = None  # the ids long enough to have word j (None: all)
+    for j in range((longest + 7) // 8):
         # Bytes 8j to 8j + 7 of each id (all of them: a shorter id's are masked to 0), or of
-        # just the ids this long when they are few.
-        rows: Any = slice(None)
-        if j and np.count_nonzero(length > 8 * j) < length.size // 4:
+        # just the ids this long once they are few.
+        if rows is not None:
+            rows = rows[length[rows] > 8 * j]
+        elif j and np.count_nonzero(length > 8 * j) < length.size // 4:
             rows = np.flatnonzero(length > 8 * j)
-        at = first[rows] + 8 * j
-        if j:  # a short id near the end would read past it: its bytes are masked anyway
+        if rows is None:
+            at, lengths = (first + 8 * j if j else first), length
+        else:
+            at, lengths = first[rows] + 8 * j, length[rows]
+        if j and 8 * j >= shortest:  # a short id near the end would read past it
             np.minimum(at, words.size - 1, out=at)
         word = words[at]
-        remaining = np.clip(length[rows] - 8 * j, 0, 8)
-        word &= BYTE_MASKS[remaining]  # drops the bytes of the next id
+        if 8 * (j + 1) > shortest:  # some id ends in this word: drop the next id's bytes
+            # The mask for each length (a small table), then each id's.
+            word &= BYTE_MASKS[np.clip(lengths_up_to_longest - 8 * j, 0, 8)][lengths]
         word *= multipliers[j + 1]
         _mix(word)
-        hashed[rows] += word
+        if rows is None:
+            hashed += word
+        else:
+            hashed[rows] += word
     # The top bits of a sum of products depend on every byte; fold them into the low bits.
     hashed ^= hashed >> _FOLD
     return hashed
