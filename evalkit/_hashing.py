@@ -23,6 +23,9 @@ __all__ = ["string_hashes", "arrow_string_hashes", "byte_hashes", "joined_bytes"
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
 _OBJECT_CHUNK = 1 << 14
+# _object_codes numbers objects in a table of addresses when it needs at most this many
+# slots per row (8 bytes each; 0: never).
+_SLOTS_PER_ROW = 8
 # Object arrays this long or longer are checked for repeated objects (repeats_objects).
 _REPEATS_MIN = 1 << 16
 #: 2**64 / the golden ratio (Knuth's multiplicative hashing), odd: spreads references and numbers.
@@ -139,11 +142,34 @@ def repeats_objects(values: np.ndarray) -> bool:
 
 def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A number for each distinct object (reference) of ``values``, in order of address (so
-    that reading the objects goes through memory in order), and a row holding each."""
+    that reading the objects goes through memory in order), and a row holding each.
+
+    Objects sit at distinct addresses, all multiples of their alignment: when the span of
+    the addresses is a small multiple of the number of rows (as for the ids of one
+    vocabulary), each address is a slot of a table, which numbers them in two passes;
+    otherwise they are factorized.
+    """
+    addresses = np.frombuffer(values, dtype=np.intp)
+    small = np.int32 if values.size < 2**31 else np.intp
+    if addresses.size:
+        low, high = int(addresses.min()), int(addresses.max())
+        ored = int(np.bitwise_or.reduce(addresses))
+        shift = min((ored & -ored).bit_length() - 1, 4) if ored else 0  # the alignment
+        span = ((high - low) >> shift) + 1
+        if span <= _SLOTS_PER_ROW * (addresses.size + 8192):
+            slot = addresses - low
+            slot >>= shift
+            table = np.zeros(span, dtype=small)
+            table[slot] = 1
+            present = np.flatnonzero(table)  # the distinct objects, in order of address
+            table[present] = np.arange(present.size, dtype=small)
+            codes = table[slot]
+            row = np.empty(present.size, dtype=small)
+            row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
+            return codes, row
     import pandas as pd
 
-    codes, distinct = pd.factorize(np.frombuffer(values, dtype=np.intp))
-    small = np.int32 if values.size < 2**31 else np.intp
+    codes, distinct = pd.factorize(addresses)
     rank = np.empty(distinct.size, dtype=small)
     rank[np.argsort(distinct)] = np.arange(distinct.size, dtype=small)
     codes = rank[codes]

@@ -103,6 +103,32 @@ def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
         assert len(array) - np.unique(buckets).size <= 12
 
 
+@pytest.mark.parametrize("slots_per_row", [8, 0])  # a table of addresses; factorize
+@pytest.mark.parametrize("vocabulary_size", [1, 50, 3_000])
+def test_object_codes_number_each_object_once_in_order_of_address(
+        monkeypatch, slots_per_row, vocabulary_size):
+    # Both ways of numbering the objects give each distinct object (not each distinct str:
+    # equal copies are distinct objects) one code, in order of address, with a row that
+    # holds it; and the hashes taken through them are those of every row.
+    monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", slots_per_row)
+    rng = np.random.default_rng(vocabulary_size)
+    vocabulary = [f"doc-{i}" for i in range(vocabulary_size)]
+    vocabulary += [str(v).upper().lower() for v in vocabulary[:5]]  # equal text, new objects
+    values = np.array(vocabulary, dtype=object)[rng.integers(0, len(vocabulary), 20_000)]
+    codes, rows = _hashing._object_codes(values)
+    by_address = sorted({id(v): v for v in values.tolist()}.items())
+    assert rows.size == len(by_address)
+    assert [id(v) for v in values[rows].tolist()] == [address for address, _ in by_address]
+    assert [id(v) for v in values.tolist()] == [by_address[c][0] for c in codes.tolist()]
+    every_row = [int(_hashing.string_hashes(np.array([v], dtype=object))[0])
+                 for v in values[:300].tolist()]
+    monkeypatch.setattr(_hashing, "_REPEATS_MIN", 1 << 12)  # hashed through the codes
+    assert _hashing.repeats_objects(values)
+    assert _hashing.string_hashes(values)[:300].tolist() == every_row
+    empty = _hashing._object_codes(np.array([], dtype=object))
+    assert empty[0].size == empty[1].size == 0
+
+
 def test_string_classes_come_in_order_of_first_appearance_whatever_the_hash(monkeypatch):
     # encode promises string classes in order of first appearance; the order must not
     # depend on the hash (it shows, e.g., in the error that lists labels missing from y_proba).
