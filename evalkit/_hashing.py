@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["string_hashes", "arrow_string_hashes", "byte_hashes", "joined_bytes", "repeats_objects",
-           "level_ranks", "BYTE_MASKS"]
+__all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
+           "joined_bytes", "repeats_objects", "level_ranks", "BYTE_MASKS"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -119,6 +119,26 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         return out
     for start in range(0, len(values), _OBJECT_CHUNK):
         out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[start : start + _OBJECT_CHUNK])
+    return out
+
+
+def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``string_hashes(values[rows])``; an object array is gathered a chunk at a time, so that
+    each chunk's ids are listed, joined and let go while they are still in the CPU's cache
+    (rows taken across memory, as a run sorted by query takes them, touch each id once).
+
+    Examples
+    --------
+    >>> ids = np.array(["doc-1", "doc-2", "doc-3"], dtype=object)
+    >>> bool((string_hashes_at(ids, np.array([2, 0])) == string_hashes(ids[[2, 0]])).all())
+    True
+    """
+    if not isinstance(values, np.ndarray) or values.dtype != object:
+        return string_hashes(values[rows])
+    out = np.empty(len(rows), dtype=np.uint64)
+    for start in range(0, len(rows), _OBJECT_CHUNK):
+        chunk = rows[start : start + _OBJECT_CHUNK]
+        out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[chunk])
     return out
 
 

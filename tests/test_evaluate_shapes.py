@@ -335,6 +335,23 @@ def test_whole_number_doc_ids_among_str_ones_in_the_qrels():
     assert scores["num_rel_ret"].tolist() == [1, 1]
 
 
+@pytest.mark.parametrize("closer", [True, False])
+def test_whole_number_doc_ids_in_an_interleaved_run(small_pieces, monkeypatch, closer):
+    # An interleaved run whose ids are hashed piece by piece in query order (closer) or all
+    # at once as stored: an int among the str doc_ids is read as its decimal text either way.
+    monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
+    qrels = pd.DataFrame({"query_id": ["1"] * 3 + ["2"] * 3, "doc_id": ["a", "7", "c"] * 2,
+                          "relevance": [1, 1, 0, 0, 1, 1]})
+    doc_id = pd.Series(["a", 7, "x", "c", "7", "y", "z", "a", "b", "c"], dtype=object)
+    run = pd.DataFrame({"query_id": ["1", "2", "1", "2", "1", "2", "1", "2", "2", "1"],
+                        "doc_id": doc_id, "score": np.arange(10.0, 0.0, -1.0)})
+    as_text = run.assign(doc_id=doc_id.astype(str))
+    labels = ["AP", "RR", "NumRelRet", "NumRet"]
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, run, labels),
+                                  ek.evaluate(qrels, as_text, labels))
+    assert ek.evaluate(qrels, run, labels)["NumRet"].tolist() == [5, 5]
+
+
 @pytest.mark.parametrize("column", ["query_id", "doc_id"])
 @pytest.mark.parametrize("missing", [None, pd.NA, np.nan])
 def test_a_missing_id_in_the_qrels_is_named(column, missing):

@@ -129,6 +129,20 @@ def test_object_codes_number_each_object_once_in_order_of_address(
     assert empty[0].size == empty[1].size == 0
 
 
+@pytest.mark.parametrize("kind", ["object", "U", "StringDType"])
+def test_hashes_at_some_rows_are_those_of_the_rows_gathered(monkeypatch, kind):
+    monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", 7)  # rows gathered over several chunks
+    rng = np.random.default_rng(4)
+    ids = [f"d{i}é" * int(k) for i, k in enumerate(rng.integers(1, 5, 60))]
+    values = np.array(ids, dtype={"object": object, "U": str,
+                                  "StringDType": np.dtypes.StringDType()}[kind])
+    for rows in (rng.permutation(60), rng.integers(0, 60, 25), np.zeros(0, dtype=np.intp)):
+        expected = _hashing.string_hashes(values[rows])
+        assert _hashing.string_hashes_at(values, rows).tolist() == expected.tolist()
+    with pytest.raises(TypeError):
+        _hashing.string_hashes_at(np.array(["a", 3, "b"], dtype=object), np.array([2, 1]))
+
+
 def test_string_classes_come_in_order_of_first_appearance_whatever_the_hash(monkeypatch):
     # encode promises string classes in order of first appearance; the order must not
     # depend on the hash (it shows, e.g., in the error that lists labels missing from y_proba).

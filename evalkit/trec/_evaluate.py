@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._hashing import repeats_objects
+from .._hashing import repeats_objects, string_hashes_at
 from .._hashing import string_hashes as _id_hashes
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
@@ -245,17 +245,26 @@ def _judged_run(
         if run_keys is not None:
             keys = run_keys[start:stop]
         else:
-            ids = doc.ids[doc.order] if isinstance(doc, ReorderedIds) else doc
             try:
-                hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids)
+                if isinstance(doc, ReorderedIds) and not isinstance(doc.ids, ArrowIds):
+                    hashes = string_hashes_at(doc.ids, doc.order)
+                else:
+                    ids = doc.ids[doc.order] if isinstance(doc, ReorderedIds) else doc
+                    hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids)
             except TypeError:
                 raise _NotStrings from None
             keys = _pair_keys(code, hashes, n_queries)
         _check_pair_duplicates(code, doc, names, "run", "retrieved twice", keys)
         if join.by_keys:
             join.rows(code, doc, keys, found)
-        order, positions, rows = _trec_ranking(
-            code, score, doc, lambda rows: grade_or_unjudged(found[rows]))
+        piece_classes: list[np.ndarray] = []  # each row's grade, made at the first tie
+
+        def tie_class(rows: np.ndarray) -> np.ndarray:
+            if not piece_classes:
+                piece_classes.append(grade_or_unjudged(found))
+            return piece_classes[0][rows]
+
+        order, positions, rows = _trec_ranking(code, score, doc, tie_class)
         if order is None:  # ranked already; ties only move rows within their query
             found[positions] = found[rows]  # the right side is a copy: safe in place
         else:

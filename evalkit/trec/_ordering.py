@@ -161,8 +161,8 @@ def _place_classes(
     mover_of = np.repeat(np.arange(movers.size), compared)
     within = np.arange(mover_of.size) - np.repeat(np.cumsum(compared) - compared, compared)
     other = np.repeat(first[block[movers]], compared) + within
-    names = doc_id[rows]
-    above = np.asarray(names[other] > names[movers[mover_of]], dtype=bool)
+    # Only the names compared are gathered: each mover's, and its block's rows'.
+    above = np.asarray(doc_id[rows[other]] > doc_id[rows[movers]][mover_of], dtype=bool)
     place = first[block[movers]] + np.bincount(mover_of, weights=above,
                                                minlength=movers.size).astype(np.intp)
     inner = np.empty(positions.size, dtype=np.intp)
