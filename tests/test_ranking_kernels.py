@@ -163,3 +163,22 @@ def test_single_list_values_are_evaluates_values_bit_for_bit():
                                                           convention="trec_eval")
         checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize("n_queries, low, high", [(50, 0, 4), (3, -1, 30), (400, -1, 2),
+                                                  (10, 0, 100_000)])
+def test_the_ideal_ranking_sorts_each_querys_positive_grades_high_to_low(n_queries, low, high):
+    # nDCG's ideal ranking: by a counting sort when queries x grades are few, else lexsort;
+    # both must give every positive grade, grouped by query, high to low, ranked from 1.
+    rng = np.random.default_rng(n_queries)
+    codes = rng.integers(0, n_queries, 3_000)
+    grades = rng.integers(low, high + 1, codes.size)
+    run = _measures.JudgedRun(n_queries, 1, codes, grades, np.ones(n_queries, dtype=np.intp),
+                              codes[:0], codes[:0], grades[:0])
+    ideal_codes, ideal_grades, ranks = run.ideal
+    expected = sorted((int(c), -int(g)) for c, g in zip(codes, grades, strict=True) if g > 0)
+    assert list(zip(ideal_codes.tolist(), (-ideal_grades).tolist(), strict=True)) == expected
+    assert ideal_codes.dtype == codes.dtype and ideal_grades.dtype == grades.dtype
+    for code in np.unique(ideal_codes):
+        assert ranks[ideal_codes == code].tolist() == list(range(1, np.sum(ideal_codes == code)
+                                                                 + 1))

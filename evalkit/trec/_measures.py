@@ -215,8 +215,20 @@ class JudgedRun:
         if self.n_queries == 1:  # one query (a single list): the grades sorted, high to low
             grades = np.sort(grades)[::-1]
             return codes, grades, np.arange(1, grades.size + 1, dtype=np.int64)
-        order = np.lexsort((-grades, codes))
-        codes, grades = codes[order], grades[order]
+        span = int(grades.max(initial=0)) - int(grades.min(initial=0)) + 1
+        if grades.dtype.kind in "iu" and self.n_queries * span <= 4 * grades.size + (1 << 16):
+            # Few grades (as usual): a counting sort on (query, grade from the top), and the
+            # codes and grades read back from the sorted keys.
+            top = int(grades.max(initial=0))
+            keys = codes.astype(np.int64) * span + (top - grades)
+            counts = np.bincount(keys, minlength=self.n_queries * span)
+            codes = np.repeat(np.arange(self.n_queries, dtype=codes.dtype),
+                              counts.reshape(self.n_queries, span).sum(axis=1))
+            grades = np.repeat(np.tile(np.arange(top, top - span, -1, dtype=grades.dtype),
+                                       self.n_queries), counts)
+        else:
+            order = np.lexsort((-grades, codes))
+            codes, grades = codes[order], grades[order]
         return codes, grades, group_positions(codes)
 
 
