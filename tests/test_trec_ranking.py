@@ -204,3 +204,14 @@ def test_bad_tables_raise():
         ek.trec_ranking([1, 2], run)
     with pytest.raises(TypeError):
         ek.trec_ranking(qrels, run, "q1")  # options are keyword-only
+
+
+@pytest.mark.parametrize("spread", [1, 10**6])  # counted in a table; sorted
+def test_all_distinct_tells_whether_a_query_number_comes_back(spread):
+    from evalkit.trec._ordering import _all_distinct
+
+    rng = np.random.default_rng(spread)
+    codes = rng.permutation(5_000) * spread
+    assert _all_distinct(codes)
+    assert not _all_distinct(np.r_[codes, codes[1234]])
+    assert _all_distinct(codes[:1]) and _all_distinct(codes[:0])

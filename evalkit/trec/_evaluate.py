@@ -56,7 +56,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _Metric,  # noqa: F401
     _parse_metrics,
 )
-from ._ordering import _by_query, _trec_ranking
+from ._ordering import _all_distinct, _by_query, _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
@@ -209,7 +209,7 @@ def _judged_run(
     # ids looked at later (to confirm a match, break a tie) are gathered then.
     starts = block_starts(r_code)
     run_keys: np.ndarray | None = None
-    grouped = starts.size <= n_queries and np.unique(r_code[starts]).size == starts.size
+    grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
     by_query = None if grouped else _by_query(r_code)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pandas is imported by the functions that need it
 
 from .._hashing import string_hashes
 from ._measures import block_starts
+from ._ordering import _all_distinct
 from ._threads import _for_each, _pieces_between
 
 __all__: list[str] = []
@@ -94,7 +95,7 @@ def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
     if n <= _CHUNK:
         return [(0, n)]
     starts = block_starts(code)
-    if np.unique(code[starts]).size != starts.size:  # some query comes back later
+    if not _all_distinct(code[starts]):  # some query comes back later
         return [(0, n)]
     return _pieces_between(starts, n, _CHUNK)
 
