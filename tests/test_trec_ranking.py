@@ -215,3 +215,61 @@ def test_all_distinct_tells_whether_a_query_number_comes_back(spread):
     assert _all_distinct(codes)
     assert not _all_distinct(np.r_[codes, codes[1234]])
     assert _all_distinct(codes[:1]) and _all_distinct(codes[:0])
+
+
+def _hard_scores(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Scores that a key of a float's top bits cannot tell apart: neighbours one unit in the
+    last place apart, -0.0 beside 0.0, both signs, huge, tiny and subnormal magnitudes, and
+    plain ties."""
+    base = rng.choice([0.5, -0.5, 1e300, -1e-300, 5e-324, 3.0, 0.0, -0.0, 1.0, -7.25], n)
+    steps = rng.integers(-3, 4, n)
+    near = base.copy()
+    for step in (1, 2, 3):  # nextafter, 1 to 3 units in the last place up or down
+        up, down = steps >= step, steps <= -step
+        near[up] = np.nextafter(near[up], np.inf)
+        near[down] = np.nextafter(near[down], -np.inf)
+    return np.where(rng.random(n) < 0.5, near, rng.normal(size=n) * 10.0 ** rng.integers(
+        -5, 5, n))
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("scores", ["a bit apart", "far apart"])
+def test_the_order_by_query_and_score_is_exact(seed, scores):
+    # The rows of each query, high scores first, ties then broken by doc_id descending: a
+    # plain sort, whatever the queries' spread. Scores far apart (-0.0 beside 0.0, both
+    # signs, huge and tiny, ties) are ranked by one key of query and score bits; scores a
+    # unit in the last place apart share a key, and so are ranked by two sorts, as are
+    # queries spread over more than 2^24 numbers.
+    from evalkit.trec._ordering import _by_query_and_score, _trec_order
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    spread = [1, 50, 2**20, 2**30][seed % 4]
+    query_code = (rng.integers(0, 6, n) * spread).astype(np.int64)
+    if scores == "a bit apart":
+        score = _hard_scores(rng, n)
+    else:
+        score = rng.choice([0.0, -0.0, 1e300, -1e300, 1e-300, -1e-300, 3.5, -3.5, 1.0], n)
+        score = np.where(rng.random(n) < 0.5, score, rng.normal(size=n).round(2))
+    doc_id = np.array([f"d{i}" for i in rng.permutation(n)], dtype=object)
+    order = _trec_order(query_code, score, doc_id)
+    expected = sorted(range(n), key=lambda i: (-query_code[i], score[i], doc_id[i]),
+                      reverse=True)
+    assert [(query_code[i], score[i], doc_id[i]) for i in order] == \
+        [(query_code[i], score[i], doc_id[i]) for i in expected]
+    keyed = _by_query_and_score(query_code, score)
+    assert (keyed is None) == (scores == "a bit apart" or spread == 2**30)
+    if keyed is not None:  # by query, then score descending (ties in any order)
+        pairs = list(zip(query_code[keyed].tolist(), (-score[keyed]).tolist(), strict=True))
+        assert pairs == sorted(pairs)
+
+
+def test_a_key_of_query_and_score_bits_gives_way_when_it_cannot_tell_scores_apart():
+    from evalkit.trec._ordering import _by_query_and_score
+
+    close = np.array([0.5, np.nextafter(0.5, 1.0), 0.25])  # one unit in the last place
+    assert _by_query_and_score(np.array([0, 0, 1]), close) is None
+    assert _by_query_and_score(np.array([0, 1, 0]), close).tolist() == [0, 2, 1]  # two queries
+    assert _by_query_and_score(np.array([0, 0, 1]), np.array([0.5, 0.75, 0.5])).tolist() \
+        == [1, 0, 2]
+    assert _by_query_and_score(np.array([0, 2**25]), np.array([1.0, 2.0])) is None

@@ -58,13 +58,15 @@ def _trec_ranking(
         pairs = np.flatnonzero(same_query & (score[1:] == score[:-1]))
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
-        order = np.argsort(-score)
-        codes = query_code[order]
-        if codes.max(initial=0) >= 2**16 and int(codes.max()) - int(codes.min()) < 2**16:
-            codes = codes - codes.min()  # a piece of a run: a few neighbouring queries
-        if codes.max(initial=0) < 2**16:
-            codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
-        order = order[np.argsort(codes, kind="stable")]
+        order = _by_query_and_score(query_code, score)
+        if order is None:  # two sorts: by score, then (stably) by query
+            order = np.argsort(-score)
+            codes = query_code[order]
+            if codes.max(initial=0) >= 2**16 and int(codes.max()) - int(codes.min()) < 2**16:
+                codes = codes - codes.min()  # a piece of a run: a few neighbouring queries
+            if codes.max(initial=0) < 2**16:
+                codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
+            order = order[np.argsort(codes, kind="stable")]
         ranked_score, ranked_code = score[order], query_code[order]
         pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
                                & (ranked_score[1:] == ranked_score[:-1]))
@@ -77,6 +79,35 @@ def _trec_ranking(
         if placed is not None:
             return (order, *placed)
     return (order, *_break_ties(order, pairs, doc_id))
+
+
+_SIGN = np.uint64(1 << 63)
+
+
+def _by_query_and_score(query_code: np.ndarray, score: np.ndarray) -> np.ndarray | None:
+    """The rows by query, then by score descending (equal scores in any order), in one sort
+    of 64-bit keys: the query (less the first) in the top bits, the score's bits below.
+
+    A float's bits, its sign bit set when positive and all flipped when negative, sort as
+    the floats do; flipped again they sort high to low. Only the top ``64 - b`` of them fit
+    beside a query of ``b`` bits, so two scores of a query may share a key and still differ
+    in their last bits: then (as for a piece of over 2^24 queries) None, and the caller
+    sorts twice. That takes scores equal to about 1 part in 2^(52 - b): rare.
+    """
+    low = int(query_code.min())
+    bits = max((int(query_code.max()) - low).bit_length(), 1)
+    if bits > 24:
+        return None
+    ordered = (score + 0.0).view(np.uint64)  # + 0.0 turns -0.0 into 0.0, which it equals
+    key = np.where(ordered & _SIGN, ordered, ~(ordered | _SIGN))  # high scores first
+    key >>= np.uint64(bits)
+    key |= (query_code - low).astype(np.uint64) << np.uint64(64 - bits)
+    order = np.argsort(key)
+    key = key[order]
+    shared = np.flatnonzero(key[1:] == key[:-1])
+    if shared.size and np.any(score[order[shared]] != score[order[shared + 1]]):
+        return None
+    return order
 
 
 def _all_distinct(codes: np.ndarray) -> bool:
