@@ -234,17 +234,23 @@ def _arrow_strings(column: pd.Series) -> Any:
     return data
 
 
-def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray]:
+def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
     """The id of each block of equal neighbouring ids of an arrow string array (as
     :class:`ArrowIds`), and where the blocks start: compared in arrow, no Python str made
-    per row."""
+    per row. When the blocks are many (queries interleaved), the ids numbered in arrow
+    instead (as :class:`CodedIds`, with no starts): one pass, no block gathered."""
     import pyarrow.compute as pc
 
     n = len(ids)
     if n == 0:
         return np.zeros(0, dtype=object), np.zeros(0, dtype=np.intp)
     moved = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    starts = np.r_[0, np.flatnonzero(moved) + 1]
+    moves = np.flatnonzero(moved)
+    if 16 * moves.size > n:
+        encoded = ids.dictionary_encode()
+        return CodedIds(encoded.dictionary.to_numpy(zero_copy_only=False),
+                        encoded.indices.to_numpy(zero_copy_only=False)), None
+    starts = np.r_[0, moves + 1]
     return ArrowIds(ids.take(starts)), starts
 
 
