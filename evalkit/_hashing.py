@@ -117,9 +117,7 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         codes, first = _object_codes(values)
         out[:] = string_hashes(values[first])[codes]
         return out
-    for start in range(0, len(values), _OBJECT_CHUNK):
-        out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[start : start + _OBJECT_CHUNK])
-    return out
+    return _object_hashes(values, out)
 
 
 def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -135,10 +133,17 @@ def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """
     if not isinstance(values, np.ndarray) or values.dtype != object:
         return string_hashes(values[rows])
-    out = np.empty(len(rows), dtype=np.uint64)
-    for start in range(0, len(rows), _OBJECT_CHUNK):
-        chunk = rows[start : start + _OBJECT_CHUNK]
-        out[start : start + _OBJECT_CHUNK] = _utf8_hashes(values[chunk])
+    return _object_hashes(values, np.empty(len(rows), dtype=np.uint64), rows)
+
+
+def _object_hashes(values: np.ndarray, out: np.ndarray,
+                   rows: np.ndarray | None = None) -> np.ndarray:
+    """:func:`_utf8_hashes` of an object array's ids (of ``values[rows]`` when given),
+    ``_OBJECT_CHUNK`` at a time, into ``out``."""
+    for start in range(0, len(out), _OBJECT_CHUNK):
+        stop = start + _OBJECT_CHUNK
+        out[start:stop] = _utf8_hashes(values[start:stop] if rows is None
+                                       else values[rows[start:stop]])
     return out
 
 
@@ -171,6 +176,7 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     addresses = np.frombuffer(values, dtype=np.intp)
     small = np.int32 if values.size < 2**31 else np.intp
+    codes = None
     if addresses.size:
         low, high = int(addresses.min()), int(addresses.max())
         ored = int(np.bitwise_or.reduce(addresses))
@@ -182,18 +188,18 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             table = np.zeros(span, dtype=small)
             table[slot] = 1
             present = np.flatnonzero(table)  # the distinct objects, in order of address
-            table[present] = np.arange(present.size, dtype=small)
+            n_distinct = present.size
+            table[present] = np.arange(n_distinct, dtype=small)
             codes = table[slot]
-            row = np.empty(present.size, dtype=small)
-            row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
-            return codes, row
-    import pandas as pd
+    if codes is None:  # addresses spread too wide for a table: factorized
+        import pandas as pd
 
-    codes, distinct = pd.factorize(addresses)
-    rank = np.empty(distinct.size, dtype=small)
-    rank[np.argsort(distinct)] = np.arange(distinct.size, dtype=small)
-    codes = rank[codes]
-    row = np.empty(distinct.size, dtype=small)
+        codes, distinct = pd.factorize(addresses)
+        n_distinct = distinct.size
+        rank = np.empty(n_distinct, dtype=small)
+        rank[np.argsort(distinct)] = np.arange(n_distinct, dtype=small)
+        codes = rank[codes]
+    row = np.empty(n_distinct, dtype=small)
     row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
     return codes, row
 
