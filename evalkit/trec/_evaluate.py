@@ -245,12 +245,9 @@ def _judged_run(
         if run_keys is not None:
             keys = run_keys[start:stop]
         else:
-            try:
-                if isinstance(doc, ReorderedIds) and not isinstance(doc.ids, ArrowIds):
-                    hashes = string_hashes_at(doc.ids, doc.order)
-                else:
-                    ids = doc.ids[doc.order] if isinstance(doc, ReorderedIds) else doc
-                    hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids)
+            try:  # reordered: gathered a chunk at a time as it is hashed
+                hashes = (string_hashes_at(doc.ids, doc.order) if isinstance(doc, ReorderedIds)
+                          else doc.hashes() if isinstance(doc, ArrowIds) else _id_hashes(doc))
             except TypeError:
                 raise _NotStrings from None
             keys = _pair_keys(code, hashes, n_queries)
