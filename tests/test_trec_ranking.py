@@ -236,10 +236,10 @@ def _hard_scores(rng: np.random.Generator, n: int) -> np.ndarray:
 @pytest.mark.parametrize("scores", ["a bit apart", "far apart"])
 def test_the_order_by_query_and_score_is_exact(seed, scores):
     # The rows of each query, high scores first, ties then broken by doc_id descending: a
-    # plain sort, whatever the queries' spread. Scores far apart (-0.0 beside 0.0, both
-    # signs, huge and tiny, ties) are ranked by one key of query and score bits; scores a
-    # unit in the last place apart share a key, and so are ranked by two sorts, as are
-    # queries spread over more than 2^24 numbers.
+    # plain sort, whatever the queries' spread. The rows are ranked by one sort of keys of
+    # query, score and row bits; scores a unit in the last place apart share a key's top and
+    # are sorted again; queries spread over too many numbers for a key are ranked by two
+    # sorts.
     from evalkit.trec._ordering import _by_query_and_score, _trec_order
 
     rng = np.random.default_rng(seed)
@@ -258,18 +258,36 @@ def test_the_order_by_query_and_score_is_exact(seed, scores):
     assert [(query_code[i], score[i], doc_id[i]) for i in order] == \
         [(query_code[i], score[i], doc_id[i]) for i in expected]
     keyed = _by_query_and_score(query_code, score)
-    assert (keyed is None) == (scores == "a bit apart" or spread == 2**30)
+    assert (keyed is None) == (spread == 2**30)  # 33 bits of queries and 9 of rows
     if keyed is not None:  # by query, then score descending (ties in any order)
+        keyed, tied = keyed
+        assert sorted(keyed.tolist()) == list(range(n))
         pairs = list(zip(query_code[keyed].tolist(), (-score[keyed]).tolist(), strict=True))
         assert pairs == sorted(pairs)
+        assert tied.tolist() == [i for i in range(n - 1) if pairs[i] == pairs[i + 1]]
 
 
-def test_a_key_of_query_and_score_bits_gives_way_when_it_cannot_tell_scores_apart():
+def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apart():
     from evalkit.trec._ordering import _by_query_and_score
 
     close = np.array([0.5, np.nextafter(0.5, 1.0), 0.25])  # one unit in the last place
-    assert _by_query_and_score(np.array([0, 0, 1]), close) is None
-    assert _by_query_and_score(np.array([0, 1, 0]), close).tolist() == [0, 2, 1]  # two queries
-    assert _by_query_and_score(np.array([0, 0, 1]), np.array([0.5, 0.75, 0.5])).tolist() \
-        == [1, 0, 2]
-    assert _by_query_and_score(np.array([0, 2**25]), np.array([1.0, 2.0])) is None
+    order, tied = _by_query_and_score(np.array([0, 0, 1]), close)
+    assert order.tolist() == [1, 0, 2] and tied.tolist() == []
+    order, tied = _by_query_and_score(np.array([0, 1, 0]), close)  # two queries
+    assert order.tolist() == [0, 2, 1] and tied.tolist() == []
+    order, tied = _by_query_and_score(np.array([0, 0, 1]), np.array([0.5, 0.75, 0.5]))
+    assert order.tolist() == [1, 0, 2] and tied.tolist() == []
+    order, tied = _by_query_and_score(np.array([0, 0, 0]), np.array([2.0, 1.0, 2.0]))
+    assert sorted(order[:2].tolist()) == [0, 2] and order[2] == 1 and tied.tolist() == [0]
+    assert _by_query_and_score(np.array([0, 2**25]), np.array([1.0, 2.0])) is not None
+    assert _by_query_and_score(np.array([0, 2**31]), np.array([1.0, 2.0])) is None
+    # Runs that share a key's top among runs that do not, and ties inside them: each
+    # comes out by score, high first, as a plain sort gives.
+    rng = np.random.default_rng(5)
+    base = rng.choice([1.0, 2.0, 3.0, -4.0], 5000)
+    score = base + rng.integers(0, 4, 5000) * np.spacing(base)
+    query_code = np.sort(rng.integers(0, 40, 5000))
+    order, tied = _by_query_and_score(query_code, score)
+    pairs = list(zip(query_code[order].tolist(), (-score[order]).tolist(), strict=True))
+    assert pairs == sorted(pairs) and sorted(order.tolist()) == list(range(5000))
+    assert tied.tolist() == [i for i in range(4999) if pairs[i] == pairs[i + 1]]

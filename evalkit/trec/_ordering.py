@@ -58,8 +58,10 @@ def _trec_ranking(
         pairs = np.flatnonzero(same_query & (score[1:] == score[:-1]))
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
-        order = _by_query_and_score(query_code, score)
-        if order is None:  # two sorts: by score, then (stably) by query
+        keyed = _by_query_and_score(query_code, score)
+        if keyed is not None:
+            order, pairs = keyed
+        else:  # two sorts: by score, then (stably) by query
             order = np.argsort(-score)
             codes = query_code[order]
             if codes.max(initial=0) >= 2**16 and int(codes.max()) - int(codes.min()) < 2**16:
@@ -67,9 +69,9 @@ def _trec_ranking(
             if codes.max(initial=0) < 2**16:
                 codes = codes.astype(np.uint16)  # numpy radix-sorts 16-bit keys
             order = order[np.argsort(codes, kind="stable")]
-        ranked_score, ranked_code = score[order], query_code[order]
-        pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
-                               & (ranked_score[1:] == ranked_score[:-1]))
+            ranked_score, ranked_code = score[order], query_code[order]
+            pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
+                                   & (ranked_score[1:] == ranked_score[:-1]))
     if tie_class is not None and pairs.size:
         pairs = _mixed_blocks(pairs, order, tie_class)
     if pairs.size == 0:
@@ -82,32 +84,59 @@ def _trec_ranking(
 
 
 _SIGN = np.uint64(1 << 63)
+# A key of query, score and row keeps at least this many of a score's top bits (the sign,
+# the exponent and 20 bits of the fraction); with fewer the rows are ranked another way.
+_SCORE_BITS = 32
 
 
-def _by_query_and_score(query_code: np.ndarray, score: np.ndarray) -> np.ndarray | None:
-    """The rows by query, then by score descending (equal scores in any order), in one sort
-    of 64-bit keys: the query (less the first) in the top bits, the score's bits below.
+def _by_query_and_score(
+    query_code: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The rows by query, then by score descending (equal scores in any order), and the
+    positions ``i`` of that order whose rows ``i`` and ``i + 1`` tie (same query and score),
+    from one sort of 64-bit keys; None when the queries are spread too wide for a key.
 
-    A float's bits, its sign bit set when positive and all flipped when negative, sort as
-    the floats do; flipped again they sort high to low. Only the top ``64 - b`` of them fit
-    beside a query of ``b`` bits, so two scores of a query may share a key and still differ
-    in their last bits: then (as for a piece of over 2^24 queries) None, and the caller
-    sorts twice. That takes scores equal to about 1 part in 2^(52 - b): rare.
+    A key holds the query (less the first) in its top ``b`` bits, the row number in its low
+    ``r`` bits and, between them, the top ``64 - b - r`` bits of the score's: a float's bits,
+    its sign bit set when positive and all flipped when negative, sort as the floats do, and
+    flipped again high to low. Sorting the keys themselves (no argsort) ranks the rows, and
+    their low bits say which row is where. Two scores of a query that differ only in the
+    bits left out share a key's top and may come out of order: the few runs of rows with
+    one such top that hold two scores are then sorted again by score.
     """
+    n = score.size
     low = int(query_code.min())
     bits = max((int(query_code.max()) - low).bit_length(), 1)
-    if bits > 24:
+    row_bits = max((n - 1).bit_length(), 1)
+    if bits + row_bits > 64 - _SCORE_BITS:
         return None
     ordered = (score + 0.0).view(np.uint64)  # + 0.0 turns -0.0 into 0.0, which it equals
     key = np.where(ordered & _SIGN, ordered, ~(ordered | _SIGN))  # high scores first
-    key >>= np.uint64(bits)
+    key >>= np.uint64(bits + row_bits)
+    key <<= np.uint64(row_bits)
     key |= (query_code - low).astype(np.uint64) << np.uint64(64 - bits)
-    order = np.argsort(key)
-    key = key[order]
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & np.uint64((1 << row_bits) - 1)).astype(np.intp)
+    key >>= np.uint64(row_bits)  # query and score: equal for the rows of a tie
     shared = np.flatnonzero(key[1:] == key[:-1])
-    if shared.size and np.any(score[order[shared]] != score[order[shared + 1]]):
-        return None
-    return order
+    if shared.size == 0:
+        return order, shared
+    tied = score[order[shared]] == score[order[shared + 1]]
+    if not tied.all():  # a run sharing a key's top holds two scores: sort it by score
+        run = np.cumsum(np.r_[True, shared[1:] != shared[:-1] + 1]) - 1  # run of each
+        split = np.zeros(run[-1] + 1, dtype=bool)
+        split[run[~tied]] = True
+        first = np.flatnonzero(np.r_[True, shared[1:] != shared[:-1] + 1])
+        last = np.r_[first[1:], shared.size] - 1
+        runs = np.flatnonzero(split)
+        size = shared[last[runs]] - shared[first[runs]] + 2
+        at = np.repeat(shared[first[runs]], size) + (
+            np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size))
+        rows = order[at]
+        order[at] = rows[np.lexsort((-score[rows], np.repeat(runs, size)))]
+        tied = score[order[shared]] == score[order[shared + 1]]
+    return order, shared[tied]
 
 
 def _all_distinct(codes: np.ndarray) -> bool:
