@@ -182,3 +182,24 @@ def test_the_ideal_ranking_sorts_each_querys_positive_grades_high_to_low(n_queri
     for code in np.unique(ideal_codes):
         assert ranks[ideal_codes == code].tolist() == list(range(1, np.sum(ideal_codes == code)
                                                                  + 1))
+
+
+@pytest.mark.parametrize("n_queries, low, high", [(50, 0, 4), (3, -2, 30), (400, -1, 2),
+                                                  (10, 0, 100_000), (1, -1, 3)])
+@pytest.mark.parametrize("level", [1, 2, 0.5, 0])
+def test_r_and_n_per_query_are_counted_as_the_judgements_say(n_queries, low, high, level):
+    # R and N per query come from a table of counts per query and grade when the grades
+    # are integers of a small range, else from the judgements one by one: both must count
+    # what is_relevant says, a negative grade in neither.
+    rng = np.random.default_rng(n_queries + high)
+    codes = rng.integers(0, n_queries, 3_000)
+    grades = rng.integers(low, high + 1, codes.size)
+    run = _measures.JudgedRun(n_queries, level, codes, grades,
+                              np.ones(n_queries, dtype=np.intp), codes[:0], codes[:0],
+                              grades[:0])
+    assert (run.grade_counts is None) == (high == 100_000)
+    relevant = (grades >= level) & (grades >= 0)
+    nonrelevant = (grades >= 0) & ~relevant
+    for counted, wanted in ((run.n_relevant, relevant), (run.n_nonrelevant, nonrelevant)):
+        assert counted.tolist() == [int(np.sum(wanted & (codes == q))) for q in
+                                    range(n_queries)]

@@ -194,41 +194,75 @@ class JudgedRun:
                           "the query has no relevant documents (n_relevant = 0)")
 
     @cached_property
+    def grade_counts(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The judgements counted per query and grade, when the grades are integers of a
+        small range (as usual): the grades from high to low, and an (n_queries, grades)
+        table of counts, from one pass over the qrels. None otherwise."""
+        grades = self.qrels_grade
+        if grades.dtype.kind not in "iu" or grades.size == 0:
+            return None
+        top, low = int(grades.max()), int(grades.min())
+        span = top - low + 1
+        if self.n_queries * span > 4 * grades.size + (1 << 16):
+            return None
+        keys = self.qrels_query.astype(np.int64)
+        keys *= span
+        keys += top
+        keys -= grades  # the query's row, then the grade's column (high grades first)
+        counts = np.bincount(keys, minlength=self.n_queries * span)
+        return np.arange(top, low - 1, -1), counts.reshape(self.n_queries, span)
+
+    def _count_where(self, wanted: np.ndarray) -> np.ndarray | None:
+        table = self.grade_counts
+        if table is None:
+            return None
+        grades, counts = table
+        return counts[:, wanted(grades)].sum(axis=1)
+
+    @cached_property
     def n_relevant(self) -> np.ndarray:
         """R per query: the judgements that count as relevant."""
-        relevant = is_relevant(self.qrels_grade, self.relevance_level)
+        level = self.relevance_level
+        counted = self._count_where(lambda grades: is_relevant(grades, level))
+        if counted is not None:
+            return counted
+        relevant = is_relevant(self.qrels_grade, level)
         return np.bincount(self.qrels_query[relevant], minlength=self.n_queries)
 
     @cached_property
     def n_nonrelevant(self) -> np.ndarray:
         """N per query: the judged documents (grade >= 0) that are not relevant."""
+        level = self.relevance_level
+        counted = self._count_where(
+            lambda grades: (grades >= 0) & ~is_relevant(grades, level))
+        if counted is not None:
+            return counted
         grades = self.qrels_grade
-        nonrelevant = (grades >= 0) & ~is_relevant(grades, self.relevance_level)
+        nonrelevant = (grades >= 0) & ~is_relevant(grades, level)
         return np.bincount(self.qrels_query[nonrelevant], minlength=self.n_queries)
 
     @cached_property
     def ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """nDCG's ideal ranking from the qrels: per positive grade its query, the grade, and
         its ideal rank (grades sorted high to low within each query)."""
+        if self.n_queries > 1 and self.grade_counts is not None:
+            # Few grades (as usual): a counting sort on (query, grade from the top), read
+            # from the table of counts.
+            values, counts = self.grade_counts
+            positive = values > 0
+            values, counts = values[positive], counts[:, positive]
+            codes = np.repeat(np.arange(self.n_queries, dtype=self.qrels_query.dtype),
+                              counts.sum(axis=1))
+            grades = np.repeat(np.tile(values.astype(self.qrels_grade.dtype), self.n_queries),
+                               counts.ravel())
+            return codes, grades, group_positions(codes)
         positive = self.qrels_grade > 0
         codes, grades = self.qrels_query[positive], self.qrels_grade[positive]
         if self.n_queries == 1:  # one query (a single list): the grades sorted, high to low
             grades = np.sort(grades)[::-1]
             return codes, grades, np.arange(1, grades.size + 1, dtype=np.int64)
-        span = int(grades.max(initial=0)) - int(grades.min(initial=0)) + 1
-        if grades.dtype.kind in "iu" and self.n_queries * span <= 4 * grades.size + (1 << 16):
-            # Few grades (as usual): a counting sort on (query, grade from the top), and the
-            # codes and grades read back from the sorted keys.
-            top = int(grades.max(initial=0))
-            keys = codes.astype(np.int64) * span + (top - grades)
-            counts = np.bincount(keys, minlength=self.n_queries * span)
-            codes = np.repeat(np.arange(self.n_queries, dtype=codes.dtype),
-                              counts.reshape(self.n_queries, span).sum(axis=1))
-            grades = np.repeat(np.tile(np.arange(top, top - span, -1, dtype=grades.dtype),
-                                       self.n_queries), counts)
-        else:
-            order = np.lexsort((-grades, codes))
-            codes, grades = codes[order], grades[order]
+        order = np.lexsort((-grades, codes))
+        codes, grades = codes[order], grades[order]
         return codes, grades, group_positions(codes)
 
 
