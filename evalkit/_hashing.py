@@ -115,7 +115,9 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         out = np.empty(len(values), dtype=np.uint64)
     if repeats_objects(values):  # each distinct object hashed once
         codes, first = _object_codes(values)
-        out[:] = string_hashes(values[first])[codes]
+        # Not string_hashes again: the estimate could call the distinct objects repeated.
+        distinct = _object_hashes(values[first], np.empty(first.size, dtype=np.uint64))
+        out[:] = distinct[codes]
         return out
     return _object_hashes(values, out)
 

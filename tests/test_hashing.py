@@ -243,3 +243,16 @@ def _hash_block(block, out):
     return out
 '''
     assert second_hashes(uses_the_one) == []
+
+
+def test_distinct_objects_are_hashed_once_even_if_called_repeated(monkeypatch):
+    # repeats_objects is an estimate from a sample of addresses: it can call an array of
+    # distinct objects repeated (rarely, for short arrays). string_hashes then numbers the
+    # objects and hashes each distinct one once, which must not ask the estimate again
+    # (that recursed without end, about 1 run in 100 of a test with a low threshold).
+    from evalkit import _hashing
+
+    monkeypatch.setattr(_hashing, "repeats_objects", lambda values: True)
+    ids = np.array([f"d{i % 70}" for i in range(300)], dtype=object)
+    expected = np.array([_hashing._utf8_hashes(ids[i:i + 1])[0] for i in range(ids.size)])
+    assert _hashing.string_hashes(ids).tolist() == expected.tolist()
