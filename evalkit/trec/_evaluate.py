@@ -56,7 +56,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _Metric,  # noqa: F401
     _parse_metrics,
 )
-from ._ordering import _all_distinct, _by_query, _trec_ranking
+from ._ordering import _all_distinct, _by_query, _by_query_and_score, _trec_ranking
 from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
@@ -204,14 +204,17 @@ def _judged_run(
     place. ``r_code`` is taken over (reordered in place).
     """
     n_queries = names.size
-    # Runs list each query's rows together; if one does not, a stable sort by query makes
-    # it so (the measures see only each query's ranking). Only numbers are moved: the few
-    # ids looked at later (to confirm a match, break a tie) are gathered then.
+    # Runs list each query's rows together; if one does not, a sort makes it so (the
+    # measures see only each query's ranking): by query and score in one sort of keys where
+    # they fit (each piece is then ranked already, but for its ties), else a stable sort by
+    # query. Only numbers are moved: the few ids looked at later (to confirm a match, break
+    # a tie) are gathered then.
     starts = block_starts(r_code)
     run_keys: np.ndarray | None = None
     grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    by_query = None if grouped else _by_query(r_code)
+    keyed = None if grouped else _by_query_and_score(r_code, r_score)
+    by_query = keyed[0] if keyed is not None else None if grouped else _by_query(r_code)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
