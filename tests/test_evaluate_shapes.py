@@ -362,3 +362,22 @@ def test_a_missing_id_in_the_qrels_is_named(column, missing):
     with pytest.raises(ValueError, match=rf"qrels\['{column}'\] is missing .* in row "
                                          rf"{len(values) // 2}"):
         ek.evaluate(qrels, run, ["AP"])
+
+
+@pytest.mark.parametrize("order", ["interleaved", "reversed"])
+def test_a_run_out_of_query_order_is_ranked_alike_by_either_sort(monkeypatch, order):
+    # A run whose queries are not together is put back in order by one sort of keys of
+    # query, score and row where they fit (_by_query_and_score), else by a stable sort by
+    # query and a sort per piece: both give the oracle's values.
+    from evalkit.trec import _ordering
+
+    qrels, run = collection(5, n_queries=40)
+    shuffled = reorder(run, order, 3)
+    expected = oracle(qrels, run, LABELS)
+    keyed = ek.evaluate(qrels, shuffled, LABELS)
+    monkeypatch.setattr(_ordering, "_SCORE_BITS", 64)  # no key fits
+    assert _ordering._by_query_and_score(np.array([0, 1]), np.array([1.0, 2.0])) is None
+    sorted_twice = ek.evaluate(qrels, shuffled, LABELS)
+    pd.testing.assert_frame_equal(keyed, sorted_twice)
+    np.testing.assert_allclose(keyed.to_numpy(float),
+                               expected.loc[keyed.index, LABELS].to_numpy(float), atol=1e-9)
