@@ -522,6 +522,8 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     twice = pd.concat([run, run.loc[[judged_query]]], ignore_index=True)
     with pytest.raises(ValueError, match="retrieved twice"):
         ek.evaluate(qrels, twice, labels)
+    with pytest.raises(ValueError, match="judged twice"):  # among many keys that collide
+        ek.evaluate(pd.concat([qrels, qrels.iloc[[3]]], ignore_index=True), run, labels)
     # Judged ids that hash apart, and a retrieved-only id "x..." that shares a judged one's
     # hash, ranked first for that query.
     query, doc = qrels.loc[qrels["relevance"].idxmax(), ["query_id", "doc_id"]]

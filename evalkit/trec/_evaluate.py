@@ -57,7 +57,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _parse_metrics,
 )
 from ._ordering import _all_distinct, _by_query, _by_query_and_score, _trec_ranking
-from ._pairs import _check_pair_duplicates, _doc_hashes, _pair_keys
+from ._pairs import _check_pair_duplicates, _confirm_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
 from ._tables import (
@@ -88,8 +88,15 @@ class _Join:
     their 64-bit keys (see ``_pair_keys``), a piece of the run at a time."""
 
     def __init__(self, qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
-                 unique_keys: bool) -> None:
+                 names: np.ndarray) -> None:
+        """Also the qrels' duplicate check (ValueError naming a pair judged twice), made on
+        the sorted keys that the join searches."""
         self.qrels_code, self.qrels_doc = qrels_code, qrels_doc
+        self.by_key = np.argsort(qrels_keys)
+        self.sorted_keys = qrels_keys[self.by_key]
+        ordered = self.sorted_keys
+        unique_keys = _confirm_duplicates(qrels_code, qrels_doc, names, "qrels", "judged twice",
+                                          qrels_keys, ordered[1:][ordered[1:] == ordered[:-1]])
         # With keys that are not unique (a hash collision in the qrels), an exact join of the
         # whole run instead (see exact).
         self.by_keys = unique_keys and qrels_keys.size > 0
@@ -100,10 +107,7 @@ class _Join:
         bits = int(min(max(np.ceil(np.log2(qrels_keys.size * 16)), 16), 30))
         self.shift = np.uint64(64 - bits)
         self.bitmap = np.zeros(1 << bits, dtype=bool)
-        self.bitmap[qrels_keys >> self.shift] = True
-        # The keys are unique: a binary search in the sorted keys finds each one's row.
-        self.by_key = np.argsort(qrels_keys)
-        self.sorted_keys = qrels_keys[self.by_key]
+        self.bitmap[qrels_keys >> self.shift] = True  # then a binary search in the sorted keys
 
     def rows(self, run_code: np.ndarray, run_doc: np.ndarray, run_keys: np.ndarray,
              found: np.ndarray) -> None:
@@ -191,7 +195,7 @@ class _NotStrings(Exception):
 
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
-    q_keys: np.ndarray, unique_keys: bool, names: np.ndarray,
+    join: _Join, names: np.ndarray,
     r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, ties: bool = False,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
@@ -231,7 +235,6 @@ def _judged_run(
         starts = block_starts(r_code)
     if ties:
         r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
-    join = _Join(q_code, q_doc, q_keys, unique_keys)
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
                  else join.exact(r_code, np.asarray(r_doc, dtype=object)))
     # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
@@ -450,7 +453,7 @@ def evaluate(
         q_doc = _ids(qrels["doc_id"], "qrels['doc_id']")
         q_hashes = _doc_hashes(q_doc)
     q_keys = _pair_keys(q_code, q_hashes, n_queries)
-    unique_keys = _check_pair_duplicates(q_code, q_doc, names, "qrels", "judged twice", q_keys)
+    join = _Join(q_code, q_doc, q_keys, names)  # raises if a pair is judged twice
     n_rows = len(r_score)
     r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
     keep = r_code >= 0
@@ -462,12 +465,12 @@ def evaluate(
         raise ValueError("judged_only: ties=average is not defined on condensed lists; "
                          "ask for one or the other")
     try:
-        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
+        ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
                              r_code, r_doc, r_score, ties)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
         r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)[keep]
-        ranked = _judged_run(level, q_code, q_doc, q_grade, q_keys, unique_keys, names,
+        ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
                              r_code, r_doc, r_score, ties)
     retrieved = ranked.n_retrieved > 0
     if judged_only:

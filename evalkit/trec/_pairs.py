@@ -67,7 +67,6 @@ def _check_pair_duplicates(
 
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
-    import pandas as pd
 
     keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
     # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
@@ -77,7 +76,18 @@ def _check_pair_duplicates(
     for start, stop in _query_pieces(code):
         ordered = np.sort(keys[start:stop])
         repeated.append(ordered[1:][ordered[1:] == ordered[:-1]])
-    repeated = np.concatenate(repeated)
+    return _confirm_duplicates(code, doc, queries, what, verb, keys, np.concatenate(repeated))
+
+
+def _confirm_duplicates(
+    code: np.ndarray, doc: np.ndarray, queries: np.ndarray, what: str, verb: str,
+    keys: np.ndarray, repeated: np.ndarray,
+) -> bool:
+    """The end of :func:`_check_pair_duplicates`, given the ``keys`` that occur more than
+    once (``repeated``): raise when two of their rows are one pair; False when some are
+    not (a hash collision), True when there were none."""
+    import pandas as pd
+
     if repeated.size == 0:
         return True
     # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
