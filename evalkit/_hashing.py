@@ -74,7 +74,8 @@ def _multipliers(n_words: int) -> np.ndarray:
     return _MULTIPLIERS if n_words < _MULTIPLIERS.size else _odd_multipliers(n_words + 1)
 
 
-def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
+                  repeated: bool | None = None) -> np.ndarray:
     """A 64-bit hash (uint64) of each string of ``values``, equal for equal strings.
 
     Parameters
@@ -89,6 +90,11 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         with each other: the same text as an object and as a ``U`` array hashes differently.
     out : numpy.ndarray, optional
         A uint64 array of ``len(values)`` to write the hashes to.
+    repeated : bool, optional
+        For an object array, whether it holds its objects many times over, so that each
+        distinct object is hashed once: estimated by :func:`repeats_objects` when None;
+        False hashes every row (a caller that has checked the whole column hashes its parts
+        so, without checking each again).
 
     Returns
     -------
@@ -113,7 +119,7 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
         return _fixed_width_hashes(values, out)
     if out is None:
         out = np.empty(len(values), dtype=np.uint64)
-    if repeats_objects(values):  # each distinct object hashed once
+    if repeats_objects(values) if repeated is None else repeated:  # each object hashed once
         codes, first = _object_codes(values)
         # Not string_hashes again: the estimate could call the distinct objects repeated.
         distinct = _object_hashes(values[first], np.empty(first.size, dtype=np.uint64))

@@ -512,7 +512,7 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
     expected = ek.evaluate(qrels, run, labels)
     real = _hashing.string_hashes
 
-    def weak(ids):
+    def weak(ids, **options):  # options: string_hashes' (repeated=...), for these ids
         hashes = real(np.array([i[:1] + str(len(i)) for i in ids], dtype=object))
         return hashes
 
@@ -532,7 +532,7 @@ def test_hash_collisions_never_join_different_documents(request, monkeypatch, ch
                       ignore_index=True)
     use_id_hash(monkeypatch, real)
     expected = ek.evaluate(qrels, decoy, labels)
-    use_id_hash(monkeypatch, lambda ids: real(np.array(
+    use_id_hash(monkeypatch, lambda ids, **options: real(np.array(
         [doc if i == "x" + doc else i for i in ids], dtype=object)))
     pd.testing.assert_frame_equal(ek.evaluate(qrels, decoy, labels), expected)
 

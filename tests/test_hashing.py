@@ -256,3 +256,18 @@ def test_distinct_objects_are_hashed_once_even_if_called_repeated(monkeypatch):
     ids = np.array([f"d{i % 70}" for i in range(300)], dtype=object)
     expected = np.array([_hashing._utf8_hashes(ids[i:i + 1])[0] for i in range(ids.size)])
     assert _hashing.string_hashes(ids).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("repeated", [None, True, False])
+def test_string_hashes_are_the_same_whether_objects_are_numbered_or_not(repeated):
+    # repeated=True numbers the distinct objects and hashes each once, False hashes every
+    # row, None lets repeats_objects choose: the same hashes for a column of a vocabulary's
+    # objects, of copies of them, and of distinct ids.
+    rng = np.random.default_rng(9)
+    vocabulary = np.array([f"doc-{i}" for i in range(300)] + ["é☃", ""], dtype=object)
+    repeated_ids = vocabulary[rng.integers(0, vocabulary.size, 100_000)]
+    copies = np.array([i + "" for i in repeated_ids.tolist()], dtype=object)
+    for ids in (repeated_ids, copies, vocabulary):
+        expected = np.concatenate([_hashing._utf8_hashes(ids[i:i + 1000])
+                                   for i in range(0, ids.size, 1000)])
+        assert _hashing.string_hashes(ids, repeated=repeated).tolist() == expected.tolist()

@@ -172,18 +172,19 @@ def _closer_in(doc: Any, order: np.ndarray) -> bool:
     return near[1] > near[0]
 
 
-def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int) -> np.ndarray:
+def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int, repeated: bool) -> np.ndarray:
     """The (query, document) key of each run row (see :func:`_pair_keys`), from the
     doc_ids' hashes (:func:`_id_hashes`, or from the arrow buffers), a chunk at a time in
-    threads; TypeError when an id is not a str."""
-    if isinstance(doc, np.ndarray) and repeats_objects(doc):  # each distinct id once
-        return _pair_keys(code, _id_hashes(doc), n_queries)
+    threads; TypeError when an id is not a str. ``repeated``: whether ``doc`` holds its
+    objects many times over (:func:`~evalkit._hashing.repeats_objects`)."""
+    if repeated:  # each distinct id once
+        return _pair_keys(code, _id_hashes(doc, repeated=True), n_queries)
     keys = np.empty(doc.size, dtype=np.uint64)
 
     def one_chunk(start: int) -> None:
         ids = doc[start : start + _PIECE]
         keys[start : start + _PIECE] = ids.hashes() if isinstance(ids, ArrowIds) \
-            else _id_hashes(ids)
+            else _id_hashes(ids, repeated=False)
 
     _for_each(one_chunk, range(0, doc.size, _PIECE))
     return _pair_keys(code, keys, n_queries)
@@ -225,7 +226,7 @@ def _judged_run(
     # vocabulary) is hashed once per object, in memory order, all first.
     if repeated or not grouped and not _closer_in(r_doc, by_query):
         try:
-            run_keys = _run_id_keys(r_code, r_doc, n_queries)
+            run_keys = _run_id_keys(r_code, r_doc, n_queries, repeated)
         except TypeError:
             raise _NotStrings from None
     if by_query is not None:
@@ -253,7 +254,8 @@ def _judged_run(
         else:
             try:  # reordered: gathered a chunk at a time as it is hashed
                 hashes = (string_hashes_at(doc.ids, doc.order) if isinstance(doc, ReorderedIds)
-                          else doc.hashes() if isinstance(doc, ArrowIds) else _id_hashes(doc))
+                          else doc.hashes() if isinstance(doc, ArrowIds)
+                          else _id_hashes(doc, repeated=False))  # checked whole, above
             except TypeError:
                 raise _NotStrings from None
             keys = _pair_keys(code, hashes, n_queries)

@@ -15,7 +15,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported by the functions that need it
     import pandas as pd
 
-from .._hashing import string_hashes
+from .._hashing import repeats_objects, string_hashes
 from ._measures import block_starts
 from ._ordering import _all_distinct
 from ._threads import _for_each, _pieces_between
@@ -134,10 +134,15 @@ def _pair_keys(
 def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
     """:func:`~evalkit._hashing.string_hashes` of each id (str), a chunk at a time; chunks
     in parallel threads (see :func:`~evalkit.trec._threads._for_each`)."""
+    if isinstance(doc_id, np.ndarray) and repeats_objects(doc_id):
+        return string_hashes(doc_id, repeated=True)  # each distinct object once, all first
     hashes = np.empty(doc_id.size, dtype=np.uint64)
+    # Checked once for the whole column: the chunks are hashed row by row.
+    repeated = False if isinstance(doc_id, np.ndarray) else None
 
     def hash_chunk(start: int) -> None:
-        hashes[start : start + _HASH_CHUNK] = string_hashes(doc_id[start : start + _HASH_CHUNK])
+        hashes[start : start + _HASH_CHUNK] = string_hashes(doc_id[start : start + _HASH_CHUNK],
+                                                            repeated=repeated)
 
     _for_each(hash_chunk, range(0, doc_id.size, _HASH_CHUNK))
     return hashes
