@@ -114,7 +114,14 @@ class _Join:
         """Set ``found`` (-1 where unjudged) to the qrels row of each of these run rows."""
         candidates = np.flatnonzero(self.bitmap[run_keys >> self.shift])
         wanted = run_keys[candidates]
-        at = np.minimum(np.searchsorted(self.sorted_keys, wanted), self.sorted_keys.size - 1)
+        # Searched among the keys between the least and the greatest wanted: a piece's few
+        # queries' keys (the query is a key's top bits), which stay in the CPU's cache.
+        ordered = self.sorted_keys
+        low = int(np.searchsorted(ordered, wanted.min(initial=np.uint64(2**64 - 1))))
+        high = int(np.searchsorted(ordered, wanted.max(initial=np.uint64(0)), side="right"))
+        at = np.searchsorted(ordered[low:high], wanted)
+        at += low
+        np.minimum(at, ordered.size - 1, out=at)
         hit = self.sorted_keys[at] == wanted
         rows, match = candidates[hit], self.by_key[at[hit]]
         # Hashes can collide: each match is confirmed on the ids themselves. A run row whose
