@@ -381,3 +381,19 @@ def test_a_run_out_of_query_order_is_ranked_alike_by_either_sort(monkeypatch, or
     pd.testing.assert_frame_equal(keyed, sorted_twice)
     np.testing.assert_allclose(keyed.to_numpy(float),
                                expected.loc[keyed.index, LABELS].to_numpy(float), atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float32", "float64", "Int64"])
+def test_grades_of_every_whole_number_dtype_give_the_same_values(dtype):
+    # Integer grades are taken as they are; float and nullable ones are checked to be
+    # whole numbers first: the same grades, the same values, whatever the column's dtype.
+    qrels, run = collection(8, n_queries=20)
+    qrels = qrels.assign(relevance=qrels["relevance"].abs())  # uint8 holds no -1
+    expected = ek.evaluate(qrels, run, LABELS)
+    typed = qrels.assign(relevance=qrels["relevance"].astype(dtype))
+    pd.testing.assert_frame_equal(ek.evaluate(typed, run, LABELS), expected)
+    if dtype.startswith(("float", "Int")):
+        half = typed.assign(relevance=typed["relevance"].astype("float64") / 2)
+        with pytest.raises(ValueError, match="whole numbers"):
+            ek.evaluate(half, run, LABELS)

@@ -106,6 +106,10 @@ def _grades(qrels: pd.DataFrame) -> np.ndarray:
     if not pd.api.types.is_numeric_dtype(relevance) or pd.api.types.is_bool_dtype(relevance):
         raise ValueError(f"qrels['relevance'] must hold whole numbers ({_GRADES}); got dtype "
                          f"{relevance.dtype}")
+    dtype = relevance.dtype
+    if isinstance(dtype, np.dtype) and (dtype == np.int64 or dtype.kind in "iu"
+                                        and dtype.itemsize < 8):
+        return relevance.to_numpy().astype(np.int64)  # whole numbers already (a copy)
     grades = relevance.to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(grades) | (grades != np.round(grades))
     if bad.any():
