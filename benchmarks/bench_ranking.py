@@ -57,7 +57,11 @@ storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (
 queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
 taken in turn (best of 3-5), and pytrec_eval with its dicts once; goals per shape, on the
 default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
-and an interleaved run at most 1.2x the time of the same rows grouped by query.
+and an interleaved run at most 1.2x the time of the same rows grouped by query. Each shape is
+measured in a fresh process (all tools side by side in it), so that its figures do not depend
+on the shapes and sections that ran before it: evalkit reads each id's str object, and in one
+process aged by the rest of the bench (its heap left scattered by earlier data) it took 10-20 %
+longer on object columns, ranx's prebuilt Qrels/Run not at all.
 
 Each goal is recorded with `record_goal`, and RESULTS.md gathers them in its goals table.
 
@@ -557,6 +561,19 @@ def family_shape(name: str, spec: dict, warm_up: bool) -> tuple[list[str], dict[
     return row, times
 
 
+def family_shape_in_subprocess(name: str) -> tuple[list[str], dict[str, float]]:
+    """:func:`family_shape` in a fresh process (see the module's docstring): its goals are
+    recorded and printed there; its row and times come back as the last line of its output."""
+    out = subprocess.run([sys.executable, __file__, "--family-shape", name],
+                         capture_output=True, text=True, check=False)
+    lines = out.stdout.strip().splitlines()
+    if out.returncode or not lines:
+        raise RuntimeError(f"family shape {name!r} failed:\n{out.stdout}\n{out.stderr}")
+    print("\n".join(lines[:-1]), flush=True)
+    measured = json.loads(lines[-1])
+    return measured["row"], measured["times"]
+
+
 def family(names: list[str]) -> None:
     """Each shape of FAMILY: evalkit against ranx's bare evaluate and pytrec_eval with its
     dicts, on the default threads and on one; goals recorded per shape."""
@@ -570,8 +587,8 @@ def family(names: list[str]) -> None:
     print(f"\n== family of shapes ({len(shapes)}), load average {os.getloadavg()[0]:.2f} ==",
           flush=True)
     rows, evalkit_times = [], {}
-    for name, spec in shapes.items():
-        row, times = family_shape(name, spec, warm_up=not rows)
+    for name in shapes:
+        row, times = family_shape_in_subprocess(name)
         rows.append(row)
         evalkit_times[name] = times["evalkit"], times["evalkit, one thread"]
         print(f"  {name} done (load average {os.getloadavg()[0]:.2f})", flush=True)
@@ -600,9 +617,14 @@ def main() -> None:
                         help="only the family of shapes (all, or those named)")
     parser.add_argument("--no-family", action="store_true", help="skip the family of shapes")
     parser.add_argument("--rss", help=argparse.SUPPRESS)  # internal: one tool, one process
+    parser.add_argument("--family-shape", help=argparse.SUPPRESS)  # internal: one shape
     args = parser.parse_args()
     if args.rss:
         print(json.dumps(measure_rss(args.rss, args.sizes[0], args.shapes[0])))
+        return
+    if args.family_shape:
+        row, times = family_shape(args.family_shape, FAMILY[args.family_shape], warm_up=True)
+        print(json.dumps({"row": row, "times": times}))
         return
     print(f"evalkit from {Path(ek.__file__).parent}; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}")
