@@ -212,7 +212,10 @@ class JudgedRun:
         counts = np.bincount(keys, minlength=self.n_queries * span)
         return np.arange(top, low - 1, -1), counts.reshape(self.n_queries, span)
 
-    def _count_where(self, wanted: np.ndarray) -> np.ndarray | None:
+    def _count_where(self, wanted: Callable[[np.ndarray], np.ndarray]
+                     ) -> np.ndarray | None:
+        """Judgements per query whose grade is ``wanted`` (a mask of the grades), from
+        :attr:`grade_counts`; None without that table."""
         table = self.grade_counts
         if table is None:
             return None

@@ -67,7 +67,6 @@ def _check_pair_duplicates(
 
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
-
     keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
     # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
     # rows share a query, so when each query's rows are together the keys can be sorted a
