@@ -122,7 +122,7 @@ class _Join:
         at = np.searchsorted(ordered[low:high], wanted)
         at += low
         np.minimum(at, ordered.size - 1, out=at)
-        hit = self.sorted_keys[at] == wanted
+        hit = ordered[at] == wanted
         rows, match = candidates[hit], self.by_key[at[hit]]
         # Hashes can collide: each match is confirmed on the ids themselves. A run row whose
         # key is a judged pair's but whose ids differ is unjudged, since no other qrels row
@@ -225,8 +225,10 @@ def _judged_run(
     run_keys: np.ndarray | None = None
     grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    keyed = None if grouped else _by_query_and_score(r_code, r_score)
-    by_query = keyed[0] if keyed is not None else None if grouped else _by_query(r_code)
+    by_query = None
+    if not grouped:
+        keyed = _by_query_and_score(r_code, r_score)
+        by_query = _by_query(r_code) if keyed is None else keyed[0]
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
