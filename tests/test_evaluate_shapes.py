@@ -123,7 +123,7 @@ def small_pieces(monkeypatch):
     joining and ranking a piece at a time, in threads)."""
     monkeypatch.setattr(evaluation, "_PIECE", 7)
     monkeypatch.setattr(_pairs, "_HASH_CHUNK", 5)
-    monkeypatch.setattr(_pairs, "_CHUNK", 9)
+    monkeypatch.setattr(_pairs, "_TABLE_KEYS", 9)
     monkeypatch.setenv("EVALKIT_THREADS", "2")
 
 

@@ -436,7 +436,7 @@ def small_chunks(monkeypatch):
     from evalkit.trec import _evaluate as evaluation
 
     monkeypatch.setattr(_trec_pairs, "_HASH_CHUNK", 3)
-    monkeypatch.setattr(_trec_pairs, "_CHUNK", 5)
+    monkeypatch.setattr(_trec_pairs, "_TABLE_KEYS", 5)
     monkeypatch.setattr(evaluation, "_PIECE", 5)
 
 

@@ -291,3 +291,90 @@ def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apa
     pairs = list(zip(query_code[order].tolist(), (-score[order]).tolist(), strict=True))
     assert pairs == sorted(pairs) and sorted(order.tolist()) == list(range(5000))
     assert tied.tolist() == [i for i in range(4999) if pairs[i] == pairs[i + 1]]
+
+
+@pytest.mark.parametrize("lengths", ["equal", "ragged", "one long", "many short"])
+@pytest.mark.parametrize("seed", range(4))
+def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed):
+    # Each block's keys hold its number in their top bits, as a query's do. Blocks of one
+    # length are sorted as the rows of a table; unequal ones padded (with the largest key,
+    # which the last block may hold too) or, when padding would more than double the table,
+    # sorted whole: each way, every block's keys come out as np.sort gives them.
+    from evalkit.trec._ordering import _sort_in_blocks
+
+    rng = np.random.default_rng(seed)
+    size = {"equal": np.full(30, 40), "ragged": rng.integers(1, 80, 30),
+            "one long": np.r_[2000, np.ones(10, dtype=int)],
+            "many short": rng.integers(1, 4, 500)}[lengths]
+    starts = np.cumsum(size) - size
+    key = rng.integers(0, 2**52, int(size.sum()), dtype=np.uint64)
+    key[rng.random(key.size) < 0.05] = 7  # ties inside a block
+    key |= np.repeat(np.arange(size.size, dtype=np.uint64) + np.uint64(4096 - size.size),
+                     size) << np.uint64(52)
+    last = key[starts[-1]:]
+    last[rng.random(last.size) < 0.3] = np.iinfo(np.uint64).max  # ties with the padding
+    expected = np.concatenate([np.sort(block) for block in np.split(key, starts[1:])])
+    _sort_in_blocks(key, starts)
+    assert key.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ranking_a_block_at_a_time_gives_the_order_of_one_sort(seed):
+    # Rows grouped by query in increasing query order are ranked a block at a time; any
+    # other grouping by one sort of the whole: both give each query's rows by score, high
+    # first, with the same tied positions.
+    from evalkit.trec._ordering import _by_query_and_score
+
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 60, 25)
+    query_code = np.repeat(np.arange(25) * 3, size)
+    if seed % 2:
+        query_code = query_code[::-1].copy()  # grouped, but in decreasing query order
+    score = rng.choice([0.5, 0.25, -1.0, 2.0], query_code.size) + rng.integers(
+        0, 3, query_code.size) * np.spacing(0.5)
+    starts = np.flatnonzero(np.r_[True, query_code[1:] != query_code[:-1]])
+    blocks, tied_blocks = _by_query_and_score(query_code, score, starts)
+    whole, tied_whole = _by_query_and_score(query_code, score)
+    for order in (blocks, whole):
+        assert sorted(order.tolist()) == list(range(query_code.size))
+        pairs = list(zip(query_code[order].tolist(), (-score[order]).tolist(), strict=True))
+        assert pairs == sorted(pairs)
+    assert tied_blocks.tolist() == tied_whole.tolist()
+
+
+@pytest.mark.parametrize("n", [10, 5_000, 40_000, 70_000])
+def test_repeated_keys_found_by_table_and_by_sort_alike(n):
+    # Up to _TABLE_KEYS keys go through a hash table, more are sorted: both name each key
+    # that occurs more than once, and no other.
+    from evalkit.trec._pairs import _TABLE_KEYS, _repeated_keys
+
+    rng = np.random.default_rng(n)
+    keys = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    twice = rng.choice(n, size=min(n // 3, 50), replace=False)
+    keys[twice[: twice.size // 2]] = keys[twice[twice.size // 2 :][: twice.size // 2]]
+    keys[0] = keys[-1]  # one pair as far apart as can be
+    values, counts = np.unique(keys, return_counts=True)
+    assert (n <= _TABLE_KEYS) == (n in (10, 5_000))
+    assert set(_repeated_keys(keys).tolist()) == set(values[counts > 1].tolist())
+    assert _repeated_keys(np.unique(keys)).size == 0
+
+
+def test_a_document_retrieved_twice_is_found_wherever_the_pieces_are_cut():
+    # The run is checked a piece of whole queries at a time (about _TABLE_KEYS / 2 rows):
+    # a pair repeated at the two ends of a long query, at the last row of a piece or the
+    # first of the next, is still found.
+    from evalkit.trec._pairs import _TABLE_KEYS
+
+    n_queries, depth = 40, 1000  # 40,000 rows: pieces cut every ~16 queries
+    query = np.repeat([f"q{i}" for i in range(n_queries)], depth)
+    doc = np.array([f"d{i}" for i in range(n_queries * depth)], dtype=object)
+    qrels = pd.DataFrame({"query_id": query[::depth], "doc_id": doc[::depth], "relevance": 1})
+    assert n_queries * depth > _TABLE_KEYS
+    for first, second in [(0, depth - 1), (16 * depth, 17 * depth - 1),
+                          (17 * depth - 2, 17 * depth - 1), (39 * depth, 40 * depth - 1)]:
+        dup = doc.copy()
+        dup[second] = dup[first]
+        run = pd.DataFrame({"query_id": query, "doc_id": dup,
+                            "score": np.tile(np.linspace(1, 0, depth), n_queries)})
+        with pytest.raises(ValueError, match="retrieved twice"):
+            ek.evaluate(qrels, run, ["P@10"])

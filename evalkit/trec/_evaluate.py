@@ -56,7 +56,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _Metric,  # noqa: F401
     _parse_metrics,
 )
-from ._ordering import _all_distinct, _by_query, _by_query_and_score, _trec_ranking
+from ._ordering import _all_distinct, _by_query, _trec_ranking
 from ._pairs import _check_pair_duplicates, _confirm_duplicates, _doc_hashes, _pair_keys
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
@@ -217,18 +217,18 @@ def _judged_run(
     """
     n_queries = names.size
     # Runs list each query's rows together; if one does not, a sort makes it so (the
-    # measures see only each query's ranking): by query and score in one sort of keys where
-    # they fit (each piece is then ranked already, but for its ties), else a stable sort by
-    # query. Only numbers are moved: the few ids looked at later (to confirm a match, break
-    # a tie) are gathered then.
+    # measures see only each query's ranking): a stable radix sort by query, after which
+    # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
+    # run by query and score is several times slower on CPUs where numpy's long sorts are
+    # slow, see _sort_in_blocks). Only numbers are moved: the few ids looked at later (to
+    # confirm a match, break a tie) are gathered then.
     starts = block_starts(r_code)
     run_keys: np.ndarray | None = None
     grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
     by_query = None
     if not grouped:
-        keyed = _by_query_and_score(r_code, r_score)
-        by_query = _by_query(r_code) if keyed is None else keyed[0]
+        by_query = _by_query(r_code)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a

@@ -58,7 +58,7 @@ def _trec_ranking(
         pairs = np.flatnonzero(same_query & (score[1:] == score[:-1]))
     else:
         # Equal scores are ordered by doc_id below, so the score sort need not be stable.
-        keyed = _by_query_and_score(query_code, score)
+        keyed = _by_query_and_score(query_code, score, starts if grouped else None)
         if keyed is not None:
             order, pairs = keyed
         else:  # two sorts: by score, then (stably) by query
@@ -90,11 +90,13 @@ _SCORE_BITS = 32
 
 
 def _by_query_and_score(
-    query_code: np.ndarray, score: np.ndarray
+    query_code: np.ndarray, score: np.ndarray, starts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The rows by query, then by score descending (equal scores in any order), and the
     positions ``i`` of that order whose rows ``i`` and ``i + 1`` tie (same query and score),
     from one sort of 64-bit keys; None when the queries are spread too wide for a key.
+    ``starts``, when given, are where the blocks of one query's rows start: each query's rows
+    are then together, and the keys are sorted a block at a time (:func:`_sort_in_blocks`).
 
     A key holds the query (less the first) in its top ``b`` bits, the row number in its low
     ``r`` bits and, between them, the top ``64 - b - r`` bits of the score's: a float's bits,
@@ -116,7 +118,10 @@ def _by_query_and_score(
     key <<= np.uint64(row_bits)
     key |= (query_code - low).astype(np.uint64) << np.uint64(64 - bits)
     key |= np.arange(n, dtype=np.uint64)
-    key.sort()
+    if starts is not None and starts.size > 1 and bool(np.all(np.diff(query_code[starts]) > 0)):
+        _sort_in_blocks(key, starts)  # the blocks in query order: the same as one sort
+    else:
+        key.sort()
     order = (key & np.uint64((1 << row_bits) - 1)).astype(np.intp)
     key >>= np.uint64(row_bits)  # query and score: equal for the rows of a tie
     shared = np.flatnonzero(key[1:] == key[:-1])
@@ -138,6 +143,35 @@ def _by_query_and_score(
         order[at] = rows[np.lexsort((-score[rows], np.repeat(runs, size)))]
         tied = score[order[shared]] == score[order[shared + 1]]
     return order, shared[tied]
+
+
+def _sort_in_blocks(key: np.ndarray, starts: np.ndarray) -> None:
+    """Sort ``key`` in place within each block of rows (from each of ``starts`` to the next),
+    whose keys must lie above those of the blocks before it (as keys with the query in their
+    top bits do for blocks in query order): one sort of all of them is then the same.
+
+    The blocks become the rows of a table, sorted along its rows: numpy's sort costs less a
+    key on short arrays (on AMD Zen 4, whose AVX-512 store numpy's sort of long arrays leans
+    on is slow, 13 ns a key for rows of 1,000 against 50 for one sort of 10^6). Blocks of
+    unequal lengths are padded with the largest key, which sorts last; when padding would
+    more than double the table, the whole array is sorted instead.
+    """
+    n = key.size
+    size = np.diff(np.r_[starts, n])
+    width = int(size.max())
+    if starts.size * width == n:  # blocks of one length, as a run cut at one depth gives
+        key.reshape(starts.size, width).sort(axis=1)
+        return
+    if starts.size * width > 2 * n:
+        key.sort()
+        return
+    # Block i's j-th key goes to row i, column j: at i * width + j of the flat table.
+    at = np.arange(n, dtype=np.intp)
+    at += np.repeat(np.arange(starts.size, dtype=np.intp) * width - starts, size)
+    table = np.full(starts.size * width, np.iinfo(np.uint64).max, dtype=np.uint64)
+    table[at] = key
+    table.reshape(starts.size, width).sort(axis=1)
+    key[:] = table[at]  # each row's first size[i] keys: its block's, sorted
 
 
 def _all_distinct(codes: np.ndarray) -> bool:

@@ -2,7 +2,7 @@
 
 trec_eval refuses a qrels or run that lists a document twice for a query. The pairs are
 hashed to 64-bit keys (the query number in the top bits, the document's hash in the rest),
-sorted a piece at a time, and only equal keys are confirmed on the ids themselves, so that a
+checked a piece at a time, and only equal keys are confirmed on the ids themselves, so that a
 hash collision never counts as a duplicate.
 """
 
@@ -22,11 +22,11 @@ from ._threads import _for_each, _pieces_between
 
 __all__: list[str] = []
 
-# Rows per chunk where ids are walked in Python (bounds the temporary lists).
-_CHUNK = 1 << 20
 # Ids hashed at a time: bounds the joined text (~12 bytes an id) and the arrays beside it,
 # and lets threads take turns (see _for_each).
 _HASH_CHUNK = 1 << 17
+# Keys checked for repeats in one hash table: its ~0.5 MB stay in a CPU's L2 cache.
+_TABLE_KEYS = 1 << 15
 
 
 def _report_duplicates(
@@ -68,14 +68,28 @@ def _check_pair_duplicates(
     Returns whether the keys themselves are unique (False only after a hash collision).
     """
     keys = _pair_keys(code, _doc_hashes(doc)) if keys is None else keys
-    # Sorting random 64-bit keys is several times faster than a hash table of them. A pair's
-    # rows share a query, so when each query's rows are together the keys can be sorted a
-    # piece at a time, cut between queries: no copy of all of them.
-    repeated = []
-    for start, stop in _query_pieces(code):
-        ordered = np.sort(keys[start:stop])
-        repeated.append(ordered[1:][ordered[1:] == ordered[:-1]])
+    # A pair's rows share a query, so when each query's rows are together the keys can be
+    # checked a small piece at a time, cut between queries.
+    repeated = [_repeated_keys(keys[start:stop]) for start, stop in _query_pieces(code)]
     return _confirm_duplicates(code, doc, queries, what, verb, keys, np.concatenate(repeated))
+
+
+def _repeated_keys(keys: np.ndarray) -> np.ndarray:
+    """The keys that occur more than once (each at least once).
+
+    Up to ``_TABLE_KEYS`` keys go into a hash table (pandas'), which then stays in the CPU's
+    cache: a few ns a key. More are sorted: a hash table that outgrows the cache is slower
+    than numpy's sort. (numpy's sort of 64-bit keys takes 6 ns a key on Intel CPUs with
+    AVX-512, but 30-60 on AMD Zen 4, where the AVX-512 store it relies on is slow; the
+    table is as fast on both.)
+    """
+    import pandas as pd
+
+    if keys.size <= _TABLE_KEYS:
+        index = pd.Index(keys, copy=False)
+        return keys[:0] if index.is_unique else keys[index.duplicated()]
+    ordered = np.sort(keys)
+    return ordered[1:][ordered[1:] == ordered[:-1]]
 
 
 def _confirm_duplicates(
@@ -98,15 +112,15 @@ def _confirm_duplicates(
 
 
 def _query_pieces(code: np.ndarray) -> list[tuple[int, int]]:
-    """Row ranges of about ``_CHUNK`` rows, cut between queries, that hold each query's rows
-    whole; one range when the rows of some query are not all together."""
+    """Row ranges of about half ``_TABLE_KEYS`` rows, cut between queries, that hold each
+    query's rows whole; one range when the rows of some query are not all together."""
     n = code.size
-    if n <= _CHUNK:
+    if n <= _TABLE_KEYS:
         return [(0, n)]
     starts = block_starts(code)
     if not _all_distinct(code[starts]):  # some query comes back later
         return [(0, n)]
-    return _pieces_between(starts, n, _CHUNK)
+    return _pieces_between(starts, n, _TABLE_KEYS // 2)
 
 
 def _pair_keys(
