@@ -514,7 +514,7 @@ def _interleaved_best(calls: dict, repeats: int) -> dict[str, float]:
     return best
 
 
-def family_shape(name: str, spec: dict, warm_up: bool) -> tuple[list[str], dict[str, float]]:
+def family_shape(name: str, spec: dict) -> tuple[list[str], dict[str, float]]:
     """One shape of the family: its row of the table and the times."""
     import numba
 
@@ -522,8 +522,7 @@ def family_shape(name: str, spec: dict, warm_up: bool) -> tuple[list[str], dict[
     full = {**FAMILY_BASE, **spec}
     repeats = 3 if len(run) > 2_000_000 else 5
     ranx_qrels, ranx_run = ranx_objects(qrels, run)
-    if warm_up:
-        ranx_warm_up(qrels, run)
+    ranx_warm_up(qrels, run)  # each shape runs in a fresh process: numba loads again
     ours = ek.evaluate(qrels, run, METRICS).mean()
     result = ranx_evaluate(ranx_qrels, ranx_run)  # ranx sorts its run on the first call
     ranx_diff = max(abs(result[RANX[m]] - ours[m]) for m in METRICS)
@@ -623,7 +622,7 @@ def main() -> None:
         print(json.dumps(measure_rss(args.rss, args.sizes[0], args.shapes[0])))
         return
     if args.family_shape:
-        row, times = family_shape(args.family_shape, FAMILY[args.family_shape], warm_up=True)
+        row, times = family_shape(args.family_shape, FAMILY[args.family_shape])
         print(json.dumps({"row": row, "times": times}))
         return
     print(f"evalkit from {Path(ek.__file__).parent}; {os.cpu_count()} CPUs; "

@@ -57,7 +57,13 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _parse_metrics,
 )
 from ._ordering import _all_distinct, _by_query, _trec_ranking
-from ._pairs import _check_pair_duplicates, _confirm_duplicates, _doc_hashes, _pair_keys
+from ._pairs import (
+    _check_pair_duplicates,
+    _confirm_duplicates,
+    _doc_hashes,
+    _pair_keys,
+    _sorted_repeats,
+)
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
 from ._tables import (
@@ -96,7 +102,7 @@ class _Join:
         self.sorted_keys = qrels_keys[self.by_key]
         ordered = self.sorted_keys
         unique_keys = _confirm_duplicates(qrels_code, qrels_doc, names, "qrels", "judged twice",
-                                          qrels_keys, ordered[1:][ordered[1:] == ordered[:-1]])
+                                          qrels_keys, _sorted_repeats(ordered))
         # With keys that are not unique (a hash collision in the qrels), an exact join of the
         # whole run instead (see exact).
         self.by_keys = unique_keys and qrels_keys.size > 0
@@ -226,9 +232,7 @@ def _judged_run(
     run_keys: np.ndarray | None = None
     grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    by_query = None
-    if not grouped:
-        by_query = _by_query(r_code)
+    by_query = None if grouped else _by_query(r_code)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a

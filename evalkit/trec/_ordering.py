@@ -129,11 +129,11 @@ def _by_query_and_score(
         return order, shared
     tied = score[order[shared]] == score[order[shared + 1]]
     if not tied.all():  # a run sharing a key's top holds two scores: sort it by score
-        starts = np.r_[True, shared[1:] != shared[:-1] + 1]  # a run of tied positions
-        run = np.cumsum(starts) - 1  # the run of each
+        run_start = np.r_[True, shared[1:] != shared[:-1] + 1]  # a run of tied positions
+        run = np.cumsum(run_start) - 1  # the run of each
         split = np.zeros(run[-1] + 1, dtype=bool)
         split[run[~tied]] = True
-        first = np.flatnonzero(starts)
+        first = np.flatnonzero(run_start)
         last = np.r_[first[1:], shared.size] - 1
         runs = np.flatnonzero(split)
         size = shared[last[runs]] - shared[first[runs]] + 2

@@ -88,7 +88,11 @@ def _repeated_keys(keys: np.ndarray) -> np.ndarray:
     if keys.size <= _TABLE_KEYS:
         index = pd.Index(keys, copy=False)
         return keys[:0] if index.is_unique else keys[index.duplicated()]
-    ordered = np.sort(keys)
+    return _sorted_repeats(np.sort(keys))
+
+
+def _sorted_repeats(ordered: np.ndarray) -> np.ndarray:
+    """The keys that occur more than once in sorted keys (each at least once)."""
     return ordered[1:][ordered[1:] == ordered[:-1]]
 
 
