@@ -24,6 +24,7 @@ import numpy as np
 
 from ._hashing import level_ranks
 from ._results import make_result
+from ._sorting import argsort_numbers, merge_kind, radix_is_faster, sort_codes
 from ._validation import check_1d, check_consistent_length, check_option, keyword_only
 from .exceptions import UndefinedMetricWarning
 
@@ -35,6 +36,7 @@ _HASHED_FACTOR = 16  # values with at most n / 16 levels ...
 _HASHED_LEVELS = 1 << 20  # ... and at most this many are ranked by hashing (no argsort)
 _BLOCK = 8  # the merge sort starts from blocks at most this long, counted pair by pair
 _TABLE_CELLS = 1 << 16  # x and y with at most max(2n, this) level pairs are counted in a table
+_MERGE_MIN = 512  # merge levels of runs this long or longer may use the stable sort
 
 
 PairCounts = make_result(
@@ -73,7 +75,8 @@ class _Ranking:
 
     Integers spanning fewer than ``_DENSE_INTEGERS`` values are ranked with a lookup table
     (no sort, so ``order`` is None), and so are floats that hold whole numbers in such a span
-    (ratings stored as floats); others by one argsort, whose order is kept for reuse and
+    (ratings stored as floats); others by one argsort (a radix sort where numpy's default
+    sort is slow, see :mod:`evalkit._sorting`), whose order is kept for reuse and
     whose ranks are scattered back to the items only when ``ranks`` is read (untied values
     need no cumulative sum: their ranks are the order's inverse). ``in_order`` marks the ranks
     0..n-1 of items already listed in their order (see :func:`_pair_counts`).
@@ -98,16 +101,24 @@ class _Ranking:
                 self._ranks = (np.cumsum(present) - 1)[shifted]
                 self.levels = int(present.sum())
                 return
-        # Sorting the values alone (numpy's SIMD sort) costs no more than gathering them in
-        # argsort's order, and less when they are tied.
-        sorted_values = np.sort(values)
+        if radix_is_faster(values):
+            # Where numpy's SIMD sort is slow (see evalkit._sorting), one radix argsort and a
+            # gather cost less than the sort alone.
+            self.order = argsort_numbers(values)
+            sorted_values = values[self.order]
+        else:
+            # Sorting the values alone (numpy's SIMD sort) costs no more than gathering them
+            # in argsort's order, and less when they are tied.
+            sorted_values = np.sort(values)
         new_value = sorted_values[1:] != sorted_values[:-1]
         self.levels = int(np.count_nonzero(new_value)) + 1
-        if self.levels * _HASHED_FACTOR <= self.n and self.levels <= _HASHED_LEVELS:
+        if (self.order is None and self.levels * _HASHED_FACTOR <= self.n
+                and self.levels <= _HASHED_LEVELS):
             levels = sorted_values[np.concatenate([[True], new_value])]
             self._ranks = level_ranks(values, levels)
             return
-        self.order = np.argsort(values)
+        if self.order is None:
+            self.order = np.argsort(values)
         if self.levels < self.n:
             self._sorted_ranks = np.concatenate([[0], np.cumsum(new_value)])
 
@@ -146,7 +157,7 @@ def _average_ranks(values: np.ndarray) -> np.ndarray:
             lengths = np.bincount(shifted, minlength=high - low + 1)
             starts = np.cumsum(lengths) - lengths
             return (starts + (lengths + 1) / 2)[shifted]
-    order = np.argsort(values)
+    order = argsort_numbers(values)
     sorted_values = values[order]
     starts = np.flatnonzero(np.concatenate([[True], sorted_values[1:] != sorted_values[:-1]]))
     lengths = np.diff(np.append(starts, len(values)))
@@ -207,10 +218,10 @@ def _inversions(values: np.ndarray) -> int:
         merged <<= 1
         rows = merged.reshape(-1, 2 * width)
         rows[:, width:] |= 1
-        # Tagged values are distinct or identical, so any sort gives the same rows; numpy's
-        # default sort (SIMD where the CPU has it) beats the stable sort's merge at every
-        # width.
-        rows.sort(axis=1)
+        # Tagged values are distinct or identical, so any sort gives the same rows. Rows of
+        # up to 512 items: numpy's default sort (sorting networks). Longer ones: that or the
+        # stable sort's linear merge, whichever is faster on this CPU (see evalkit._sorting).
+        rows.sort(axis=1, kind=merge_kind() if width >= _MERGE_MIN else None)
         # Right-run item from offset q landing at position p passes q - p greater left items;
         # the sum of q over right items is fixed per row. The sum of p: the right items per
         # column (position in the row), summed down the columns, times the column's position.
@@ -266,7 +277,7 @@ def _sorted_pair_counts(x: _Ranking, y: _Ranking) -> tuple[int, int, int, int]:
     y_bits = max(1, (y.levels - 1).bit_length())
     joint = x.ranks << y_bits
     joint |= y.ranks
-    joint.sort()
+    joint = sort_codes(joint, (x.levels - 1).bit_length() + y_bits)
     new_xy = np.concatenate([[True], joint[1:] != joint[:-1]])
     joint &= (1 << y_bits) - 1
     discordant = _inversions(joint)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalkit as ek
-from evalkit import _hashing, correlation
+from evalkit import _hashing, _sorting, correlation
 from evalkit.correlation import (
     _average_ranks,
     _inversions,
@@ -73,8 +74,31 @@ def paired(draw, elements=values):
     return np.array(x, dtype=float), np.array(y, dtype=float)
 
 
+SORT_ROUTES = ("numpy's default sorts", "radix argsorts and stable merges")
+
+
+@contextlib.contextmanager
+def _sort_route(route):
+    """Take one of the two routes of evalkit._sorting, whatever this CPU measures faster, from
+    the smallest inputs on: ranks by numpy's argsort and merges by its default sort, or ranks
+    and joint codes by radix sorts and merges of runs of 2 or more by the stable sort."""
+    radix = route == SORT_ROUTES[1]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_sorting, "_radix_wins", lambda: radix)
+        patch.setattr(_sorting, "RADIX_MIN", 2)
+        patch.setattr(correlation, "merge_kind", lambda: "stable" if radix else None)
+        patch.setattr(correlation, "_MERGE_MIN", 2)
+        yield
+
+
 @given(paired())
 def test_kendall_tau_matches_scipy_and_brute_force(data):
+    for route in SORT_ROUTES:
+        with _sort_route(route):
+            _check_kendall_tau_against_scipy_and_brute_force(data)
+
+
+def _check_kendall_tau_against_scipy_and_brute_force(data):
     x, y = data
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -94,8 +118,10 @@ def test_spearman_matches_scipy(data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = stats.spearmanr(x, y).statistic
-        ours = ek.spearman_rho(x, y)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12, equal_nan=True)
+        for route in SORT_ROUTES:
+            with _sort_route(route):
+                ours = ek.spearman_rho(x, y)
+            np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=300))
@@ -107,15 +133,18 @@ def test_inversion_count_by_brute_force(values):
     assert _inversions(array + 2**40) == expected
 
 
+@pytest.mark.parametrize("route", SORT_ROUTES)
 @pytest.mark.parametrize("block", [2, 5, 32])
 @pytest.mark.parametrize("n", [33, 1000, 4099])
-def test_inversion_count_on_long_arrays(monkeypatch, rng, block, n):
+def test_inversion_count_on_long_arrays(monkeypatch, rng, block, n, route):
     # Lengths that are not a block times a power of two (so the last blocks are padded), block
-    # lengths that leave many merge levels, permutations and heavy ties, 32- and 64-bit tags.
+    # lengths that leave many merge levels, permutations and heavy ties, 32- and 64-bit tags;
+    # merges by the default and by the stable sort.
     monkeypatch.setattr(correlation, "_BLOCK", block)
     for array in (rng.permutation(n), rng.integers(0, 7, n), rng.permutation(n) + 2**40):
         expected = sum(int((array[i] > array[i + 1:]).sum()) for i in range(n))
-        assert _inversions(array) == expected
+        with _sort_route(route):
+            assert _inversions(array) == expected
 
 
 @given(paired())
@@ -202,8 +231,10 @@ def test_table_and_sorted_pair_counts_agree_with_brute_force(data):
     x, y = data
     expected = _counts_by_brute_force(x, y)
     for xs, ys in ((x, y), (x.astype(np.int64) if (x == x.round()).all() else x, y)):
-        assert _table_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
-        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
+        for route in SORT_ROUTES:
+            with _sort_route(route):
+                assert _table_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
+                assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == expected
 
 
 @given(st.permutations(range(12)), st.lists(st.integers(0, 3), min_size=12, max_size=12))
@@ -212,14 +243,22 @@ def test_sorted_pair_counts_without_ties_in_x_or_y(permutation, levels):
     x = np.array(permutation)
     y = np.array(levels)
     for xs, ys in ((x, y), (y, x), (x.astype(float), y), (y, x.astype(float))):
-        assert _sorted_pair_counts(_Ranking(xs), _Ranking(ys)) == _counts_by_brute_force(xs, ys)
+        for route in SORT_ROUTES:
+            with _sort_route(route):
+                assert (_sorted_pair_counts(_Ranking(xs), _Ranking(ys))
+                        == _counts_by_brute_force(xs, ys))
 
 
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=60))
 def test_average_ranks_match_scipy_for_integers_and_floats(values):
     array = np.array(values)
-    np.testing.assert_array_equal(_average_ranks(array), stats.rankdata(array))
-    np.testing.assert_array_equal(_average_ranks(array.astype(float)), stats.rankdata(array))
+    for route in SORT_ROUTES:
+        with _sort_route(route):
+            np.testing.assert_array_equal(_average_ranks(array), stats.rankdata(array))
+            np.testing.assert_array_equal(_average_ranks(array.astype(float)),
+                                          stats.rankdata(array))
+            # Integers too far apart for the lookup table are argsorted.
+            np.testing.assert_array_equal(_average_ranks(array * 2**40), stats.rankdata(array))
 
 
 @pytest.mark.parametrize("function", [ek.kendall_tau, ek.concordant_discordant, ek.spearman_rho])
@@ -263,9 +302,15 @@ def _shapes(rng, n):
     yield "many float levels", np.round(x, 3), np.round(rng.random(n), 3)
 
 
+@pytest.mark.parametrize("route", SORT_ROUTES)
 @pytest.mark.parametrize("n", [1_000, 120_000])
-def test_random_shapes_match_scipy_differentially(n):
+def test_random_shapes_match_scipy_differentially(n, route):
     rng = np.random.default_rng(n)
+    with _sort_route(route):
+        _check_shapes_against_scipy(rng, n)
+
+
+def _check_shapes_against_scipy(rng, n):
     for label, x, y in _shapes(rng, n):
         expected = stats.kendalltau(x, y).statistic
         assert ek.kendall_tau(x, y) == pytest.approx(expected, rel=1e-12, abs=1e-15), label
