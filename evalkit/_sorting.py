@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["argsort_numbers", "sort_codes", "radix_is_faster", "merge_kind", "RADIX_MIN"]
+__all__ = ["argsort_numbers", "sort_codes", "simd_sort_is_slow", "merge_kind", "RADIX_MIN"]
 
 _PROBE_ITEMS = 1 << 16  # each spelling is timed on this many items, best of _PROBE_ROUNDS
 _PROBE_ROUNDS = 3
@@ -73,8 +73,13 @@ def _radix_wins() -> bool:
     return _best_time(_radix_argsort, values) < _best_time(np.argsort, values)
 
 
-def radix_is_faster(values: np.ndarray) -> bool:
-    """Whether :func:`argsort_numbers` takes the radix sort for these values."""
+def simd_sort_is_slow(values: np.ndarray) -> bool:
+    """Whether numpy's default sort of these values is the slow choice on this CPU.
+
+    True for float64 or int64 arrays of at least ``RADIX_MIN`` items when numpy's argsort lost
+    to the radix sort in the probe; :func:`argsort_numbers` then takes the radix sort, and
+    callers with another way round a sort (hashing few distinct values) take theirs.
+    """
     return (len(values) >= RADIX_MIN and values.dtype in (np.float64, np.int64)
             and _radix_wins())
 
@@ -85,7 +90,7 @@ def argsort_numbers(values: np.ndarray) -> np.ndarray:
     By numpy's default argsort, or by a radix sort where that is faster on this CPU and the
     array has at least ``RADIX_MIN`` items. Other dtypes: numpy's default argsort.
     """
-    return _radix_argsort(values) if radix_is_faster(values) else np.argsort(values)
+    return _radix_argsort(values) if simd_sort_is_slow(values) else np.argsort(values)
 
 
 def sort_codes(codes: np.ndarray, bits: int) -> np.ndarray:
@@ -94,7 +99,7 @@ def sort_codes(codes: np.ndarray, bits: int) -> np.ndarray:
     By numpy's default sort, or where the radix sort is faster on this CPU, by a radix sort
     of only the codes' ``ceil(bits / 16)`` low 16-bit digits and a gather.
     """
-    if not radix_is_faster(codes):
+    if not simd_sort_is_slow(codes):
         return np.sort(codes)
     digits = np.ascontiguousarray(codes).view(np.uint16).reshape(-1, 4)
     used = max(1, -(-bits // 16))

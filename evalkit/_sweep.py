@@ -7,6 +7,10 @@ at or above it with ``np.searchsorted`` (scikit-learn's ``_binary_clf_curve`` do
 with one sort and cumulative sums). :func:`pair_count` counts, from the same two sorted runs,
 the positive-negative pairs the positive wins (2) or ties (1): twice the Mann-Whitney U, so
 the AUC is ``pair_count / (2 P N)`` with ties counting one half. No Python loop over samples.
+
+Where numpy's sort is slow (see :mod:`evalkit._sorting`), scores with few distinct values
+skip the sorts: :func:`level_counts` counts the positives and negatives at each distinct score
+through hash tables, and :func:`level_pair_count` reads the same pair count off those counts.
 """
 
 from __future__ import annotations
@@ -14,10 +18,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["Sweep", "pair_count"]
+from ._hashing import level_ranks
+
+__all__ = ["Sweep", "pair_count", "level_counts", "level_pair_count"]
 
 _SEARCH_FACTOR = 16  # fewer distinct positive scores than 1/16 of all: search, not merge
+_LEVELS_FACTOR = 16  # level_counts: at most 1/16 as many distinct scores as scores, ...
+_LEVELS_SAMPLE = 1 << 16  # ... after a sample of this many, spread over the array, ...
+_SAMPLE_FACTOR = 4  # ... showed at most 1/4 as many distinct scores as its items
 
 
 class Sweep(NamedTuple):
@@ -83,3 +93,35 @@ def pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
     positives_before = np.concatenate([[0], np.cumsum(is_positive, dtype=np.int64)])
     run_positives = positives_before[run_ends] - positives_before[run_starts]
     return 2 * below + int(np.dot(run_positives, run_ends - run_starts - run_positives))
+
+
+def level_counts(is_positive: np.ndarray, y_score: np.ndarray,
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The positives and the negatives at each distinct score, in ascending score order.
+
+    None when the scores have more than 1/16 as many distinct values as items, or when a
+    sample spread over the array, hashed first, has more than 1/4 as many as its items (the
+    whole array is then not hashed). The distinct scores come
+    from a hash table (``pd.unique``), the items' places among them from another
+    (:func:`~evalkit._hashing.level_ranks`): no sort of the items.
+    """
+    n = len(y_score)
+    sample = y_score[:: max(1, n // _LEVELS_SAMPLE)]
+    if len(pd.unique(sample)) * _SAMPLE_FACTOR > len(sample):
+        return None
+    levels = pd.unique(y_score)
+    if len(levels) * _LEVELS_FACTOR > n:
+        return None
+    levels.sort()
+    # Positive or not in the lowest bit: one bincount counts both.
+    cells = level_ranks(y_score, levels)
+    cells <<= 1
+    cells |= is_positive
+    counts = np.bincount(cells, minlength=2 * len(levels)).reshape(-1, 2)
+    return counts[:, 1], counts[:, 0]
+
+
+def level_pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
+    """:func:`pair_count` from the positives and negatives at each distinct score (ascending)."""
+    below = np.cumsum(negatives) - negatives
+    return int(np.dot(positives, 2 * below + negatives))

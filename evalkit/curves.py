@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ._results import make_result
-from ._sweep import Sweep, pair_count
+from ._sorting import simd_sort_is_slow
+from ._sweep import Sweep, level_counts, level_pair_count, pair_count
 from ._validation import (
     check_bool,
     check_consistent_length,
@@ -457,6 +458,12 @@ def _binary_auc(y_true: Any, y_score: Any, pos_label: Any) -> float:
         return float("nan")
     is_positive = (y_true == classes[1] if pos_label is None
                    else _positive_mask(y_true, pos_label))
+    if simd_sort_is_slow(y_score):
+        counts = level_counts(is_positive, y_score)
+        if counts is not None:
+            positives, negatives = counts
+            return (level_pair_count(positives, negatives)
+                    / (2.0 * int(positives.sum()) * int(negatives.sum())))
     sweep = Sweep.of(is_positive, y_score)
     return sweep.pair_count() / (2.0 * len(sweep.positives) * len(sweep.negatives))
 

@@ -429,9 +429,57 @@ def test_pair_count_merge_and_search_agree_with_the_pairs(monkeypatch, search_fa
         assert _sweep.pair_count(positives, negatives) == 2 * wins + ties
 
 
+def test_level_counts_give_the_pair_count_of_the_pairs():
+    from evalkit import _sweep
+
+    rng = np.random.default_rng(34)
+    for case in range(400):
+        n = int(rng.integers(1, 80))
+        levels = int(rng.integers(1, 5))
+        y_score = rng.integers(-levels, levels + 1, n) / 4  # ties within and across classes
+        if case % 3 == 0:
+            y_score[rng.random(n) < 0.3] = -0.0  # equal to 0.0: one level
+        if case % 3 == 1:
+            y_score = (y_score * 4).astype(np.int64)
+        is_positive = rng.random(n) < rng.random()
+        counts = _sweep.level_counts(is_positive, y_score)
+        if len(np.unique(y_score)) * 16 > n:
+            assert counts is None
+            continue
+        positives, negatives = counts
+        distinct, where = np.unique(y_score, return_inverse=True)
+        np.testing.assert_array_equal(positives, np.bincount(where[is_positive],
+                                                             minlength=len(distinct)))
+        np.testing.assert_array_equal(negatives, np.bincount(where[~is_positive],
+                                                             minlength=len(distinct)))
+        pos, neg = y_score[is_positive], y_score[~is_positive]
+        wins = (pos[:, None] > neg[None, :]).sum()
+        ties = (pos[:, None] == neg[None, :]).sum()
+        assert _sweep.level_pair_count(positives, negatives) == 2 * wins + ties
+
+
+def test_level_counts_refuse_many_levels_from_the_sample():
+    from evalkit import _sweep
+
+    rng = np.random.default_rng(35)
+    many = rng.random(300_000)
+    assert _sweep.level_counts(many > 0.5, many) is None  # the sample already shows it
+    # Few levels in the sample, but not over the whole array: hashed, then refused.
+    spread = np.where(np.arange(300_000) % 4 == 1, rng.random(300_000), 0.5)
+    assert _sweep.level_counts(spread > 0.5, spread) is None
+    rounded = np.round(many, 3)
+    positives, negatives = _sweep.level_counts(many > 0.5, rounded)
+    assert positives.sum() + negatives.sum() == len(many) and len(positives) == 1001
+
+
+@pytest.mark.parametrize("slow_sort", [False, True], ids=["sorts", "level counts"])
 @pytest.mark.parametrize("decimals", [None, 2, 4])
-def test_roc_auc_equals_sklearn_on_large_inputs(decimals):
-    # Large enough for the merge path (many distinct scores) and the search path (rounded).
+def test_roc_auc_equals_sklearn_on_large_inputs(monkeypatch, decimals, slow_sort):
+    # Large enough for the merge path (many distinct scores) and the search path (rounded);
+    # where numpy's sort is slow (whatever this CPU is), rounded scores take the level counts.
+    from evalkit import curves
+
+    monkeypatch.setattr(curves, "simd_sort_is_slow", lambda values: slow_sort)
     rng = np.random.default_rng(decimals or 0)
     y_true = rng.integers(0, 2, 200_000)
     y_score = rng.normal(size=len(y_true)) + y_true

@@ -64,12 +64,12 @@ def test_sort_codes_and_argsort_numbers_on_the_default_route(monkeypatch, rng):
 def test_route_choice(monkeypatch, rng):
     values = rng.normal(size=100)
     monkeypatch.setattr(_sorting, "_radix_wins", lambda: True)
-    assert not _sorting.radix_is_faster(values)  # shorter than RADIX_MIN: no probe, numpy
+    assert not _sorting.simd_sort_is_slow(values)  # shorter than RADIX_MIN: no probe, numpy
     monkeypatch.setattr(_sorting, "RADIX_MIN", 100)
-    assert _sorting.radix_is_faster(values)
-    assert _sorting.radix_is_faster(values.astype(np.int64))
-    assert not _sorting.radix_is_faster(values.astype(np.float32))  # other dtypes: numpy
-    assert not _sorting.radix_is_faster(values.astype(np.int32))
+    assert _sorting.simd_sort_is_slow(values)
+    assert _sorting.simd_sort_is_slow(values.astype(np.int64))
+    assert not _sorting.simd_sort_is_slow(values.astype(np.float32))  # other dtypes: numpy
+    assert not _sorting.simd_sort_is_slow(values.astype(np.int32))
     np.testing.assert_array_equal(_sorting.argsort_numbers(values.astype(np.float32)),
                                   np.argsort(values.astype(np.float32)))
 
