@@ -102,6 +102,7 @@ def machine_info() -> dict[str, Any]:
               f"{platform.system()} {platform.release()} {platform.machine()}",
         "python": f"{platform.python_version()} ({platform.python_implementation()})",
         "numpy_sort": numpy_sort_speed(),
+        "sort_route": evalkit_sort_route(),
     }
 
 
@@ -127,6 +128,18 @@ def numpy_sort_speed() -> str:
         wide = []
     targets = f" (numpy finds {', '.join(wide[:2])})" if wide else ""
     return f"{best * 1e3:.1f} ms{targets}"
+
+
+def evalkit_sort_route() -> str:
+    """What evalkit._sorting measures faster on this CPU (each bench process measures it
+    again; Kendall, Spearman and the binary AUC follow it)."""
+    try:
+        from evalkit import _sorting
+    except ImportError:
+        return "not measured (evalkit not importable)"
+    argsort = ("a radix sort" if _sorting._radix_wins() else "numpy's default argsort")
+    merge = "the stable sort" if _sorting.merge_kind() == "stable" else "numpy's default sort"
+    return f"argsorts of 2^16+ items by {argsort}; merges of long runs by {merge}"
 
 
 def _git(*args: str) -> str | None:
@@ -369,6 +382,8 @@ def render(run: dict[str, Any], scripts: list[dict[str, Any]]) -> str:
             ["Date (UTC)", run["date"]],
             ["Machine", f"{machine['cpu']}, {cores}, {ram}"],
             ["numpy's sort of 10⁶ random uint64", machine.get("numpy_sort", "not measured")],
+            ["evalkit's sorts on this CPU (evalkit._sorting)",
+             machine.get("sort_route", "not measured")],
             ["Load average (1 / 5 / 15 min)",
              f"{_load(run['load_start'])} at the start, {_load(run['load_end'])} at the end"],
             ["OS", machine["os"]],
