@@ -139,7 +139,8 @@ def evalkit_sort_route() -> str:
         return "not measured (evalkit not importable)"
     argsort = ("a radix sort" if _sorting._radix_wins() else "numpy's default argsort")
     merge = "the stable sort" if _sorting.merge_kind() == "stable" else "numpy's default sort"
-    return f"argsorts of 2^16+ items by {argsort}; merges of long runs by {merge}"
+    return (f"argsorts of {_sorting.RADIX_MIN:,}+ items by {argsort}; merges of long runs by "
+            f"{merge}")
 
 
 def _git(*args: str) -> str | None:

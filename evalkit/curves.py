@@ -23,7 +23,7 @@ import pandas as pd
 
 from ._results import make_result
 from ._sorting import simd_sort_is_slow
-from ._sweep import Sweep, level_counts, level_pair_count, pair_count
+from ._sweep import LEVELS_MIN, Sweep, level_counts, level_pair_count, pair_count
 from ._validation import (
     check_bool,
     check_consistent_length,
@@ -458,7 +458,7 @@ def _binary_auc(y_true: Any, y_score: Any, pos_label: Any) -> float:
         return float("nan")
     is_positive = (y_true == classes[1] if pos_label is None
                    else _positive_mask(y_true, pos_label))
-    if simd_sort_is_slow(y_score):
+    if len(y_score) >= LEVELS_MIN and simd_sort_is_slow(y_score):
         counts = level_counts(is_positive, y_score)
         if counts is not None:
             positives, negatives = counts

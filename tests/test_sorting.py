@@ -41,6 +41,14 @@ def test_radix_argsort_is_a_stable_sort_of_int64(values):
                                   np.argsort(array, kind="stable"))
 
 
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=200))
+def test_radix_argsort_is_a_stable_sort_of_uint64(values):
+    array = np.array(values, dtype=np.uint64)
+    array[::3] = array[0]  # ties
+    np.testing.assert_array_equal(_sorting._radix_argsort(array),
+                                  np.argsort(array, kind="stable"))
+
+
 def test_minus_zero_sorts_before_zero_and_ties_keep_their_order():
     array = np.array([0.0, -0.0, 1.0, 0.0, -0.0, -1.0, 1.0])
     assert _sorting._radix_argsort(array).tolist() == [5, 1, 4, 0, 3, 2, 6]
@@ -68,6 +76,7 @@ def test_route_choice(monkeypatch, rng):
     monkeypatch.setattr(_sorting, "RADIX_MIN", 100)
     assert _sorting.simd_sort_is_slow(values)
     assert _sorting.simd_sort_is_slow(values.astype(np.int64))
+    assert _sorting.simd_sort_is_slow(values.astype(np.uint64))
     assert not _sorting.simd_sort_is_slow(values.astype(np.float32))  # other dtypes: numpy
     assert not _sorting.simd_sort_is_slow(values.astype(np.int32))
     np.testing.assert_array_equal(_sorting.argsort_numbers(values.astype(np.float32)),

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._hashing import BYTE_MASKS, byte_hashes
+from .._sorting import argsort_numbers
 from . import _streaming
 from ._command_files import _WIDEST, _byte_matrix, _latin1, _plain_numbers, plain_fields
 from ._measures import JudgedRun
@@ -314,7 +315,7 @@ class FastScorer:
         codes = code[judged]
         row_code = codes[local]
         keys = self._keys(row_code, byte_hashes(block.text, doc_first, doc_length))
-        key_order = np.argsort(keys)
+        key_order = argsort_numbers(keys)
         sorted_keys = keys[key_order]
         if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a doc listed twice, or a collision
             return None
@@ -371,7 +372,7 @@ def _ranking(local: np.ndarray, score: np.ndarray, raw: np.ndarray, doc_first: n
         # By score descending, then (stable: a radix sort of small ints) by query: 6x quicker
         # than a lexsort. The order among tied scores does not matter: ties are ordered
         # below on the doc ids' bytes, and no query lists a doc twice here.
-        order = np.argsort(-score)
+        order = argsort_numbers(-score)
         small = np.uint16 if int(local[-1]) < 1 << 16 else np.uint32
         order = order[np.argsort(local[order].astype(small), kind="stable")]
         local_s, score_s = local[order], score[order]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._hashing import byte_hashes, joined_bytes
+from .._sorting import argsort_numbers
 from ._command_files import _WIDEST, _byte_matrix, _latin1, plain_fields
 from ._pairs import _pair_keys
 
@@ -106,7 +107,7 @@ class CommandQrels:
             return duplicated
         hashes = byte_hashes(self.doc_raw, self.doc_first, self.doc_length)
         keys = _pair_keys(self.code, hashes, self.names.size)
-        order = np.argsort(keys)
+        order = argsort_numbers(keys)
         keys = keys[order]
         same = keys[1:] == keys[:-1]
         if not same.any():
