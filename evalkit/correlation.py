@@ -24,7 +24,7 @@ import numpy as np
 
 from ._hashing import level_ranks
 from ._results import make_result
-from ._sorting import argsort_numbers, merge_kind, simd_sort_is_slow, sort_codes
+from ._sorting import argsort_numbers, merge_kind, sort_codes, takes_radix
 from ._validation import check_1d, check_consistent_length, check_option, keyword_only
 from .exceptions import UndefinedMetricWarning
 
@@ -101,7 +101,7 @@ class _Ranking:
                 self._ranks = (np.cumsum(present) - 1)[shifted]
                 self.levels = int(present.sum())
                 return
-        if simd_sort_is_slow(values):
+        if takes_radix(values):
             # Where numpy's SIMD sort is slow (see evalkit._sorting), one radix argsort and a
             # gather cost less than the sort alone.
             self.order = argsort_numbers(values)

@@ -146,7 +146,8 @@ def test_every_storage_and_order_gives_the_plain_values(seed, storage):
 @pytest.mark.parametrize("closer", [True, False])
 @pytest.mark.parametrize("storage", ["object", "pyarrow", "pyarrow chunked", "python"])
 @pytest.mark.parametrize("seed", range(8))
-def test_long_run_paths_on_every_order(small_pieces, monkeypatch, seed, storage, closer):
+def test_long_run_paths_on_every_order(small_pieces, sort_route, monkeypatch, seed, storage,
+                                       closer):
     # closer: an interleaved run's ids hashed in query order (True) or as stored (False).
     monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
     qrels, run = collection(seed + 100, n_queries=12, shared=seed % 2 == 0,

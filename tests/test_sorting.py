@@ -81,6 +81,13 @@ def test_route_choice(monkeypatch, rng):
     assert not _sorting.simd_sort_is_slow(values.astype(np.int32))
     np.testing.assert_array_equal(_sorting.argsort_numbers(values.astype(np.float32)),
                                   np.argsort(values.astype(np.float32)))
+    assert _sorting.takes_radix(values)
+    monkeypatch.setattr(_sorting, "RADIX_MAX", 99)  # too long for the radix sort's passes
+    assert _sorting.simd_sort_is_slow(values) and not _sorting.takes_radix(values)
+    monkeypatch.setattr(_sorting, "_radix_argsort", None)  # not called
+    np.testing.assert_array_equal(_sorting.argsort_numbers(values), np.argsort(values))
+    codes = np.arange(100)[::-1].copy()
+    np.testing.assert_array_equal(_sorting.sort_codes(codes, 7), np.arange(100))
 
 
 def test_probes_answer_and_are_measured_once():

@@ -234,7 +234,7 @@ def _hard_scores(rng: np.random.Generator, n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("scores", ["a bit apart", "far apart"])
-def test_the_order_by_query_and_score_is_exact(seed, scores):
+def test_the_order_by_query_and_score_is_exact(seed, scores, sort_route):
     # The rows of each query, high scores first, ties then broken by doc_id descending: a
     # plain sort, whatever the queries' spread. The rows are ranked by one sort of keys of
     # query, score and row bits; scores a unit in the last place apart share a key's top and
@@ -267,7 +267,8 @@ def test_the_order_by_query_and_score_is_exact(seed, scores):
         assert tied.tolist() == [i for i in range(n - 1) if pairs[i] == pairs[i + 1]]
 
 
-def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apart():
+def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apart(
+        sort_route):
     from evalkit.trec._ordering import _by_query_and_score
 
     close = np.array([0.5, np.nextafter(0.5, 1.0), 0.25])  # one unit in the last place
@@ -295,7 +296,7 @@ def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apa
 
 @pytest.mark.parametrize("lengths", ["equal", "ragged", "one long", "many short"])
 @pytest.mark.parametrize("seed", range(4))
-def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed):
+def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed, sort_route):
     # Each block's keys hold its number in their top bits, as a query's do. Blocks of one
     # length are sorted as the rows of a table; unequal ones padded (with the largest key,
     # which the last block may hold too) or, when padding would more than double the table,
@@ -319,7 +320,7 @@ def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_ranking_a_block_at_a_time_gives_the_order_of_one_sort(seed):
+def test_ranking_a_block_at_a_time_gives_the_order_of_one_sort(seed, sort_route):
     # Rows grouped by query in increasing query order are ranked a block at a time; any
     # other grouping by one sort of the whole: both give each query's rows by score, high
     # first, with the same tied positions.
@@ -343,7 +344,7 @@ def test_ranking_a_block_at_a_time_gives_the_order_of_one_sort(seed):
 
 
 @pytest.mark.parametrize("n", [10, 5_000, 40_000, 70_000])
-def test_repeated_keys_found_by_table_and_by_sort_alike(n):
+def test_repeated_keys_found_by_table_and_by_sort_alike(n, sort_route):
     # Up to _TABLE_KEYS keys go through a hash table, more are sorted: both name each key
     # that occurs more than once, and no other.
     from evalkit.trec._pairs import _TABLE_KEYS, _repeated_keys

@@ -43,6 +43,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._hashing import repeats_objects, string_hashes_at
 from .._hashing import string_hashes as _id_hashes
+from .._sorting import argsort_numbers
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
@@ -98,7 +99,7 @@ class _Join:
         """Also the qrels' duplicate check (ValueError naming a pair judged twice), made on
         the sorted keys that the join searches."""
         self.qrels_code, self.qrels_doc = qrels_code, qrels_doc
-        self.by_key = np.argsort(qrels_keys)
+        self.by_key = argsort_numbers(qrels_keys)
         self.sorted_keys = qrels_keys[self.by_key]
         ordered = self.sorted_keys
         unique_keys = _confirm_duplicates(qrels_code, qrels_doc, names, "qrels", "judged twice",
