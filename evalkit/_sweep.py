@@ -28,8 +28,7 @@ _SEARCH_FACTOR = 16  # fewer distinct positive scores than 1/16 of all: search, 
 LEVELS_MIN = 1 << 14  # fewer scores are sorted: hashing them costs more (Zen 4: 0.21 / 0.16 ms
 # at 2^12 scores, 0.56 / 0.75 ms at 2^14)
 _LEVELS_FACTOR = 16  # level_counts: at most 1/16 as many distinct scores as scores, ...
-_LEVELS_SAMPLE = 1 << 16  # ... after a sample of this many, spread over the array, ...
-_SAMPLE_FACTOR = 4  # ... showed at most 1/4 as many distinct scores as its items
+_LEVELS_SAMPLE = 1 << 16  # ... once a sample of this many, spread over the array, suggests so
 
 
 class Sweep(NamedTuple):
@@ -101,15 +100,22 @@ def level_counts(is_positive: np.ndarray, y_score: np.ndarray,
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The positives and the negatives at each distinct score, in ascending score order.
 
-    None when the scores have more than 1/16 as many distinct values as items, or when a
-    sample spread over the array, hashed first, has more than 1/4 as many as its items (the
-    whole array is then not hashed). The distinct scores come
-    from a hash table (``pd.unique``), the items' places among them from another
+    None when the scores have more than 1/16 as many distinct values as items. The distinct
+    scores come from a hash table (``pd.unique``), the items' places among them from another
     (:func:`~evalkit._hashing.level_ranks`): no sort of the items.
+
+    Continuous scores are turned away before the whole array is hashed (a table of 10^7
+    scores costs more than sorting them), by a sample of about ``_LEVELS_SAMPLE`` scores
+    spread over the array: m scores drawn from L equally common values show
+    ``L (1 - exp(-m / L))`` of them on average, which grows with L, so a sample that shows
+    more than that count for L = n / 16 suggests more than n / 16 values. (A sample of the
+    whole array shows them all: the test is then exact.)
     """
     n = len(y_score)
     sample = y_score[:: max(1, n // _LEVELS_SAMPLE)]
-    if len(pd.unique(sample)) * _SAMPLE_FACTOR > len(sample):
+    most = n / _LEVELS_FACTOR
+    expected = most * -np.expm1(-len(sample) / most) if len(sample) < n else most
+    if len(pd.unique(sample)) > expected:
         return None
     levels = pd.unique(y_score)
     if len(levels) * _LEVELS_FACTOR > n:

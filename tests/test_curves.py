@@ -470,6 +470,19 @@ def test_level_counts_refuse_many_levels_from_the_sample():
     rounded = np.round(many, 3)
     positives, negatives = _sweep.level_counts(many > 0.5, rounded)
     assert positives.sum() + negatives.sum() == len(many) and len(positives) == 1001
+    # The sample's count of distinct scores against the count expected of n / 16 levels:
+    # n / 18 levels pass it, n / 14 do not (the whole array is not hashed).
+    n = 10**6
+    calls = []
+    unique = _sweep.pd.unique
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_sweep.pd, "unique", lambda values: calls.append(len(values))
+                      or unique(values))
+        for levels, hashed in ((n // 18, True), (n // 14, False)):
+            calls.clear()
+            scores = rng.integers(0, levels, n) / levels
+            counts = _sweep.level_counts(scores > 0.5, scores)
+            assert (counts is not None) == hashed and (n in calls) == hashed, levels
 
 
 @pytest.mark.parametrize("slow_sort", [False, True], ids=["sorts", "level counts"])
