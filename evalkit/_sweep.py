@@ -25,8 +25,9 @@ from ._hashing import level_ranks
 __all__ = ["Sweep", "pair_count", "level_counts", "level_pair_count", "LEVELS_MIN"]
 
 _SEARCH_FACTOR = 16  # fewer distinct positive scores than 1/16 of all: search, not merge
-LEVELS_MIN = 1 << 14  # fewer scores are sorted: hashing them costs more (Zen 4: 0.21 / 0.16 ms
-# at 2^12 scores, 0.56 / 0.75 ms at 2^14)
+# Fewer scores are sorted: hashing them costs more (Zen 4, hashed / sorted: 0.21 / 0.16 ms at
+# 2^12 scores, 0.56 / 0.75 ms at 2^14).
+LEVELS_MIN = 1 << 14
 _LEVELS_FACTOR = 16  # level_counts: at most 1/16 as many distinct scores as scores, ...
 _LEVELS_SAMPLE = 1 << 16  # ... once a sample of this many, spread over the array, suggests so
 
