@@ -74,10 +74,16 @@ def _radix_argsort(values: np.ndarray) -> np.ndarray:
         keys = bits ^ _SIGN
     else:  # uint64: the keys themselves
         keys = bits
-    digits = keys.view(np.uint16).reshape(-1, 4)
-    if np.little_endian:  # np.lexsort sorts by its last key first: the most significant digit
-        return np.lexsort(digits.T)
-    return np.lexsort(digits.T[::-1])  # pragma: no cover - no big-endian CI machine
+    return _lexsort_digits(keys, 4)
+
+
+def _lexsort_digits(keys: np.ndarray, used: int) -> np.ndarray:
+    """A stable argsort of uint64 or int64 keys by their ``used`` low 16-bit digits (one radix
+    pass each; the higher digits must not matter)."""
+    digits = np.ascontiguousarray(keys).view(np.uint16).reshape(-1, 4).T
+    if not np.little_endian:  # pragma: no cover - no big-endian CI machine
+        digits = digits[::-1]
+    return np.lexsort(digits[:used])  # np.lexsort sorts by its last key, the top digit, first
 
 
 @functools.cache
@@ -120,10 +126,7 @@ def sort_codes(codes: np.ndarray, bits: int) -> np.ndarray:
     """
     if not takes_radix(codes):
         return np.sort(codes)
-    digits = np.ascontiguousarray(codes).view(np.uint16).reshape(-1, 4).T
-    if not np.little_endian:  # pragma: no cover - no big-endian CI machine
-        digits = digits[::-1]
-    return codes[np.lexsort(digits[: max(1, -(-bits // 16))])]  # the low digits, last first
+    return codes[_lexsort_digits(codes, max(1, -(-bits // 16)))]
 
 
 @functools.cache
