@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
-           "joined_bytes", "repeats_objects", "level_ranks", "BYTE_MASKS"]
+           "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "BYTE_MASKS"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -26,6 +26,8 @@ _OBJECT_CHUNK = 1 << 14
 # _object_codes numbers objects in a table of addresses when it needs at most this many
 # slots per row (8 bytes each; 0: never).
 _SLOTS_PER_ROW = 8
+# take_objects borrows the references of this many rows or more (fewer: numpy's gather).
+_BORROW_MIN = 64
 # Object arrays this long or longer are checked for repeated objects (repeats_objects).
 _REPEATS_MIN = 1 << 16
 #: 2**64 / the golden ratio (Knuth's multiplicative hashing), odd: spreads references and numbers.
@@ -122,7 +124,7 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
     if repeats_objects(values) if repeated is None else repeated:  # each object hashed once
         codes, first = _object_codes(values)
         # Not string_hashes again: the estimate could call the distinct objects repeated.
-        distinct = _object_hashes(values[first], np.empty(first.size, dtype=np.uint64))
+        distinct = _object_hashes(values, np.empty(first.size, dtype=np.uint64), first)
         out[:] = distinct[codes]
         return out
     return _object_hashes(values, out)
@@ -151,8 +153,44 @@ def _object_hashes(values: np.ndarray, out: np.ndarray,
     for start in range(0, len(out), _OBJECT_CHUNK):
         stop = start + _OBJECT_CHUNK
         out[start:stop] = _utf8_hashes(values[start:stop] if rows is None
-                                       else values[rows[start:stop]])
+                                       else take_objects(values, rows[start:stop]))
     return out
+
+
+class _BorrowedReferences:
+    """An array of object addresses offered to numpy as a read-only object array (the array
+    interface's type "O": the memory holds pointers to Python objects), holding on to the
+    array whose references they are."""
+
+    def __init__(self, addresses: np.ndarray, owner: np.ndarray) -> None:
+        self.addresses, self.owner = addresses, owner
+        self.__array_interface__ = {"shape": addresses.shape, "typestr": "|O", "version": 3,
+                                    "data": (addresses.ctypes.data, True)}  # True: read-only
+
+
+def take_objects(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]`` for an object array, as a read-only array that borrows ``values``'
+    references instead of taking new ones: only the addresses are gathered, as numbers.
+
+    numpy's gather of objects counts a reference to each object it copies, which writes to
+    the object, wherever it lies in memory: about 40 ns an item on long arrays, against 2 ns
+    for the addresses (10**6 items). The result keeps ``values`` alive (its objects with it)
+    and cannot be written to, so it never frees an object; it is for reading at once (hashing,
+    comparing), within a call that leaves ``values`` unchanged, never for returning to a
+    user. Other arrays (not object, not contiguous, few rows) are gathered by numpy.
+
+    Examples
+    --------
+    >>> ids = np.array(["doc-1", "doc-2", "doc-3"], dtype=object)
+    >>> take_objects(ids, np.array([2, 0])).tolist()
+    ['doc-3', 'doc-1']
+    """
+    rows = np.asarray(rows)
+    if (values.dtype != object or not values.flags.c_contiguous or values.ndim != 1
+            or rows.size < _BORROW_MIN):
+        return values[rows]
+    addresses = np.frombuffer(values, dtype=np.intp)[rows]  # checked as values[rows] is
+    return np.asarray(_BorrowedReferences(addresses, values))
 
 
 def repeats_objects(values: np.ndarray) -> bool:

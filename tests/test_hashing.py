@@ -132,6 +132,7 @@ def test_object_codes_number_each_object_once_in_order_of_address(
 @pytest.mark.parametrize("kind", ["object", "U", "StringDType"])
 def test_hashes_at_some_rows_are_those_of_the_rows_gathered(monkeypatch, kind):
     monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", 7)  # rows gathered over several chunks
+    monkeypatch.setattr(_hashing, "_BORROW_MIN", 2)  # the chunks' objects borrowed
     rng = np.random.default_rng(4)
     ids = [f"d{i}é" * int(k) for i, k in enumerate(rng.integers(1, 5, 60))]
     values = np.array(ids, dtype={"object": object, "U": str,
@@ -141,6 +142,46 @@ def test_hashes_at_some_rows_are_those_of_the_rows_gathered(monkeypatch, kind):
         assert _hashing.string_hashes_at(values, rows).tolist() == expected.tolist()
     with pytest.raises(TypeError):
         _hashing.string_hashes_at(np.array(["a", 3, "b"], dtype=object), np.array([2, 1]))
+
+
+def test_taking_objects_borrows_their_references_and_gives_what_numpy_gives():
+    import gc
+    import sys
+
+    rng = np.random.default_rng(5)
+    values = np.array([f"doc-{i}" * int(k) for i, k in enumerate(rng.integers(1, 4, 500))]
+                      + [None, 3.5, ("a",)], dtype=object)
+    n = values.size
+    counts = [sys.getrefcount(v) for v in values if v is not None]  # None's count moves
+    for rows in (rng.permutation(n), rng.integers(-n, n, 900), rng.random(n) < 0.5,
+                 np.arange(n)[::-1], np.zeros(0, dtype=np.intp), rng.integers(0, n, 70)):
+        taken = _hashing.take_objects(values, rows)
+        expected = values[rows]
+        assert taken.dtype == object and taken.shape == expected.shape
+        assert all(a is b for a, b in zip(taken, expected, strict=True))
+        if rows.size >= _hashing._BORROW_MIN:
+            assert not taken.flags.writeable  # so it never frees an object
+            with pytest.raises(ValueError):
+                taken[0] = "other"
+        del taken, expected
+    gc.collect()
+    # No reference taken or dropped:
+    assert [sys.getrefcount(v) for v in values if v is not None] == counts
+    # The borrowed array holds the original, whose objects outlive the name.
+    made = np.array([f"id{i}" * 3 for i in range(200)], dtype=object)
+    taken = _hashing.take_objects(made, np.arange(199, -1, -1))
+    del made
+    gc.collect()
+    assert taken[0] == "id199" * 3 and taken.tolist()[-1] == "id0" * 3
+    with pytest.raises(IndexError):
+        _hashing.take_objects(values, np.array([0, n] * 40))
+    # Not a contiguous object array: numpy's gather.
+    strided = values[::2]
+    rows = rng.integers(0, strided.size, 100)
+    assert _hashing.take_objects(strided, rows).flags.writeable
+    assert _hashing.take_objects(strided, rows).tolist() == strided[rows].tolist()
+    numbers = np.arange(float(strided.size))
+    assert _hashing.take_objects(numbers, rows).tolist() == numbers[rows].tolist()
 
 
 def test_string_classes_come_in_order_of_first_appearance_whatever_the_hash(monkeypatch):

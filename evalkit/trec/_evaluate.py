@@ -57,7 +57,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _Metric,  # noqa: F401
     _parse_metrics,
 )
-from ._ordering import _all_distinct, _by_query, _trec_ranking
+from ._ordering import _all_distinct, _by_query, _names_at, _trec_ranking
 from ._pairs import (
     _check_pair_duplicates,
     _confirm_duplicates,
@@ -135,7 +135,7 @@ class _Join:
         # key is a judged pair's but whose ids differ is unjudged, since no other qrels row
         # has that key.
         same = (self.qrels_code[match] == run_code[rows]) & np.asarray(
-            self.qrels_doc[match] == run_doc[rows], dtype=bool)
+            _names_at(self.qrels_doc, match) == _names_at(run_doc, rows), dtype=bool)
         found[rows[same]] = match[same]
 
     def exact(self, run_code: np.ndarray, run_doc: np.ndarray) -> np.ndarray:

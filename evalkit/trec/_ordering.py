@@ -8,8 +8,11 @@ only in the blocks of tied rows where the order can change a measure.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+
+from .._hashing import take_objects
 
 __all__: list[str] = []
 
@@ -229,7 +232,7 @@ def _break_ties(
     first = np.cumsum(size) - size  # each block's first row, in ``positions``
     positions = np.repeat(pairs[first_pair] - first, size) + np.arange(int(size.sum()))
     rows = _rows_at(order, positions)
-    names = doc_id[rows]
+    names = _names_at(doc_id, rows)
     inner = np.arange(positions.size)
     pair = first[size == 2]
     swap = pair[names[pair] < names[pair + 1]]
@@ -268,7 +271,8 @@ def _place_classes(
     within = np.arange(mover_of.size) - np.repeat(np.cumsum(compared) - compared, compared)
     other = np.repeat(first[block[movers]], compared) + within
     # Only the names compared are gathered: each mover's, and its block's rows'.
-    above = np.asarray(doc_id[rows[other]] > doc_id[rows[movers]][mover_of], dtype=bool)
+    above = np.asarray(_names_at(doc_id, rows[other])
+                       > _names_at(doc_id, rows[movers][mover_of]), dtype=bool)
     place = first[block[movers]] + np.bincount(mover_of, weights=above,
                                                minlength=movers.size).astype(np.intp)
     inner = np.empty(positions.size, dtype=np.intp)
@@ -279,6 +283,12 @@ def _place_classes(
     fillers[movers] = False
     inner[free] = np.flatnonzero(fillers)  # block by block, as many places as fillers
     return positions, rows[inner]
+
+
+def _names_at(doc_id: Any, rows: np.ndarray) -> Any:
+    """``doc_id[rows]``, to be read at once: an object array's ids are borrowed, not copied
+    (:func:`~evalkit._hashing.take_objects`)."""
+    return take_objects(doc_id, rows) if isinstance(doc_id, np.ndarray) else doc_id[rows]
 
 
 def _descending_name_keys(names: np.ndarray) -> list[np.ndarray]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._hashing import take_objects
 from ._measures import block_starts
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds"]
@@ -309,6 +310,8 @@ class ReorderedIds:
     def __getitem__(self, rows: Any) -> Any:
         if isinstance(rows, slice):
             return ReorderedIds(self.ids, self.order[rows])
+        if isinstance(self.ids, np.ndarray) and np.ndim(rows):  # read and let go by the caller
+            return take_objects(self.ids, self.order[rows])
         return self.ids[self.order[rows]]
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
