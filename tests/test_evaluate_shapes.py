@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import evalkit as ek
+from evalkit import _hashing
 from evalkit.trec import _evaluate as evaluation
 from evalkit.trec import _pairs
 
@@ -124,6 +125,7 @@ def small_pieces(monkeypatch):
     monkeypatch.setattr(evaluation, "_PIECE", 7)
     monkeypatch.setattr(_pairs, "_HASH_CHUNK", 5)
     monkeypatch.setattr(_pairs, "_TABLE_KEYS", 9)
+    monkeypatch.setattr(_hashing, "_BORROW_MIN", 2)  # ids read at rows borrowed, not copied
     monkeypatch.setenv("EVALKIT_THREADS", "2")
 
 
@@ -148,8 +150,11 @@ def test_every_storage_and_order_gives_the_plain_values(seed, storage):
 @pytest.mark.parametrize("seed", range(8))
 def test_long_run_paths_on_every_order(small_pieces, sort_route, monkeypatch, seed, storage,
                                        closer):
-    # closer: an interleaved run's ids hashed in query order (True) or as stored (False).
+    # closer: an interleaved run's ids hashed in query order (True) or as stored (False);
+    # a piece's object ids hashed in rank order on odd seeds, as stored (or query order) on
+    # even ones.
     monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
+    monkeypatch.setattr(evaluation, "_in_rank_order", lambda ids, ranked, stored: seed % 2)
     qrels, run = collection(seed + 100, n_queries=12, shared=seed % 2 == 0,
                             unicode=seed % 3 == 0)
     expected = oracle(qrels, run, LABELS)
@@ -398,3 +403,17 @@ def test_grades_of_every_whole_number_dtype_give_the_same_values(dtype):
         half = typed.assign(relevance=typed["relevance"].astype("float64") / 2)
         with pytest.raises(ValueError, match="whole numbers"):
             ek.evaluate(half, run, LABELS)
+
+
+def test_ids_are_hashed_in_rank_order_when_their_objects_lie_so_in_memory():
+    made = np.array([f"doc{i}" * 2 for i in range(5000)], dtype=object)  # made in rank order
+    rng = np.random.default_rng(0)
+    shuffled = rng.permutation(made.size)
+    ids = made[shuffled]  # the rows shuffled, the objects where they were made
+    ranked = np.argsort(shuffled)  # ids[ranked] is made: in memory order
+    assert evaluation._in_rank_order(ids, ranked, None)
+    assert not evaluation._in_rank_order(made, shuffled, None)  # stored is in memory order
+    # Reordered ids (an interleaved run taken in query order): against that order.
+    by_query = rng.permutation(made.size)
+    assert evaluation._in_rank_order(made, np.arange(made.size), by_query)
+    assert not evaluation._in_rank_order(made, by_query, np.arange(made.size))

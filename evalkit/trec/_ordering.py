@@ -39,18 +39,37 @@ def _trec_order(
 def _trec_ranking(
     query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
     tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
+    ranked: tuple[np.ndarray | None, np.ndarray] | None = None,
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """trec_eval's order of the rows (see :func:`_trec_order`) as ``order, positions, rows``:
     the rows ordered by query and score (``None`` when they already are, as in most run
-    files), then the rows that ties put at some positions of that order.
+    files), then the rows that ties put at some positions of that order. ``ranked``: the
+    first part, :func:`_score_order`, when the caller has it already.
 
     Ties only move rows within their query, so with ``order`` None each row keeps its query's
     place and a caller can skip a gather over the whole run.
     """
-    n = score.size
+    order, pairs = _score_order(query_code, score) if ranked is None else ranked
     none = np.zeros(0, dtype=np.intp)
+    if tie_class is not None and pairs.size:
+        pairs = _mixed_blocks(pairs, order, tie_class)
+    if pairs.size == 0:
+        return order, none, none
+    if tie_class is not None:
+        placed = _place_classes(order, pairs, doc_id, tie_class)
+        if placed is not None:
+            return (order, *placed)
+    return (order, *_break_ties(order, pairs, doc_id))
+
+
+def _score_order(query_code: np.ndarray,
+                 score: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """The first step of :func:`_trec_ranking`, which needs no doc_id: the rows by query,
+    then by score descending, as ``order`` (None when they already are) and the positions
+    ``i`` of that order whose rows ``i`` and ``i + 1`` tie (same query and score)."""
+    n = score.size
     if n == 0:
-        return None, none, none
+        return None, np.zeros(0, dtype=np.intp)
     same_query = query_code[1:] == query_code[:-1]
     starts = np.flatnonzero(np.r_[True, ~same_query])
     grouped = (starts.size <= query_code.max() + 1
@@ -75,15 +94,7 @@ def _trec_ranking(
             ranked_score, ranked_code = score[order], query_code[order]
             pairs = np.flatnonzero((ranked_code[1:] == ranked_code[:-1])
                                    & (ranked_score[1:] == ranked_score[:-1]))
-    if tie_class is not None and pairs.size:
-        pairs = _mixed_blocks(pairs, order, tie_class)
-    if pairs.size == 0:
-        return order, none, none
-    if tie_class is not None:
-        placed = _place_classes(order, pairs, doc_id, tie_class)
-        if placed is not None:
-            return (order, *placed)
-    return (order, *_break_ties(order, pairs, doc_id))
+    return order, pairs
 
 
 _SIGN = np.uint64(1 << 63)
