@@ -497,17 +497,30 @@ def use_id_hash(monkeypatch, function):
     for module, name in ((_trec_pairs, "string_hashes"), (_trec_evaluate, "_id_hashes")):
         assert hasattr(module, name)
         monkeypatch.setattr(module, name, function)
+    # A piece's ids hashed in another order (query or rank order) than stored.
+    assert hasattr(_trec_evaluate, "string_hashes_at")
+    monkeypatch.setattr(_trec_evaluate, "string_hashes_at", lambda ids, rows: function(
+        np.asarray(ids[rows], dtype=object)))
 
 
+@pytest.mark.parametrize("storage", ["str", "object"])
 @pytest.mark.parametrize("chunks", ["one", "small"])
-@pytest.mark.parametrize("seed", range(3))
-def test_hash_collisions_never_join_different_documents(request, monkeypatch, chunks, seed):
+@pytest.mark.parametrize("seed", range(4))
+def test_hash_collisions_never_join_different_documents(request, monkeypatch, chunks, seed,
+                                                        storage):
     # Hashes are confirmed on the ids: with a hash under which many ids collide (all ids of
     # one length and first letter, and a retrieved-only id with each judged one), the scores
-    # and the duplicate checks are those of the real hash.
+    # and the duplicate checks are those of the real hash. On odd seeds the run's rows are
+    # shuffled and each piece's ids hashed in rank order.
     if chunks == "small":
         request.getfixturevalue("small_chunks")
     qrels, run = random_collection(seed + 7000, n_queries=5)
+    if storage == "object":  # numpy object arrays: compared by reference, then by text
+        ids = {"query_id": object, "doc_id": object}
+        qrels, run = qrels.astype(ids), run.astype(ids)
+    if seed % 2:
+        run = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+        monkeypatch.setattr(_trec_evaluate, "_in_rank_order", lambda ids, ranked, stored: True)
     labels = ["AP", "nDCG@10", "RR", "P@5", "NumRet", "NumRelRet", "Bpref"]
     expected = ek.evaluate(qrels, run, labels)
     real = _hashing.string_hashes

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._hashing import repeats_objects, string_hashes_at
+from .._hashing import repeats_objects, string_hashes_at, take_objects
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
 from .._validation import check_bool, check_option, check_scalar, keyword_only
@@ -134,8 +134,8 @@ class _Join:
         # Hashes can collide: each match is confirmed on the ids themselves. A run row whose
         # key is a judged pair's but whose ids differ is unjudged, since no other qrels row
         # has that key.
-        same = (self.qrels_code[match] == run_code[rows]) & np.asarray(
-            _names_at(self.qrels_doc, match) == _names_at(run_doc, rows), dtype=bool)
+        same = self.qrels_code[match] == run_code[rows]
+        same &= _equal_ids(self.qrels_doc, match, run_doc, rows)
         found[rows[same]] = match[same]
 
     def exact(self, run_code: np.ndarray, run_doc: np.ndarray) -> np.ndarray:
@@ -147,6 +147,22 @@ class _Join:
         found = exact.get_indexer(run_code.astype(np.int64) * width
                                   + doc_code[self.qrels_doc.size :])
         return found.astype(np.int32)
+
+
+def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarray) -> np.ndarray:
+    """``ids[rows] == other_ids[other_rows]``, as bool. Object arrays are compared on their
+    references first: the same object is the same id (as when the qrels and the run were
+    made from one list of ids), and only the rows holding two objects compare strings."""
+    if all(isinstance(a, np.ndarray) and a.dtype == object and a.flags.c_contiguous
+           for a in (ids, other_ids)):
+        equal = (np.frombuffer(ids, dtype=np.intp)[rows]
+                 == np.frombuffer(other_ids, dtype=np.intp)[other_rows])
+        two = np.flatnonzero(~equal)
+        if two.size:
+            equal[two] = np.asarray(_names_at(ids, rows[two])
+                                    == _names_at(other_ids, other_rows[two]), dtype=bool)
+        return equal
+    return np.asarray(_names_at(ids, rows) == _names_at(other_ids, other_rows), dtype=bool)
 
 
 def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
@@ -258,7 +274,11 @@ def _judged_run(
     if by_query is not None:
         r_code, r_score = r_code[by_query], r_score[by_query]
         run_keys = None if run_keys is None else run_keys[by_query]
-        r_doc = ReorderedIds(r_doc, by_query)
+        # An object array's references are gathered in query order at once (borrowed, see
+        # take_objects: as numbers, no object touched); other ids when read.
+        r_doc = (take_objects(r_doc, by_query) if isinstance(r_doc, np.ndarray)
+                 and r_doc.dtype == object and r_doc.flags.c_contiguous
+                 else ReorderedIds(r_doc, by_query))
         starts = block_starts(r_code)
     if ties:
         r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
