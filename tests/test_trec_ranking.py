@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evalkit as ek
 
@@ -379,3 +381,15 @@ def test_a_document_retrieved_twice_is_found_wherever_the_pieces_are_cut():
                             "score": np.tile(np.linspace(1, 0, depth), n_queries)})
         with pytest.raises(ValueError, match="retrieved twice"):
             ek.evaluate(qrels, run, ["P@10"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-128, 127), min_size=1, max_size=60),
+       st.sampled_from([np.int8, np.int16, np.int64, np.float64]))
+def test_the_commonest_class_is_the_least_of_the_most_frequent(values, dtype):
+    from evalkit.trec._ordering import _commonest
+
+    array = np.array(values).astype(dtype)
+    counts = {v: values.count(v) for v in values}
+    most = max(counts.values())
+    assert _commonest(array) == min(v for v, c in counts.items() if c == most)
