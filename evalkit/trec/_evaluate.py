@@ -272,7 +272,11 @@ def _judged_run(
         except TypeError:
             raise _NotStrings from None
     if by_query is not None:
-        r_code, r_score = r_code[by_query], r_score[by_query]
+        # The codes in query order are the sorted codes (all >= 0: unjudged queries' rows
+        # are gone), counted rather than gathered.
+        r_code = np.repeat(np.arange(n_queries, dtype=r_code.dtype),
+                           np.bincount(r_code, minlength=n_queries))
+        r_score = r_score[by_query]
         run_keys = None if run_keys is None else run_keys[by_query]
         # An object array's references are gathered in query order at once (borrowed, see
         # take_objects: as numbers, no object touched); other ids when read.
