@@ -417,3 +417,17 @@ def test_ids_are_hashed_in_rank_order_when_their_objects_lie_so_in_memory():
     by_query = rng.permutation(made.size)
     assert evaluation._in_rank_order(made, np.arange(made.size), by_query)
     assert not evaluation._in_rank_order(made, by_query, np.arange(made.size))
+
+
+@pytest.mark.parametrize("qrels_storage", ["pyarrow", "pyarrow chunked", "arrow dtype", "object"])
+@pytest.mark.parametrize("run_storage", ["pyarrow", "pyarrow chunked", "object"])
+def test_qrels_and_run_in_any_mix_of_arrow_and_object_storage(small_pieces, qrels_storage,
+                                                             run_storage):
+    # Ids kept in arrow on both sides are confirmed in arrow (string against large_string
+    # included); a mix compares them as str.
+    qrels, run = collection(21, n_queries=9)
+    expected = ek.evaluate(as_storage(qrels, "object"), as_storage(run, "object"), LABELS)
+    for order in ORDERS:
+        ours = ek.evaluate(as_storage(qrels, qrels_storage),
+                           as_storage(reorder(run, order, 5), run_storage), LABELS)
+        pd.testing.assert_frame_equal(ours, expected, check_index_type=False, obj=order)

@@ -501,6 +501,10 @@ def use_id_hash(monkeypatch, function):
     assert hasattr(_trec_evaluate, "string_hashes_at")
     monkeypatch.setattr(_trec_evaluate, "string_hashes_at", lambda ids, rows: function(
         np.asarray(ids[rows], dtype=object)))
+    # Ids stored in arrow, hashed from its buffers.
+    assert hasattr(_trec_evaluate.ArrowIds, "hashes")
+    monkeypatch.setattr(_trec_evaluate.ArrowIds, "hashes", lambda ids: function(
+        np.asarray(ids.data.to_numpy(zero_copy_only=False), dtype=object)))
 
 
 @pytest.mark.parametrize("storage", ["str", "object"])

@@ -162,7 +162,26 @@ def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarra
             equal[two] = np.asarray(_names_at(ids, rows[two])
                                     == _names_at(other_ids, other_rows[two]), dtype=bool)
         return equal
+    arrow, other_arrow = _arrow_rows(ids, rows), _arrow_rows(other_ids, other_rows)
+    if arrow is not None and other_arrow is not None:  # compared in arrow: no str made
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        left, right = arrow[0].take(arrow[1]), other_arrow[0].take(other_arrow[1])
+        if left.type != right.type:
+            left, right = left.cast(pa.large_string()), right.cast(pa.large_string())
+        return pc.equal(left, right).to_numpy(zero_copy_only=False)
     return np.asarray(_names_at(ids, rows) == _names_at(other_ids, other_rows), dtype=bool)
+
+
+def _arrow_rows(ids: Any, rows: np.ndarray) -> tuple[Any, np.ndarray] | None:
+    """The pyarrow array holding ``ids[rows]`` and their rows in it, or None when the ids
+    are not stored in arrow."""
+    if isinstance(ids, ReorderedIds) and isinstance(ids.ids, ArrowIds):
+        return ids.ids.data, ids.order[rows]
+    if isinstance(ids, ArrowIds):
+        return ids.data, rows
+    return None
 
 
 def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,

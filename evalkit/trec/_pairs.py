@@ -151,6 +151,8 @@ def _pair_keys(
 def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
     """:func:`~evalkit._hashing.string_hashes` of each id (str), a chunk at a time; chunks
     in parallel threads (see :func:`~evalkit.trec._threads._for_each`)."""
+    if hasattr(doc_id, "hashes"):  # ids in arrow (_tables.ArrowIds): from its buffers
+        return doc_id.hashes()
     if isinstance(doc_id, np.ndarray) and repeats_objects(doc_id):
         return string_hashes(doc_id, repeated=True)  # each distinct object once, all first
     hashes = np.empty(doc_id.size, dtype=np.uint64)

@@ -135,9 +135,14 @@ def _qrels_columns(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndar
     blocks start, the doc_ids and the grades, checked as in :func:`_qrels_arrays`.
 
     The doc_ids of an object column are not checked here: the caller hashes them, which
-    checks that each is a str, and calls :func:`_ids` on the column if one is not."""
+    checks that each is a str, and calls :func:`_ids` on the column if one is not. A
+    pyarrow-backed column of strings without nulls stays in arrow (:class:`ArrowIds`), as
+    the run's does."""
     grades = _grades(qrels)
     query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
+    arrow = _arrow_strings(qrels["doc_id"])
+    if arrow is not None:
+        return query_id[starts], starts, ArrowIds(arrow), grades
     doc_id = qrels["doc_id"].to_numpy()
     if doc_id.dtype != object:
         doc_id = _ids(qrels["doc_id"], "qrels['doc_id']")
