@@ -265,17 +265,20 @@ def _judged_run(
     ``ties="average"``: the scores are then ranked along, in a copy).
 
     Each step needs one query's rows at a time, so the run is worked through in pieces of
-    whole queries, on the threads of ``_for_each``: each piece's doc_ids are hashed (which
-    raises _NotStrings if one is not a str), then the piece is checked, joined and ranked in
-    place. ``r_code`` is taken over (reordered in place).
+    whole queries, on the threads of ``_for_each``: each piece's rows are put in order of
+    query and score (no id needed), its doc_ids are hashed (which raises _NotStrings if one
+    is not a str), as stored or in that order, whichever reads their objects nearer together
+    in memory, then the piece is checked, joined and its ties broken in place. ``r_code`` is
+    taken over (reordered in place).
     """
     n_queries = names.size
     # Runs list each query's rows together; if one does not, a sort makes it so (the
     # measures see only each query's ranking): a stable radix sort by query, after which
     # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
     # run by query and score is several times slower on CPUs where numpy's long sorts are
-    # slow, see _sort_in_blocks). Only numbers are moved: the few ids looked at later (to
-    # confirm a match, break a tie) are gathered then.
+    # slow, see _sort_in_blocks). Only numbers are moved: an object array's references
+    # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
+    # break a tie).
     starts = block_starts(r_code)
     run_keys: np.ndarray | None = None
     grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
@@ -330,7 +333,7 @@ def _judged_run(
                 in_rank_order = ranked[0] if stored is None else stored[ranked[0]]
                 if not _in_rank_order(ids, in_rank_order, stored):
                     in_rank_order = None
-            try:  # reordered: gathered a chunk at a time as it is hashed
+            try:  # reordered: gathered (borrowed) a chunk at a time as it is hashed
                 if in_rank_order is not None:
                     hashes = np.empty(code.size, dtype=np.uint64)
                     hashes[ranked[0]] = string_hashes_at(ids, in_rank_order)
