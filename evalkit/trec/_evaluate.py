@@ -214,23 +214,22 @@ def _closer_in(doc: Any, order: np.ndarray) -> bool:
     ``order`` than as stored, judged on the first rows (arrow ids: never)."""
     if not isinstance(doc, np.ndarray) or doc.dtype != object or not doc.flags.c_contiguous:
         return False
-    references = np.frombuffer(doc, dtype=np.intp)
-    sample = min(doc.size, 1 << 15)
-    near = [np.count_nonzero(np.abs(np.diff(refs)) < 4096)
-            for refs in (references[:sample], references[order[:sample]])]
-    return near[1] > near[0]
+    return _near_pairs(doc, order, 1 << 15) > _near_pairs(doc, None, 1 << 15)
 
 
 def _in_rank_order(ids: np.ndarray, ranked: np.ndarray, stored: np.ndarray | None) -> bool:
     """Whether the objects of ``ids[ranked]`` lie closer together in memory than those of
     ``ids[stored]`` (``ids`` itself when None), judged on the first rows: a run whose rows
     were shuffled after its ids were made in rank order reads them faster ranked."""
+    return _near_pairs(ids, ranked, 1 << 12) > _near_pairs(ids, stored, 1 << 12)
+
+
+def _near_pairs(ids: np.ndarray, rows: np.ndarray | None, sample: int) -> int:
+    """Of the first ``sample`` objects of ``ids[rows]`` (``ids`` when None), how many lie
+    within 4 kB of the one before them in memory."""
     references = np.frombuffer(ids, dtype=np.intp)
-    sample = min(ranked.size, 1 << 12)
-    near = [np.count_nonzero(np.abs(np.diff(refs)) < 4096)
-            for refs in (references[:sample] if stored is None else references[stored[:sample]],
-                         references[ranked[:sample]])]
-    return near[1] > near[0]
+    references = references[:sample] if rows is None else references[rows[:sample]]
+    return int(np.count_nonzero(np.abs(np.diff(references)) < 4096))
 
 
 def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int, repeated: bool) -> np.ndarray:
