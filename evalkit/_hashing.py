@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
-           "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "BYTE_MASKS"]
+           "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
+           "BYTE_MASKS"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -168,6 +169,14 @@ class _BorrowedReferences:
                                     "data": (addresses.ctypes.data, True)}  # True: read-only
 
 
+def borrowable(values: Any) -> bool:
+    """Whether ``values`` is an array whose buffer holds its objects' addresses, one after
+    the other (a 1-D contiguous object array): :func:`take_objects` borrows from it, and its
+    addresses can be read as numbers."""
+    return (isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1
+            and values.flags.c_contiguous)
+
+
 def take_objects(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``values[rows]`` for an object array, as a read-only array that borrows ``values``'
     references instead of taking new ones: only the addresses are gathered, as numbers.
@@ -186,8 +195,7 @@ def take_objects(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     ['doc-3', 'doc-1']
     """
     rows = np.asarray(rows)
-    if (values.dtype != object or not values.flags.c_contiguous or values.ndim != 1
-            or rows.size < _BORROW_MIN):
+    if not borrowable(values) or rows.size < _BORROW_MIN:
         return values[rows]
     addresses = np.frombuffer(values, dtype=np.intp)[rows]  # checked as values[rows] is
     return np.asarray(_BorrowedReferences(addresses, values))

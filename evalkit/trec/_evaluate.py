@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._hashing import repeats_objects, string_hashes_at, take_objects
+from .._hashing import borrowable, repeats_objects, string_hashes_at, take_objects
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
 from .._validation import check_bool, check_option, check_scalar, keyword_only
@@ -153,8 +153,7 @@ def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarra
     """``ids[rows] == other_ids[other_rows]``, as bool. Object arrays are compared on their
     references first: the same object is the same id (as when the qrels and the run were
     made from one list of ids), and only the rows holding two objects compare strings."""
-    if all(isinstance(a, np.ndarray) and a.dtype == object and a.flags.c_contiguous
-           for a in (ids, other_ids)):
+    if borrowable(ids) and borrowable(other_ids):
         equal = (np.frombuffer(ids, dtype=np.intp)[rows]
                  == np.frombuffer(other_ids, dtype=np.intp)[other_rows])
         two = np.flatnonzero(~equal)
@@ -212,7 +211,7 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
 def _closer_in(doc: Any, order: np.ndarray) -> bool:
     """Whether the objects of an object array lie closer together in memory taken in
     ``order`` than as stored, judged on the first rows (arrow ids: never)."""
-    if not isinstance(doc, np.ndarray) or doc.dtype != object or not doc.flags.c_contiguous:
+    if not borrowable(doc):
         return False
     return _near_pairs(doc, order, 1 << 15) > _near_pairs(doc, None, 1 << 15)
 
@@ -301,8 +300,7 @@ def _judged_run(
         run_keys = None if run_keys is None else run_keys[by_query]
         # An object array's references are gathered in query order at once (borrowed, see
         # take_objects: as numbers, no object touched); other ids when read.
-        r_doc = (take_objects(r_doc, by_query) if isinstance(r_doc, np.ndarray)
-                 and r_doc.dtype == object and r_doc.flags.c_contiguous
+        r_doc = (take_objects(r_doc, by_query) if borrowable(r_doc)
                  else ReorderedIds(r_doc, by_query))
         starts = block_starts(r_code)
     if ties:
@@ -327,8 +325,7 @@ def _judged_run(
         else:
             ids, stored = (doc.ids, doc.order) if isinstance(doc, ReorderedIds) else (doc, None)
             in_rank_order = None
-            if ranked[0] is not None and isinstance(ids, np.ndarray) and ids.dtype == object \
-                    and ids.flags.c_contiguous:
+            if ranked[0] is not None and borrowable(ids):
                 in_rank_order = ranked[0] if stored is None else stored[ranked[0]]
                 if not _in_rank_order(ids, in_rank_order, stored):
                     in_rank_order = None
