@@ -123,10 +123,9 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
     if out is None:
         out = np.empty(len(values), dtype=np.uint64)
     if repeats_objects(values) if repeated is None else repeated:  # each object hashed once
-        codes, first = _object_codes(values)
+        codes, objects = _object_codes(values)
         # Not string_hashes again: the estimate could call the distinct objects repeated.
-        distinct = _object_hashes(values, np.empty(first.size, dtype=np.uint64), first)
-        out[:] = distinct[codes]
+        out[:] = _object_hashes(objects, np.empty(objects.size, dtype=np.uint64))[codes]
         return out
     return _object_hashes(values, out)
 
@@ -198,7 +197,14 @@ def take_objects(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     if not borrowable(values) or rows.size < _BORROW_MIN:
         return values[rows]
     addresses = np.frombuffer(values, dtype=np.intp)[rows]  # checked as values[rows] is
-    return np.asarray(_BorrowedReferences(addresses, values))
+    return _borrowed(addresses, values)
+
+
+def _borrowed(addresses: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """The objects at ``addresses`` (``intp``), all held by the object array ``owner``, as
+    a read-only object array that borrows ``owner``'s references (see
+    :func:`take_objects`)."""
+    return np.asarray(_BorrowedReferences(addresses, owner))
 
 
 def repeats_objects(values: np.ndarray) -> bool:
@@ -221,16 +227,19 @@ def repeats_objects(values: np.ndarray) -> bool:
 
 def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A number for each distinct object (reference) of ``values``, in order of address (so
-    that reading the objects goes through memory in order), and a row holding each.
+    that reading the objects goes through memory in order), and those objects in that order
+    (borrowed from ``values``, see :func:`take_objects`).
 
     Objects sit at distinct addresses, all multiples of their alignment: when the span of
     the addresses is a small multiple of the number of rows (as for the ids of one
     vocabulary), each address is a slot of a table, which numbers them in two passes;
-    otherwise they are factorized.
+    otherwise they are factorized. Either way the distinct addresses come out of the
+    numbering, so no row is looked for per object.
     """
     addresses = np.frombuffer(values, dtype=np.intp)
     small = np.int32 if values.size < 2**31 else np.intp
     codes = None
+    distinct = addresses[:0]
     if addresses.size:
         low, high = int(addresses.min()), int(addresses.max())
         ored = int(np.bitwise_or.reduce(addresses))
@@ -242,20 +251,19 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             table = np.zeros(span, dtype=small)
             table[slot] = 1
             present = np.flatnonzero(table)  # the distinct objects, in order of address
-            n_distinct = present.size
-            table[present] = np.arange(n_distinct, dtype=small)
+            table[present] = np.arange(present.size, dtype=small)
             codes = table[slot]
+            distinct = (present << shift) + low
     if codes is None:  # addresses spread too wide for a table: factorized
         import pandas as pd
 
         codes, distinct = pd.factorize(addresses)
-        n_distinct = distinct.size
-        rank = np.empty(n_distinct, dtype=small)
-        rank[np.argsort(distinct)] = np.arange(n_distinct, dtype=small)
+        order = np.argsort(distinct)
+        rank = np.empty(distinct.size, dtype=small)
+        rank[order] = np.arange(distinct.size, dtype=small)
         codes = rank[codes]
-    row = np.empty(n_distinct, dtype=small)
-    row[codes] = np.arange(codes.size, dtype=small)  # the last row of each object
-    return codes, row
+        distinct = distinct[order]
+    return codes, _borrowed(distinct.astype(np.intp, copy=False), values)
 
 
 def arrow_string_hashes(array: Any) -> np.ndarray:

@@ -152,9 +152,17 @@ def test_long_run_paths_on_every_order(small_pieces, sort_route, monkeypatch, se
                                        closer):
     # closer: an interleaved run's ids hashed in query order (True) or as stored (False);
     # a piece's object ids hashed in rank order on odd seeds, as stored (or query order) on
-    # even ones.
+    # even ones. An interleaved run grouped by numpy's sort instead of the counting sort on
+    # seeds 4-7; an arrow query column told grouped or interleaved from its first 5 rows on
+    # seeds 2, 3, 6 and 7.
+    from evalkit.trec import _ordering, _tables
+
     monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
     monkeypatch.setattr(evaluation, "_in_rank_order", lambda ids, ranked, stored: seed % 2)
+    if seed >= 4:
+        monkeypatch.setattr(_ordering, "_counting_sort", lambda: None)
+    if seed % 4 >= 2:
+        monkeypatch.setattr(_tables, "_BLOCKS_SAMPLE", 5)
     qrels, run = collection(seed + 100, n_queries=12, shared=seed % 2 == 0,
                             unicode=seed % 3 == 0)
     expected = oracle(qrels, run, LABELS)
@@ -387,6 +395,50 @@ def test_a_run_out_of_query_order_is_ranked_alike_by_either_sort(monkeypatch, or
     pd.testing.assert_frame_equal(keyed, sorted_twice)
     np.testing.assert_allclose(keyed.to_numpy(float),
                                expected.loc[keyed.index, LABELS].to_numpy(float), atol=1e-9)
+
+
+@pytest.mark.parametrize("counting", [True, False])
+@pytest.mark.parametrize("n_queries", [1, 7, 2**16 + 5])
+def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, counting,
+                                                               n_queries):
+    # pandas' counting sort and numpy's radix sorts (16 bits, or twice for wider numbers)
+    # give the stable order.
+    from evalkit.trec import _ordering
+
+    if not counting:
+        monkeypatch.setattr(_ordering, "_counting_sort", lambda: None)
+    else:
+        assert _ordering._counting_sort() is not None  # pandas 2.2-3.x have it
+    code = np.random.default_rng(n_queries).integers(0, n_queries, 50_000).astype(np.int32)
+    for rows in (code, code[:0], code[:1]):
+        np.testing.assert_array_equal(_ordering._by_query(rows, n_queries),
+                                      np.argsort(rows, kind="stable"))
+
+
+@pytest.mark.parametrize("sample", [3, 1 << 14])
+@pytest.mark.parametrize("layout", ["grouped", "interleaved", "grouped, then interleaved",
+                                    "short queries first"])
+def test_arrow_query_blocks_on_every_layout(monkeypatch, sample, layout):
+    # An arrow query column is read as blocks (with their starts) or numbered whole, told
+    # from its first rows, then from all of them: either way each row gets its id.
+    pa = pytest.importorskip("pyarrow")
+    from evalkit.trec import _tables
+
+    monkeypatch.setattr(_tables, "_BLOCKS_SAMPLE", sample)
+    rng = np.random.default_rng(len(layout))
+    grouped = np.repeat([f"q{i}" for i in range(40)], 500)
+    ids = {"grouped": grouped, "interleaved": rng.permutation(grouped),
+           "grouped, then interleaved": np.r_[grouped[:10_000], rng.permutation(grouped[10_000:])],
+           "short queries first": np.r_[[f"s{i}" for i in range(2_000)], grouped]}[layout]
+    blocks, starts = _tables._arrow_blocks(pa.array(ids))
+    if starts is None:
+        assert isinstance(blocks, _tables.CodedIds)
+        rows = blocks.ids[blocks.codes]
+    else:
+        rows = np.repeat(np.asarray(blocks[np.arange(starts.size)], dtype=object),
+                         np.diff(np.r_[starts, ids.size]))
+    assert rows.tolist() == ids.tolist()
+    assert (starts is None) == (layout != "grouped")
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",

@@ -108,17 +108,17 @@ def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
 def test_object_codes_number_each_object_once_in_order_of_address(
         monkeypatch, slots_per_row, vocabulary_size):
     # Both ways of numbering the objects give each distinct object (not each distinct str:
-    # equal copies are distinct objects) one code, in order of address, with a row that
-    # holds it; and the hashes taken through them are those of every row.
+    # equal copies are distinct objects) one code, in order of address, and return
+    # those objects in that order; and the hashes taken through them are those of every row.
     monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", slots_per_row)
     rng = np.random.default_rng(vocabulary_size)
     vocabulary = [f"doc-{i}" for i in range(vocabulary_size)]
     vocabulary += [str(v).upper().lower() for v in vocabulary[:5]]  # equal text, new objects
     values = np.array(vocabulary, dtype=object)[rng.integers(0, len(vocabulary), 20_000)]
-    codes, rows = _hashing._object_codes(values)
+    codes, objects = _hashing._object_codes(values)
     by_address = sorted({id(v): v for v in values.tolist()}.items())
-    assert rows.size == len(by_address)
-    assert [id(v) for v in values[rows].tolist()] == [address for address, _ in by_address]
+    assert objects.size == len(by_address) and not objects.flags.writeable
+    assert [id(v) for v in objects.tolist()] == [address for address, _ in by_address]
     assert [id(v) for v in values.tolist()] == [by_address[c][0] for c in codes.tolist()]
     every_row = [int(_hashing.string_hashes(np.array([v], dtype=object))[0])
                  for v in values[:300].tolist()]

@@ -199,13 +199,31 @@ def _all_distinct(codes: np.ndarray) -> bool:
     return np.unique(codes).size == codes.size
 
 
-def _by_query(code: np.ndarray) -> np.ndarray:
-    """A stable order of the rows by query number: numpy radix-sorts 16-bit keys, so wider
-    numbers are sorted by their low 16 bits, then (stably) by the high ones."""
+def _by_query(code: np.ndarray, n_queries: int) -> np.ndarray:
+    """A stable order of the rows by query number (each in ``range(n_queries)``).
+
+    A counting sort (pandas' ``groupsort_indexer``, which pandas' groupby uses): two passes,
+    about 3 times as fast as numpy's radix sort of 16-bit keys. Without it (a pandas that
+    moved it), numpy: 16-bit keys, so wider numbers are sorted by their low 16 bits, then
+    (stably) by the high ones.
+    """
+    counting_sort = _counting_sort()
+    if counting_sort is not None and code.size:
+        return counting_sort(code.astype(np.intp), n_queries)[0]
     if code.max(initial=0) < 2**16:
         return np.argsort(code.astype(np.uint16), kind="stable")
     order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
     return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _counting_sort() -> Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]] | None:
+    """pandas' stable counting sort of numbers in ``range(n)``, ``(order, counts)``; None if
+    this pandas does not have it where pandas 2.2-3.x keep it."""
+    try:
+        from pandas._libs.algos import groupsort_indexer
+    except ImportError:
+        return None
+    return groupsort_indexer
 
 
 def _rows_at(order: np.ndarray | None, positions: np.ndarray) -> np.ndarray:

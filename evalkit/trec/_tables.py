@@ -25,6 +25,8 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 # Grades may be negative (trec_eval: -1 is pooled but not judged), so check_counts, which
 # wants non-negative numbers, does not fit them; the message follows its grammar.
 _GRADES = "grades; a negative one is unjudged"
+# _arrow_blocks tells a grouped query column from an interleaved one on this many first rows.
+_BLOCKS_SAMPLE = 1 << 14
 
 
 def _table(value: Any, name: str) -> pd.DataFrame:
@@ -215,13 +217,15 @@ def _coded_ids(column: pd.Series) -> CodedIds | None:
     from .._hashing import _object_codes, repeats_objects
 
     values = column.to_numpy()
-    if values.dtype != object or not repeats_objects(values):
+    if values.dtype != object or not values.flags.c_contiguous:
         return None
     references = np.frombuffer(values, dtype=np.intp)
     if np.count_nonzero(references[1:] != references[:-1]) < values.size // 16:
-        return None  # few blocks: _id_blocks is faster
-    codes, first = _object_codes(values)
-    ids = values[first]
+        return None  # few blocks: _id_blocks is faster (and the check below is not needed)
+    if not repeats_objects(values):
+        return None
+    codes, objects = _object_codes(values)
+    ids = np.array(objects, dtype=object)  # references of its own: kept in CodedIds
     if pd.api.types.infer_dtype(ids, skipna=False) != "string":
         return None
     return CodedIds(ids, codes)
@@ -244,19 +248,28 @@ def _arrow_strings(column: pd.Series) -> Any:
     return data
 
 
+def _moves(ids: Any, n: int) -> np.ndarray:
+    """The rows among the first ``n`` of an arrow string array whose id differs from the
+    next one's."""
+    import pyarrow.compute as pc
+
+    return np.flatnonzero(pc.not_equal(ids.slice(1, n - 1), ids.slice(0, n - 1))
+                          .to_numpy(zero_copy_only=False))
+
+
 def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
     """The id of each block of equal neighbouring ids of an arrow string array (as
     :class:`ArrowIds`), and where the blocks start: compared in arrow, no Python str made
     per row. When the blocks are many (queries interleaved), the ids numbered in arrow
-    instead (as :class:`CodedIds`, with no starts): one pass, no block gathered."""
-    import pyarrow.compute as pc
-
+    instead (as :class:`CodedIds`, with no starts): one pass, no block gathered. Which is
+    told from the first rows first, so that an interleaved column is read once."""
     n = len(ids)
     if n == 0:
         return np.zeros(0, dtype=object), np.zeros(0, dtype=np.intp)
-    moved = pc.not_equal(ids.slice(1), ids.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    moves = np.flatnonzero(moved)
-    if 16 * moves.size > n:
+    moves = None
+    if _moves(ids, min(n, _BLOCKS_SAMPLE)).size * 16 <= min(n, _BLOCKS_SAMPLE):
+        moves = _moves(ids, n)  # few blocks in the first rows: a run grouped by query
+    if moves is None or 16 * moves.size > n:
         encoded = ids.dictionary_encode()
         return CodedIds(encoded.dictionary.to_numpy(zero_copy_only=False),
                         encoded.indices.to_numpy(zero_copy_only=False)), None
