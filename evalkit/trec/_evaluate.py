@@ -253,6 +253,15 @@ class _NotStrings(Exception):
     """Some doc_id of the run is not a str (see :func:`_judged_run`)."""
 
 
+def _run_keys_or_not_strings(code: np.ndarray, doc: Any, n_queries: int,
+                             repeated: bool) -> np.ndarray:
+    """:func:`_run_id_keys`, raising :class:`_NotStrings` when a doc_id is not a str."""
+    try:
+        return _run_id_keys(code, doc, n_queries, repeated)
+    except TypeError:
+        raise _NotStrings from None
+
+
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
     join: _Join, names: np.ndarray,
@@ -285,12 +294,10 @@ def _judged_run(
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
-    # vocabulary) is hashed once per object, in memory order, all first.
-    if repeated or not grouped and not _closer_in(r_doc, by_query):
-        try:
-            run_keys = _run_id_keys(r_code, r_doc, n_queries, repeated)
-        except TypeError:
-            raise _NotStrings from None
+    # vocabulary) is hashed once per object, in memory order, all first (once the rows are
+    # in query order: its keys are then made in that order, not gathered).
+    if not repeated and not grouped and not _closer_in(r_doc, by_query):
+        run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
     if by_query is not None:
         # The codes in query order are the sorted codes (all >= 0: unjudged queries' rows
         # are gone), counted rather than gathered.
@@ -303,6 +310,8 @@ def _judged_run(
         r_doc = (take_objects(r_doc, by_query) if borrowable(r_doc)
                  else ReorderedIds(r_doc, by_query))
         starts = block_starts(r_code)
+    if repeated:
+        run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
     if ties:
         r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
