@@ -19,7 +19,7 @@ import numpy as np
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
-           "BYTE_MASKS"]
+           "object_hashes_and_prefixes", "BYTE_MASKS"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -57,6 +57,7 @@ _MULTIPLIERS = _odd_multipliers(33)
 #: BYTE_MASKS[k] keeps the low k bytes of a little-endian word (k = 0 ... 8).
 BYTE_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [2**64 - 1], dtype=np.uint64)
 _FOLD = np.uint64(29)
+_BIG_ENDIAN = np.dtype(">u8")
 
 
 # A word's product is mixed before it is added: its top bits, which a difference in an id's
@@ -146,15 +147,40 @@ def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return _object_hashes(values, np.empty(len(rows), dtype=np.uint64), rows)
 
 
-def _object_hashes(values: np.ndarray, out: np.ndarray,
-                   rows: np.ndarray | None = None) -> np.ndarray:
+def _object_hashes(values: np.ndarray, out: np.ndarray, rows: np.ndarray | None = None,
+                   prefix: np.ndarray | None = None) -> np.ndarray:
     """:func:`_utf8_hashes` of an object array's ids (of ``values[rows]`` when given),
-    ``_OBJECT_CHUNK`` at a time, into ``out``."""
+    ``_OBJECT_CHUNK`` at a time, into ``out`` (and their :func:`_hash_bytes` ``prefix``
+    words, when given)."""
     for start in range(0, len(out), _OBJECT_CHUNK):
         stop = start + _OBJECT_CHUNK
-        out[start:stop] = _utf8_hashes(values[start:stop] if rows is None
-                                       else take_objects(values, rows[start:stop]))
+        out[start:stop] = _utf8_hashes(
+            values[start:stop] if rows is None else take_objects(values, rows[start:stop]),
+            None if prefix is None else prefix[:, start:stop])
     return out
+
+
+def object_hashes_and_prefixes(values: np.ndarray,
+                               rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`string_hashes` of the ids of an object array of str (of ``values[rows]`` when
+    given), each row hashed (none looked up as repeated), and with them the first 16 bytes
+    of each id's UTF-8 as two big-endian words (``prefix[0]``, ``prefix[1]``, zero-padded):
+    taken from the words the hashing reads anyway, they order ids as strcmp does wherever
+    they differ, with no string compared (ids equal in their first 16 bytes, or holding a
+    NUL byte there, must be compared as str). TypeError when an id is not a str.
+
+    Examples
+    --------
+    >>> ids = np.array(["doc-10", "doc-9", "doc-1"], dtype=object)
+    >>> hashes, prefix = object_hashes_and_prefixes(ids)
+    >>> bool((hashes == string_hashes(ids)).all())
+    True
+    >>> np.argsort(prefix[0]).tolist()  # strcmp's order: doc-1, doc-10, doc-9
+    [2, 0, 1]
+    """
+    n = len(values) if rows is None else len(rows)
+    prefix = np.empty((2, n), dtype=np.uint64)
+    return _object_hashes(values, np.empty(n, dtype=np.uint64), rows, prefix), prefix
 
 
 class _BorrowedReferences:
@@ -300,8 +326,9 @@ def _large_string_id() -> int:
     return pa.large_string().id
 
 
-def _utf8_hashes(ids: np.ndarray) -> np.ndarray:
-    """The hash of each str from its UTF-8 bytes.
+def _utf8_hashes(ids: np.ndarray, prefix: np.ndarray | None = None) -> np.ndarray:
+    """The hash of each str from its UTF-8 bytes (and its ``prefix`` words, when given: see
+    :func:`_hash_bytes`).
 
     The ids are joined into one bytes object, a single pass in C (``str.join`` also checks
     that each is a str: TypeError if not), and every id is then read 8 bytes at a time in
@@ -325,7 +352,7 @@ def _utf8_hashes(ids: np.ndarray) -> np.ndarray:
         length = np.array([len(i.encode("utf-8", "surrogatepass")) for i in part], dtype=np.intp)
         text = "".join(part).encode("utf-8", "surrogatepass")
         first = np.cumsum(length) - length
-    return _hash_bytes(text + bytes(8), first, length)
+    return _hash_bytes(text + bytes(8), first, length, prefix)
 
 
 def joined_bytes(strings: list[str], encoding: str = "utf-8") -> np.ndarray:
@@ -353,11 +380,19 @@ def byte_hashes(data: Any, first: np.ndarray, length: np.ndarray) -> np.ndarray:
     return _hash_bytes(data, np.asarray(first, dtype=np.intp), np.asarray(length, dtype=np.intp))
 
 
-def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarray:
+def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray,
+                prefix: np.ndarray | None = None) -> np.ndarray:
     """The hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
-    zero bytes at its end)."""
+    zero bytes at its end).
+
+    ``prefix``, when given (uint64, shape ``(2, n)``), gets each string's first two words as
+    big-endian numbers, zero-padded: compared as numbers, word 0 then word 1, they order the
+    strings as their bytes do wherever they differ in their first 16 bytes.
+    """
     # The 8 bytes from each offset of text, as one (unaligned) integer: a view, no copy.
     words = np.ndarray((len(text) - 7,), dtype=np.uint64, buffer=text, strides=(1,))
+    if prefix is not None:
+        prefix[...] = 0
     hashed = length.astype(np.uint64) * _MULTIPLIERS[0]
     longest, shortest = int(length.max(initial=0)), int(length.min(initial=0))
     multipliers = _multipliers((longest + 7) // 8)
@@ -380,6 +415,11 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray) -> np.ndarra
         if 8 * (j + 1) > shortest:  # some id ends in this word: drop the next id's bytes
             # The mask for each length (a small table), then each id's.
             word &= BYTE_MASKS[np.clip(lengths_up_to_longest - 8 * j, 0, 8)][lengths]
+        if prefix is not None and j < 2:  # the bytes in order: the word read big-endian
+            if rows is None:
+                prefix[j] = word.view(_BIG_ENDIAN)
+            else:
+                prefix[j, rows] = word.view(_BIG_ENDIAN)
         word *= multipliers[j + 1]
         _mix(word)
         if rows is None:

@@ -292,25 +292,33 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
         ek.evaluate(qrels, twice, ["AP"])
 
 
+@pytest.mark.parametrize("prefixed", [False, True])
 @pytest.mark.parametrize("seed", range(20))
-def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed):
+def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed, prefixed):
     # _place_classes places only the rows outside the commonest class of tied blocks: the
-    # class at every position is the one the full doc_id order (_break_ties) gives.
+    # class at every position is the one the full doc_id order (_break_ties) gives; also
+    # when the names' first 16 bytes (prefixed) decide the comparisons where they differ.
+    # On odd seeds many names share their first 16 bytes, or differ only past them, or by
+    # a NUL byte, which the numbers cannot tell apart.
     from evalkit.trec import _ordering
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 400))
     names = np.array([f"d{i}é" if i % 3 else f"d{i}" for i in rng.permutation(4 * n)[:n]],
                      dtype=object)
+    if seed % 2:
+        names[::2] = [f"clueweb09-en0000-{i}" for i in rng.permutation(4 * n)[: names[::2].size]]
+        names[1::5] = [f"d{i}" + "\0" * int(rng.integers(0, 3)) for i in range(names[1::5].size)]
     classes = rng.choice([0, 0, 0, 0, 1, 2], size=n) if seed % 4 else rng.integers(0, 3, n)
     # Ties: consecutive positions that tie with the next, in blocks of random length.
     pairs = np.flatnonzero(rng.random(n - 1) < rng.uniform(0.3, 0.95))
-    order = None if seed % 2 else rng.permutation(n)
-    placed = _ordering._place_classes(order, pairs, names, lambda rows: classes[rows])
+    order = None if seed % 3 else rng.permutation(n)
+    prefix = _hashing.object_hashes_and_prefixes(names)[1] if prefixed else None
+    placed = _ordering._place_classes(order, pairs, names, lambda rows: classes[rows], prefix)
     full_positions, full_rows = _ordering._break_ties(order, pairs, names)
     if placed is None:  # too many comparisons (long blocks of mixed classes): it sorts
         placed = _ordering._place_classes(order, pairs[pairs < 8], names,
-                                          lambda rows: classes[rows])
+                                          lambda rows: classes[rows], prefix)
         full_positions, full_rows = _ordering._break_ties(order, pairs[pairs < 8], names)
         assert placed is not None or (pairs < 8).sum() > 4
         if placed is None:

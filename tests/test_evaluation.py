@@ -623,8 +623,8 @@ def test_ties_of_one_grade_are_left_unordered_and_every_measure_is_unchanged(
         ordered_pairs[-1] += int(pairs.size)
         return real_break_ties(order, pairs, doc_id)
 
-    def counting_place(order, pairs, doc_id, tie_class):
-        placed = real_place(order, pairs, doc_id, tie_class)
+    def counting_place(order, pairs, doc_id, tie_class, prefix=None):
+        placed = real_place(order, pairs, doc_id, tie_class, prefix)
         ordered_pairs[-1] += 0 if placed is None else int(pairs.size)
         return placed
 

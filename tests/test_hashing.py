@@ -129,6 +129,35 @@ def test_object_codes_number_each_object_once_in_order_of_address(
     assert empty[0].size == empty[1].size == 0
 
 
+@pytest.mark.parametrize("chunk", [3, 1 << 14])
+@pytest.mark.parametrize("seed", range(6))
+def test_prefixes_are_the_first_16_bytes_and_the_hashes_unchanged(monkeypatch, seed, chunk):
+    # object_hashes_and_prefixes: the hashes string_hashes gives, and each id's first 16
+    # UTF-8 bytes (zero-padded) as two big-endian numbers; over several chunks, at rows,
+    # with NUL bytes, surrogates and characters of 1-4 bytes, and with mostly short ids and
+    # a few long ones (whose second word _hash_bytes reads for those rows only).
+    monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", chunk)
+    monkeypatch.setattr(_hashing, "_BORROW_MIN", 2)
+    rng = np.random.default_rng(seed)
+    alphabet = list("ab0\0é€😀") + ["\ud800"]
+    if seed % 2:  # mostly up to 8 bytes, a few long
+        lengths = np.where(rng.random(300) < 0.1, rng.integers(9, 30, 300),
+                           rng.integers(0, 5, 300))
+    else:
+        lengths = rng.integers(0, 25, 300)
+    ids = np.array(["".join(rng.choice(alphabet, k)) for k in lengths], dtype=object)
+    rows = rng.integers(0, ids.size, 200)
+    for at in (None, rows):
+        hashes, prefix = _hashing.object_hashes_and_prefixes(ids, at)
+        chosen = ids if at is None else ids[at]
+        assert hashes.tolist() == _hashing.string_hashes(chosen).tolist()
+        head = [i.encode("utf-8", "surrogatepass")[:16].ljust(16, b"\0") for i in chosen]
+        assert prefix[0].tolist() == [int.from_bytes(h[:8], "big") for h in head]
+        assert prefix[1].tolist() == [int.from_bytes(h[8:], "big") for h in head]
+    with pytest.raises(TypeError):
+        _hashing.object_hashes_and_prefixes(np.array(["a", 3], dtype=object))
+
+
 @pytest.mark.parametrize("kind", ["object", "U", "StringDType"])
 def test_hashes_at_some_rows_are_those_of_the_rows_gathered(monkeypatch, kind):
     monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", 7)  # rows gathered over several chunks

@@ -41,7 +41,13 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._hashing import borrowable, repeats_objects, string_hashes_at, take_objects
+from .._hashing import (
+    borrowable,
+    object_hashes_and_prefixes,
+    repeats_objects,
+    string_hashes_at,
+    take_objects,
+)
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
 from .._validation import check_bool, check_option, check_scalar, keyword_only
@@ -82,6 +88,9 @@ __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISS
 
 # Rows of the run checked, joined and ranked at a time (whole queries), in threads.
 _PIECE = 1 << 17
+# A piece whose tied pairs are more than one row in this many keeps its ids' first bytes
+# from their hashing (see object_hashes_and_prefixes) to order its tied ids.
+_PREFIX_TIES = 16
 MISSING_QUERIES = ("ignore", "zero")
 
 
@@ -329,6 +338,7 @@ def _judged_run(
         found = qrels_row[start:stop]  # views: this piece's part of the whole
         # The rows by query and score: needs no id, and gives an order in which to hash them.
         ranked = _score_order(code, score)
+        prefix = None
         if run_keys is not None:
             keys = run_keys[start:stop]
         else:
@@ -338,10 +348,21 @@ def _judged_run(
                 in_rank_order = ranked[0] if stored is None else stored[ranked[0]]
                 if not _in_rank_order(ids, in_rank_order, stored):
                     in_rank_order = None
+            # Many ties: each id's first bytes, as numbers, are kept from its hashing, to
+            # order tied ids without comparing their strings.
+            with_prefix = ranked[1].size * _PREFIX_TIES > code.size and borrowable(ids)
             try:  # reordered: gathered (borrowed) a chunk at a time as it is hashed
                 if in_rank_order is not None:
                     hashes = np.empty(code.size, dtype=np.uint64)
-                    hashes[ranked[0]] = string_hashes_at(ids, in_rank_order)
+                    if with_prefix:
+                        hashes[ranked[0]], ranked_prefix = object_hashes_and_prefixes(
+                            ids, in_rank_order)
+                        prefix = np.empty_like(ranked_prefix)
+                        prefix[:, ranked[0]] = ranked_prefix
+                    else:
+                        hashes[ranked[0]] = string_hashes_at(ids, in_rank_order)
+                elif with_prefix:
+                    hashes, prefix = object_hashes_and_prefixes(ids, stored)
                 else:
                     hashes = (string_hashes_at(ids, stored) if stored is not None
                               else doc.hashes() if isinstance(doc, ArrowIds)
@@ -359,7 +380,7 @@ def _judged_run(
                 piece_classes.append(grade_or_unjudged(found))
             return piece_classes[0][rows]
 
-        order, positions, rows = _trec_ranking(code, score, doc, tie_class, ranked)
+        order, positions, rows = _trec_ranking(code, score, doc, tie_class, ranked, prefix)
         if order is None:  # ranked already; ties only move rows within their query
             found[positions] = found[rows]  # the right side is a copy: safe in place
         else:

@@ -40,11 +40,15 @@ def _trec_ranking(
     query_code: np.ndarray, score: np.ndarray, doc_id: np.ndarray,
     tie_class: Callable[[np.ndarray], np.ndarray] | None = None,
     ranked: tuple[np.ndarray | None, np.ndarray] | None = None,
+    prefix: np.ndarray | None = None,
 ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """trec_eval's order of the rows (see :func:`_trec_order`) as ``order, positions, rows``:
     the rows ordered by query and score (``None`` when they already are, as in most run
     files), then the rows that ties put at some positions of that order. ``ranked``: the
-    first part, :func:`_score_order`, when the caller has it already.
+    first part, :func:`_score_order`, when the caller has it already. ``prefix``: each
+    doc_id's first 16 bytes as two numbers, when the caller has them (see
+    :func:`~evalkit._hashing.object_hashes_and_prefixes`), which then decide most
+    comparisons of tied names.
 
     Ties only move rows within their query, so with ``order`` None each row keeps its query's
     place and a caller can skip a gather over the whole run.
@@ -56,7 +60,7 @@ def _trec_ranking(
     if pairs.size == 0:
         return order, none, none
     if tie_class is not None:
-        placed = _place_classes(order, pairs, doc_id, tie_class)
+        placed = _place_classes(order, pairs, doc_id, tie_class, prefix)
         if placed is not None:
             return (order, *placed)
     return (order, *_break_ties(order, pairs, doc_id))
@@ -276,13 +280,13 @@ def _break_ties(
 
 def _place_classes(
     order: np.ndarray | None, pairs: np.ndarray, doc_id: np.ndarray,
-    tie_class: Callable[[np.ndarray], np.ndarray],
+    tie_class: Callable[[np.ndarray], np.ndarray], prefix: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """As :func:`_break_ties`, when only each row's class matters (see :func:`_trec_order`):
     the rows of the commonest class fill whatever places the others leave, so only the
     others are placed, each at the number of its block's names above its own (strcmp
     descending). None when that takes many more comparisons than sorting the blocks (a
-    block of many rows of several classes)."""
+    block of many rows of several classes). ``prefix`` as in :func:`_trec_ranking`."""
     first_pair = np.flatnonzero(np.r_[True, pairs[1:] != pairs[:-1] + 1])
     size = np.diff(np.r_[first_pair, pairs.size]) + 1  # rows in each block
     first = np.cumsum(size) - size  # each block's first row, in ``positions``
@@ -299,8 +303,7 @@ def _place_classes(
     within = np.arange(mover_of.size) - np.repeat(np.cumsum(compared) - compared, compared)
     other = np.repeat(first[block[movers]], compared) + within
     # Only the names compared are gathered: each mover's, and its block's rows'.
-    above = np.asarray(_names_at(doc_id, rows[other])
-                       > _names_at(doc_id, rows[movers][mover_of]), dtype=bool)
+    above = _names_above(doc_id, rows[other], rows[movers][mover_of], prefix)
     place = first[block[movers]] + np.bincount(mover_of[above], minlength=movers.size)
     inner = np.empty(positions.size, dtype=np.intp)
     inner[place] = movers
@@ -310,6 +313,25 @@ def _place_classes(
     fillers[movers] = False
     inner[free] = np.flatnonzero(fillers)  # block by block, as many places as fillers
     return positions, rows[inner]
+
+
+def _names_above(doc_id: Any, rows: np.ndarray, other: np.ndarray,
+                 prefix: np.ndarray | None) -> np.ndarray:
+    """Whether the name of each of ``rows`` is above (strcmp: after) that of ``other`` at
+    the same place: on the ``prefix`` numbers where they differ, else on the names."""
+    if prefix is None:
+        return np.asarray(_names_at(doc_id, rows) > _names_at(doc_id, other), dtype=bool)
+    first, first_other = prefix[0, rows], prefix[0, other]
+    above = first > first_other
+    same = np.flatnonzero(first == first_other)
+    second, second_other = prefix[1, rows[same]], prefix[1, other[same]]
+    above[same] = second > second_other
+    same = same[second == second_other]
+    same = same[rows[same] != other[same]]  # a row is not above itself
+    if same.size:
+        above[same] = np.asarray(_names_at(doc_id, rows[same]) > _names_at(doc_id, other[same]),
+                                 dtype=bool)
+    return above
 
 
 def _commonest(values: np.ndarray) -> Any:
