@@ -19,7 +19,7 @@ import numpy as np
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
-           "object_hashes_and_prefixes", "BYTE_MASKS"]
+           "object_hashes_and_prefixes", "objects_at", "BYTE_MASKS"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -223,12 +223,13 @@ def take_objects(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     if not borrowable(values) or rows.size < _BORROW_MIN:
         return values[rows]
     addresses = np.frombuffer(values, dtype=np.intp)[rows]  # checked as values[rows] is
-    return _borrowed(addresses, values)
+    return objects_at(addresses, values)
 
 
-def _borrowed(addresses: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    """The objects at ``addresses`` (``intp``), all held by the object array ``owner``, as
-    a read-only object array that borrows ``owner``'s references (see
+def objects_at(addresses: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """The objects at ``addresses`` (``intp``, read from a :func:`borrowable` array with
+    ``np.frombuffer(owner, dtype=np.intp)`` and gathered), all held by the object array
+    ``owner``, as a read-only object array that borrows ``owner``'s references (see
     :func:`take_objects`)."""
     return np.asarray(_BorrowedReferences(addresses, owner))
 
@@ -289,7 +290,7 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rank[order] = np.arange(distinct.size, dtype=small)
         codes = rank[codes]
         distinct = distinct[order]
-    return codes, _borrowed(distinct.astype(np.intp, copy=False), values)
+    return codes, objects_at(distinct.astype(np.intp, copy=False), values)
 
 
 def arrow_string_hashes(array: Any) -> np.ndarray:

@@ -423,6 +423,25 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
                                       np.argsort(rows, kind="stable"))
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1_001])
+def test_columns_are_gathered_in_query_order_in_halves(monkeypatch, threads, n):
+    # An interleaved run's scores, keys and object references are gathered in query order
+    # half a column at a time (in threads when there are several): each equals the column
+    # gathered at once, and a missing column stays missing.
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    rng = np.random.default_rng(n)
+    code = rng.integers(0, 5, n)
+    by_query = np.argsort(code, kind="stable")
+    columns = {"score": rng.random(n), "keys": rng.integers(0, 2**63, n).astype(np.uint64),
+               "doc": np.arange(n, dtype=np.intp) * 16 + 3, "none": None}
+    gathered = evaluation._in_query_order(by_query, columns)
+    assert gathered["none"] is None
+    for name in ("score", "keys", "doc"):
+        assert gathered[name].dtype == columns[name].dtype
+        np.testing.assert_array_equal(gathered[name], columns[name][by_query])
+
+
 @pytest.mark.parametrize("sample", [3, 1 << 14])
 @pytest.mark.parametrize("layout", ["grouped", "interleaved", "grouped, then interleaved",
                                     "short queries first"])

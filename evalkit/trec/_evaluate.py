@@ -44,9 +44,9 @@ from .._docs import fill_doc
 from .._hashing import (
     borrowable,
     object_hashes_and_prefixes,
+    objects_at,
     repeats_objects,
     string_hashes_at,
-    take_objects,
 )
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
@@ -258,6 +258,26 @@ def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int, repeated: bool) -> 
     return _pair_keys(code, keys, n_queries)
 
 
+def _in_query_order(by_query: np.ndarray,
+                    columns: dict[str, np.ndarray | None]) -> dict[str, np.ndarray | None]:
+    """``column[by_query]`` for each column (None stays None), gathered half a column at a
+    time in the threads of ``_for_each``: a gather in an order that jumps through the whole
+    run waits on memory, and two cores wait in parallel."""
+    n = by_query.size
+    out = {name: None if column is None else np.empty(n, dtype=column.dtype)
+           for name, column in columns.items()}
+    halves = [(name, start, stop) for name, column in columns.items() if column is not None
+              for start, stop in ((0, n // 2), (n // 2, n))]
+
+    def gather(half: tuple[str, int, int]) -> None:
+        name, start, stop = half
+        # mode="clip": the rows are valid, and "raise" would gather into a buffer first.
+        np.take(columns[name], by_query[start:stop], out=out[name][start:stop], mode="clip")
+
+    _for_each(gather, halves)
+    return out
+
+
 class _NotStrings(Exception):
     """Some doc_id of the run is not a str (see :func:`_judged_run`)."""
 
@@ -312,12 +332,15 @@ def _judged_run(
         # are gone), counted rather than gathered.
         r_code = np.repeat(np.arange(n_queries, dtype=r_code.dtype),
                            np.bincount(r_code, minlength=n_queries))
-        r_score = r_score[by_query]
-        run_keys = None if run_keys is None else run_keys[by_query]
-        # An object array's references are gathered in query order at once (borrowed, see
-        # take_objects: as numbers, no object touched); other ids when read.
-        r_doc = (take_objects(r_doc, by_query) if borrowable(r_doc)
-                 else ReorderedIds(r_doc, by_query))
+        # An object array's references are gathered in query order at once with the scores
+        # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
+        # when read.
+        columns = {"score": r_score, "keys": run_keys,
+                   "doc": np.frombuffer(r_doc, dtype=np.intp) if borrowable(r_doc) else None}
+        gathered = _in_query_order(by_query, columns)
+        r_score, run_keys = gathered["score"], gathered["keys"]
+        r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
+                 else objects_at(gathered["doc"], r_doc))
         starts = block_starts(r_code)
     if repeated:
         run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
