@@ -445,13 +445,16 @@ def test_columns_are_gathered_in_query_order_in_halves(monkeypatch, threads, n):
 @pytest.mark.parametrize("sample", [3, 1 << 14])
 @pytest.mark.parametrize("layout", ["grouped", "interleaved", "grouped, then interleaved",
                                     "short queries first"])
-def test_arrow_query_blocks_on_every_layout(monkeypatch, sample, layout):
-    # An arrow query column is read as blocks (with their starts) or numbered whole, told
-    # from its first rows, then from all of them: either way each row gets its id.
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_arrow_query_blocks_on_every_layout(monkeypatch, sample, layout, threads):
+    # An arrow query column is read as blocks (with their starts) or numbered whole (in
+    # quarters with several threads), told from its first rows, then from all of them:
+    # either way each row gets its id.
     pa = pytest.importorskip("pyarrow")
     from evalkit.trec import _tables
 
     monkeypatch.setattr(_tables, "_BLOCKS_SAMPLE", sample)
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
     rng = np.random.default_rng(len(layout))
     grouped = np.repeat([f"q{i}" for i in range(40)], 500)
     ids = {"grouped": grouped, "interleaved": rng.permutation(grouped),

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._hashing import take_objects
 from ._measures import block_starts
+from ._threads import _for_each, _threads
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds"]
 
@@ -270,11 +271,32 @@ def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
     if _moves(ids, min(n, _BLOCKS_SAMPLE)).size * 16 <= min(n, _BLOCKS_SAMPLE):
         moves = _moves(ids, n)  # few blocks in the first rows: a run grouped by query
     if moves is None or 16 * moves.size > n:
-        encoded = ids.dictionary_encode()
-        return CodedIds(encoded.dictionary.to_numpy(zero_copy_only=False),
-                        encoded.indices.to_numpy(zero_copy_only=False)), None
+        return _arrow_coded(ids), None
     starts = np.r_[0, moves + 1]
     return ArrowIds(ids.take(starts)), starts
+
+
+def _arrow_coded(ids: Any) -> CodedIds:
+    """The ids of an arrow string array numbered in arrow (dictionary-encoded); with
+    several threads (see ``_for_each``), a quarter at a time in them (arrow lets go of the
+    GIL): each quarter's distinct ids, one after the other, and each row's number among
+    them all (an id may be among them up to four times)."""
+    n = len(ids)
+    pieces = 4 if _threads() > 1 else 1
+    bounds = [n * i // pieces for i in range(pieces + 1)]
+    parts: list[Any] = [None] * pieces
+
+    def encode(i: int) -> None:
+        parts[i] = ids.slice(bounds[i], bounds[i + 1] - bounds[i]).dictionary_encode()
+
+    _for_each(encode, range(pieces))
+    distinct = [part.dictionary.to_numpy(zero_copy_only=False) for part in parts]
+    first = np.cumsum([0] + [d.size for d in distinct[:-1]])
+    codes = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
+    for i, part in enumerate(parts):
+        np.add(part.indices.to_numpy(zero_copy_only=False), first[i],
+               out=codes[bounds[i] : bounds[i + 1]], casting="unsafe")
+    return CodedIds(np.concatenate(distinct), codes)
 
 
 class ArrowIds:
