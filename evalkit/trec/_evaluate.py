@@ -315,9 +315,11 @@ def _judged_run(
     # slow, see _sort_in_blocks). Only numbers are moved: an object array's references
     # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
     # break a tie).
-    starts = block_starts(r_code)
+    # More blocks than queries (queries interleaved) are told by counting, not listed.
+    few_blocks = r_code.size == 0 or np.count_nonzero(r_code[1:] != r_code[:-1]) < n_queries
+    starts = block_starts(r_code) if few_blocks else None
     run_keys: np.ndarray | None = None
-    grouped = starts.size <= n_queries and _all_distinct(r_code[starts])
+    grouped = starts is not None and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
     by_query = None if grouped else _by_query(r_code, n_queries)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
