@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
-from evalkit.trec._measures import MIN_GEO_MEAN, group_cumsum
+from evalkit.trec._measures import MIN_GEO_MEAN, block_starts, group_cumsum
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -415,6 +415,19 @@ def test_group_cumsum_adds_in_order_within_each_block(rows):
         previous = code
         expected.append(running)
     assert group_cumsum(codes, values).tolist() == expected  # exactly, not approximately
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 4), max_size=40), st.integers(0, 12))
+def test_block_starts_lists_each_change_and_gives_up_past_most(codes, most):
+    codes = np.array(codes, dtype=np.int64)
+    expected = [i for i in range(codes.size) if i == 0 or codes[i] != codes[i - 1]]
+    assert block_starts(codes).tolist() == expected
+    bounded = block_starts(codes, most=most)
+    if len(expected) > most:
+        assert bounded is None
+    else:
+        assert bounded.tolist() == expected
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)

@@ -316,8 +316,7 @@ def _judged_run(
     # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
     # break a tie).
     # More blocks than queries (queries interleaved) are told by counting, not listed.
-    few_blocks = r_code.size == 0 or np.count_nonzero(r_code[1:] != r_code[:-1]) < n_queries
-    starts = block_starts(r_code) if few_blocks else None
+    starts = block_starts(r_code, most=n_queries)
     run_keys: np.ndarray | None = None
     grouped = starts is not None and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)

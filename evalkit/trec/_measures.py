@@ -45,15 +45,21 @@ __all__ = ["JudgedRun", "MIN_GEO_MEAN", "TREC_EVAL_VERSIONS", "block_starts", "g
            "eleven_point_average", "dcg", "ideal_dcg"]
 
 
-def block_starts(codes: np.ndarray) -> np.ndarray:
+def block_starts(codes: np.ndarray, most: int | None = None) -> np.ndarray | None:
     """Where each block of equal neighbouring codes starts (rows grouped by code); empty for
     no rows. Compares neighbours: no copy of ``codes`` (np.diff with prepend would make two
-    of int64)."""
+    of int64).
+
+    With ``most``: None when there are more than ``most`` blocks (rows not grouped by code
+    when ``most`` is the number of codes), told by counting the changes, without listing them.
+    """
     if codes.size == 0:
         return np.zeros(0, dtype=np.intp)
     changed = np.empty(codes.size, dtype=bool)  # (np.r_ costs more than the work, for a short list)
     changed[0] = True
     np.not_equal(codes[1:], codes[:-1], out=changed[1:])
+    if most is not None and np.count_nonzero(changed) > most:
+        return None
     return np.flatnonzero(changed)
 
 

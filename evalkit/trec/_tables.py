@@ -73,9 +73,12 @@ def _ids(column: pd.Series, label: str) -> np.ndarray:
     return pd.Series(values).astype(str).to_numpy(dtype=object)
 
 
-def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
+def _id_blocks(column: pd.Series, label: str, changed: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """The ids as :func:`_ids` gives them, and where each block of equal neighbouring ids
-    starts (a run lists its queries in blocks).
+    starts (a run lists its queries in blocks). ``changed``: where the column's object
+    references differ from the next row's, when the caller has compared them (see
+    :func:`_coded_ids`).
 
     Only the first id of each block has its type checked: the others equal it, so they are
     strings too. That saves a pass over a long column, as do the comparisons: equal
@@ -84,8 +87,10 @@ def _id_blocks(column: pd.Series, label: str) -> tuple[np.ndarray, np.ndarray]:
     """
     values = column.to_numpy()
     if values.dtype == object and values.size and values.flags.c_contiguous:
-        references = np.frombuffer(values, dtype=np.intp)  # the array's own buffer, no copy
-        moved = np.flatnonzero(references[1:] != references[:-1])
+        if changed is None:
+            references = np.frombuffer(values, dtype=np.intp)  # the array's own buffer
+            changed = references[1:] != references[:-1]
+        moved = np.flatnonzero(changed)
         try:
             if 4 * moved.size > values.size:
                 # Mostly distinct objects (e.g. a str column turned to objects): comparing
@@ -186,11 +191,11 @@ def _run_columns(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, Any, np.nda
     _columns(run, "run", RUN_COLUMNS)
     score = _scores(run["score"])
     arrow = _arrow_strings(run["query_id"])
-    coded = _coded_ids(run["query_id"]) if arrow is None else None
+    coded, changed = _coded_ids(run["query_id"]) if arrow is None else (None, None)
     if coded is not None:
         block_ids, starts = coded, None
     elif arrow is None:
-        query_id, starts = _id_blocks(run["query_id"], "run['query_id']")
+        query_id, starts = _id_blocks(run["query_id"], "run['query_id']", changed)
         block_ids: Any = query_id[starts]
     else:
         block_ids, starts = _arrow_blocks(arrow)
@@ -211,25 +216,29 @@ class CodedIds:
         self.ids, self.codes = ids, codes
 
 
-def _coded_ids(column: pd.Series) -> CodedIds | None:
+def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     """The ids of an object column whose rows change object often (queries interleaved)
     while its objects recur (each query's id one object), numbered by object: no string
-    is compared or hashed per row. None for other columns, or when some id is not a str."""
+    is compared or hashed per row. None for other columns, or when some id is not a str.
+
+    Also where the column's object references differ from the next row's, when compared
+    (an object column's), for :func:`_id_blocks`."""
     from .._hashing import _object_codes, repeats_objects
 
     values = column.to_numpy()
     if values.dtype != object or not values.flags.c_contiguous:
-        return None
+        return None, None
     references = np.frombuffer(values, dtype=np.intp)
-    if np.count_nonzero(references[1:] != references[:-1]) < values.size // 16:
-        return None  # few blocks: _id_blocks is faster (and the check below is not needed)
+    changed = references[1:] != references[:-1]
+    if np.count_nonzero(changed) < values.size // 16:
+        return None, changed  # few blocks: _id_blocks is faster (and the check is not needed)
     if not repeats_objects(values):
-        return None
+        return None, changed
     codes, objects = _object_codes(values)
     ids = np.array(objects, dtype=object)  # references of its own: kept in CodedIds
     if pd.api.types.infer_dtype(ids, skipna=False) != "string":
-        return None
-    return CodedIds(ids, codes)
+        return None, changed
+    return CodedIds(ids, codes), None
 
 
 def _arrow_strings(column: pd.Series) -> Any:
