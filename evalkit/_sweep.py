@@ -30,6 +30,11 @@ _SEARCH_FACTOR = 16  # fewer distinct positive scores than 1/16 of all: search, 
 LEVELS_MIN = 1 << 14
 _LEVELS_FACTOR = 16  # level_counts: at most 1/16 as many distinct scores as scores, ...
 _LEVELS_SAMPLE = 1 << 16  # ... once a sample of this many, spread over the array, suggests so
+# Once the whole array is hashed, up to 1/4 as many distinct scores as scores are counted by
+# level: placing the scores among their levels then costs less than the sorts it saves (Zen 4,
+# 10^6 normal scores to 4 decimals, 64,779 levels: 26 ms against 80 ms; to 5 decimals,
+# 412,870 levels: 70 against 96 ms; all 10^6 distinct: 103 against 68 ms).
+_LEVELS_KEEP = 4
 
 
 class Sweep(NamedTuple):
@@ -101,7 +106,8 @@ def level_counts(is_positive: np.ndarray, y_score: np.ndarray,
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The positives and the negatives at each distinct score, in ascending score order.
 
-    None when the scores have more than 1/16 as many distinct values as items. The distinct
+    None when the scores have more than 1/16 as many distinct values as items (as a sample
+    suggests; 1/4 as many once all are hashed, see ``_LEVELS_KEEP``). The distinct
     scores come from a hash table (``pd.unique``), the items' places among them from another
     (:func:`~evalkit._hashing.level_ranks`): no sort of the items.
 
@@ -119,7 +125,7 @@ def level_counts(is_positive: np.ndarray, y_score: np.ndarray,
     if len(pd.unique(sample)) > expected:
         return None
     levels = pd.unique(y_score)
-    if len(levels) * _LEVELS_FACTOR > n:
+    if len(levels) * _LEVELS_KEEP > n:
         return None
     levels.sort()
     # Positive or not in the lowest bit: one bincount counts both.

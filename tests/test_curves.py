@@ -464,9 +464,18 @@ def test_level_counts_refuse_many_levels_from_the_sample():
     rng = np.random.default_rng(35)
     many = rng.random(300_000)
     assert _sweep.level_counts(many > 0.5, many) is None  # the sample already shows it
-    # Few levels in the sample, but not over the whole array: hashed, then refused.
-    spread = np.where(np.arange(300_000) % 4 == 1, rng.random(300_000), 0.5)
+    # Few levels in the sample, but not over the whole array: hashed, then refused when
+    # more than 1/4 of the scores are distinct (a third here) ...
+    spread = np.where(np.arange(300_000) % 3 == 1, rng.random(300_000), 0.5)
     assert _sweep.level_counts(spread > 0.5, spread) is None
+    # ... and counted by level when fewer are (1/12 here, past the sample's 1/16): the hash
+    # is paid, and placing the scores among their levels costs less than sorting them.
+    spread = np.where(np.arange(300_000) % 12 == 1, rng.random(300_000), 0.5)
+    positives, negatives = _sweep.level_counts(spread > 0.5, spread)
+    distinct, where = np.unique(spread, return_inverse=True)
+    assert len(distinct) == 25_001
+    np.testing.assert_array_equal(positives, np.bincount(where[spread > 0.5], minlength=25_001))
+    np.testing.assert_array_equal(negatives, np.bincount(where[spread <= 0.5], minlength=25_001))
     rounded = np.round(many, 3)
     positives, negatives = _sweep.level_counts(many > 0.5, rounded)
     assert positives.sum() + negatives.sum() == len(many) and len(positives) == 1001
