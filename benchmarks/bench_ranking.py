@@ -55,7 +55,7 @@ many ties, long ids, doc ids shared across queries (drawn from one vocabulary), 
 storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (10^4 x 300,
 10^5 x 50) and the issue's own shape (5,000 x 1,000, shared ids, rows shuffled within
 queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
-taken in turn (best of 3-5), and pytrec_eval with its dicts once; goals per shape, on the
+taken in turn (best of 7-11), and pytrec_eval with its dicts once; goals per shape, on the
 default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
 and an interleaved run at most 1.2x the time of the same rows grouped by query. Each shape is
 measured in a fresh process (all tools side by side in it), so that its figures do not depend
@@ -520,7 +520,9 @@ def family_shape(name: str, spec: dict) -> tuple[list[str], dict[str, float]]:
 
     qrels, run = family_data(spec)
     full = {**FAMILY_BASE, **spec}
-    repeats = 3 if len(run) > 2_000_000 else 5
+    # Best of 7-11 rounds: on a shared 2-core machine a round moves by 20% or more, and a best
+    # of 3-5 still moved the ratios by 0.2 between runs of one checkout.
+    repeats = 7 if len(run) > 2_000_000 else 11
     ranx_qrels, ranx_run = ranx_objects(qrels, run)
     ranx_warm_up(qrels, run)  # each shape runs in a fresh process: numba loads again
     ours = ek.evaluate(qrels, run, METRICS).mean()
@@ -604,7 +606,7 @@ def family(names: list[str]) -> None:
                  "same, one thread", "pytrec_eval / evalkit", "ranx |mean diff|",
                  "pytrec_eval |mean diff|"], rows,
                 title="The family of shapes: evaluate against ranx's bare evaluate and "
-                      "pytrec_eval with its dicts (seconds, best of 3-5 interleaved runs; "
+                      "pytrec_eval with its dicts (seconds, best of 7-11 interleaved runs; "
                       "pytrec_eval one run)")
 
 
