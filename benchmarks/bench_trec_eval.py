@@ -14,9 +14,10 @@ second importing numpy and pandas before it reads a line, which the C program do
 
 The goals (issue 33): "ratio" = C's time / evalkit's time >= 1.0 from 10⁶ lines (the issue's
 2·10⁶-line run among them), and evalkit's peak RSS at most 400 MB on the 2·10⁶-line run. At
-10⁵ lines the ratio is reported, not a goal: the C program's whole run there is shorter than
-a Python process that only starts and imports numpy (the "start-up floor" the bench measures
-and prints beside it), so no Python command can reach it. The C program is found by the environment
+10⁵ lines the ratio is reported, not a goal: the C program's whole run there (about 0.1 s)
+is about as long as a Python process that only starts and imports numpy (the "start-up
+floor", which the bench measures and prints beside it), so a Python command would have to
+import, read, score and print 10⁵ lines in the 0-20 ms left. The C program is found by the environment
 variable EVALKIT_TREC_EVAL (or TREC_EVAL, as the tests name it), else ``trec_eval`` on PATH;
 without one the bench says so and skips the comparison.
 
@@ -171,12 +172,28 @@ def main(argv: list[str] | None = None) -> None:
             floor = min(run_once([sys.executable, "-c", FLOOR_CODE], Path(folder) / "out",
                                  env)[0] for _ in range(args.repeats))
         for n_lines, c_time, ek_time in below:
-            print_note(f"{count(n_lines)} lines: the ratio ({c_time / ek_time:.2f}x) is "
-                       f"reported, not a goal. The C program's whole run takes {c_time:.3f} s; "
-                       f"a Python process that only runs `{FLOOR_CODE}` takes {floor:.3f} s "
-                       f"(best of {args.repeats}: the start-up floor), so no Python command "
-                       f"can match it. evalkit's own work beyond that floor: "
-                       f"{ek_time - floor:.3f} s.")
+            print_note(floor_note(n_lines, c_time, ek_time, floor, args.repeats))
+
+
+def floor_note(n_lines: int, c_time: float, ek_time: float, floor: float,
+               repeats: int) -> str:
+    """The note on a size below the goals: the ratio, and the C program's time against the
+    start-up floor (a Python process that only imports numpy) and evalkit's beyond it.
+
+    >>> floor_note(10**5, 0.105, 0.216, 0.085, 5)[:60]
+    '10⁵ lines: the ratio (0.49x) is reported, not a goal. The C '
+    """
+    ratio = f"{count(n_lines)} lines: the ratio ({c_time / ek_time:.2f}x) is reported, not a goal."
+    floor_text = (f"a Python process that only runs `{FLOOR_CODE}` takes {floor:.3f} s (best "
+                  f"of {repeats}: the start-up floor)")
+    if floor >= c_time:
+        return (f"{ratio} The C program's whole run takes {c_time:.3f} s and {floor_text}, so "
+                f"no Python command can match it; evalkit's work beyond that floor takes "
+                f"{ek_time - floor:.3f} s.")
+    return (f"{ratio} The C program's whole run takes {c_time:.3f} s and {floor_text}: that "
+            f"leaves {c_time - floor:.3f} s to import the command and read, score and print "
+            f"{count(n_lines)} lines, where evalkit's work beyond the floor takes "
+            f"{ek_time - floor:.3f} s.")
 
 
 def streamed_memory(env: dict[str, str]) -> None:
