@@ -14,12 +14,12 @@ second importing numpy and pandas before it reads a line, which the C program do
 
 The goals (issue 33): "ratio" = C's time / evalkit's time >= 1.0 from 10⁶ lines (the issue's
 2·10⁶-line run among them), and evalkit's peak RSS at most 400 MB on the 2·10⁶-line run. At
-10⁵ lines the ratio is reported, not a goal: the C program's whole run there (about 0.1 s)
+10⁵ lines the ratio is reported, not a goal: the C program's whole run there (0.1-0.14 s)
 is about as long as a Python process that only starts and imports numpy (the "start-up
 floor", which the bench measures and prints beside it), so a Python command would have to
-import, read, score and print 10⁵ lines in the 0-20 ms left. The C program is found by the environment
-variable EVALKIT_TREC_EVAL (or TREC_EVAL, as the tests name it), else ``trec_eval`` on PATH;
-without one the bench says so and skips the comparison.
+import, read, score and print 10⁵ lines in the few tens of milliseconds left. The C program
+is found by the environment variable EVALKIT_TREC_EVAL (or TREC_EVAL, as the tests name
+it), else ``trec_eval`` on PATH; without one the bench says so and skips the comparison.
 
 Before that, with or without the C program: ``ek.evaluate(qrels_path, run_path, ...)`` on a
 run of 14·10⁶ lines (~750 MB, 14,000 queries; its qrels 1.4·10⁶ lines), in a process of its
