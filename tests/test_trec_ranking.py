@@ -393,3 +393,65 @@ def test_the_commonest_class_is_the_least_of_the_most_frequent(values, dtype):
     counts = {v: values.count(v) for v in values}
     most = max(counts.values())
     assert _commonest(array) == min(v for v, c in counts.items() if c == most)
+
+
+# The measures that cannot tell a judged non-relevant document (grade 0 or less, below the
+# level) from an unjudged one: evaluate then breaks ties between the two in no set order.
+_BLIND = ["AP", "AP@5", "RR", "Rprec", "R@3", "IPrec@0.3", "IPrecAvg", "RprecMult@0.6",
+          "RelP@4", "Success@2", "SetF", "NumRelRet"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("relevance_level", [0, 1, 1.5, 2])
+@pytest.mark.parametrize("gains", [False, True])
+def test_ties_of_unjudged_and_non_relevant_documents_change_no_value(
+        seed, relevance_level, gains):
+    # The exact order (trec_eval's doc_id order in every tie) is what evaluate computes when
+    # a measure that sees judged non-relevant documents is asked for too (bpref): each blind
+    # measure must come out the same without it, on runs where most rows tie.
+    qrels, run = _collection(300 + seed, n_queries=8, n_docs=60, unicode=bool(seed % 2))
+    n = int(run.groupby("query_id").size().max())
+    metrics = _BLIND + [f"P@{k}" for k in range(1, n + 1)]
+    if gains:
+        metrics += [f"nDCG@{k}" for k in range(1, n + 1)] + ["DCG@7", "nDCG"]
+    blind = ek.evaluate(qrels, run, metrics, relevance_level=relevance_level)
+    exact = ek.evaluate(qrels, run, [*metrics, "Bpref"], relevance_level=relevance_level)
+    pd.testing.assert_frame_equal(blind, exact[metrics], check_exact=True)
+    if relevance_level in (1, 2):  # and trec_eval's own values (levels it takes as given)
+        theirs = _pytrec(qrels, run, {"map", "P", "ndcg_cut", "recip_rank"},
+                         relevance_level=relevance_level)
+        for query in blind.index:
+            assert blind.loc[query, "AP"] == pytest.approx(theirs[query]["map"], abs=1e-12)
+            assert blind.loc[query, "RR"] == pytest.approx(theirs[query]["recip_rank"],
+                                                           abs=1e-12)
+            for k in (5, 10, 15, 20, 30):
+                if k <= n:
+                    assert blind.loc[query, f"P@{k}"] == pytest.approx(
+                        theirs[query][f"P_{k}"], abs=1e-12)
+                    if gains:
+                        assert blind.loc[query, f"nDCG@{k}"] == pytest.approx(
+                            theirs[query][f"ndcg_cut_{k}"], abs=1e-12)
+
+
+def test_which_judged_grades_tie_as_unjudged():
+    from evalkit.trec._evaluate import _tie_grades
+    from evalkit.trec._metric_names import _parse_metrics
+
+    grades = np.array([-2, -1, 0, 1, 2, 3])
+
+    def tied(metrics, level=1, judged_only=False):
+        out = _tie_grades(_parse_metrics(metrics), grades, level, judged_only)
+        return None if out is None else out.tolist()
+
+    unjudged = -3  # one below the least grade (and below 0)
+    assert tied(["AP", "P@10"]) == [unjudged, unjudged, unjudged, 1, 2, 3]
+    assert tied(["AP"], level=2) == [unjudged, unjudged, unjudged, unjudged, 2, 3]
+    assert tied(["AP"], level=-1) == [unjudged, -1, 0, 1, 2, 3]
+    # nDCG gains grades 1 and up whatever the level: only grades <= 0 below it tie as unjudged
+    assert tied(["nDCG@10"], level=2) == [unjudged, unjudged, unjudged, 1, 2, 3]
+    assert tied(["AP"], level=-5) is None  # every judged grade is relevant
+    # A measure that counts judged non-relevant documents, an option, a condensed list: none.
+    assert tied(["AP", "Bpref"]) is None
+    assert tied(["AP", "Judged@10"]) is None
+    assert tied(["nDCG(gains={0:1,1:2})@10"]) is None
+    assert tied(["AP"], judged_only=True) is None

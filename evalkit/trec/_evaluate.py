@@ -291,14 +291,47 @@ def _run_keys_or_not_strings(code: np.ndarray, doc: Any, n_queries: int,
         raise _NotStrings from None
 
 
+#: The measures that see a judged document below the relevance level, of grade 0 or less,
+#: as they see an unjudged one (not relevant, no gain), when asked for without options:
+#: such documents may then change places with unjudged ones they tie with.
+_BLIND_TO_NONRELEVANT = frozenset({
+    "AP", "P", "R", "RR", "Rprec", "IPrec", "IPrecAvg", "RprecMult", "RelP", "Success",
+    "NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF", "SetAP", "SetRelP",
+    "nDCG", "DCG",
+})
+_GAINS_OF_GRADES = frozenset({"nDCG", "DCG"})  # gain = the grade (grades <= 0: none)
+
+
+def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
+                judged_only: bool) -> np.ndarray | None:
+    """The grade by which each qrels row's document is told from the rows it ties with
+    (see :func:`_judged_run`), or None when that is its grade: judged documents that none
+    of the measures ``parsed`` tells from an unjudged one (see ``_BLIND_TO_NONRELEVANT``)
+    get the unjudged rows' grade, so that trec_eval's doc_id order among tied rows is
+    worked out only for those that matter. Not with ``judged_only``, whose condensed
+    lists keep every judged row."""
+    if judged_only or not all(m.name in _BLIND_TO_NONRELEVANT and not m.options
+                              for m in parsed):
+        return None
+    blind = q_grade < level
+    if any(m.name in _GAINS_OF_GRADES for m in parsed):
+        blind &= q_grade <= 0
+    if not blind.any():
+        return None
+    return np.where(blind, q_grade.min(initial=0) - 1, q_grade)
+
+
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
     join: _Join, names: np.ndarray,
     r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, ties: bool = False,
+    tie_grade: np.ndarray | None = None,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
     it: what the measures read; with ``ties``, the blocks of equal scores too (for
-    ``ties="average"``: the scores are then ranked along, in a copy).
+    ``ties="average"``: the scores are then ranked along, in a copy). ``tie_grade``: each
+    qrels row's grade as the measures to be read see it when it ties (see
+    :func:`_tie_grades`); by default its grade.
 
     Each step needs one query's rows at a time, so the run is worked through in pieces of
     whole queries, on the threads of ``_for_each``: each piece's rows are put in order of
@@ -352,9 +385,10 @@ def _judged_run(
     # A measure sees only the grade at each rank, so tied rows of one grade (or all unjudged)
     # need not be put in doc_id order among themselves.
     unjudged = q_grade.min(initial=0) - 1
+    class_of = q_grade if tie_grade is None else tie_grade
 
     def grade_or_unjudged(at: np.ndarray) -> np.ndarray:  # at: qrels rows, -1 if unjudged
-        return np.where(at >= 0, q_grade[at], unjudged)
+        return np.where(at >= 0, class_of[at], unjudged)
 
     def check_join_and_rank(piece: tuple[int, int]) -> None:
         start, stop = piece
@@ -601,14 +635,15 @@ def evaluate(
     if ties and judged_only:
         raise ValueError("judged_only: ties=average is not defined on condensed lists; "
                          "ask for one or the other")
+    tie_grade = None if ties else _tie_grades(parsed, q_grade, level, judged_only)
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
-                             r_code, r_doc, r_score, ties)
+                             r_code, r_doc, r_score, ties, tie_grade)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
         r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)[keep]
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
-                             r_code, r_doc, r_score, ties)
+                             r_code, r_doc, r_score, ties, tie_grade)
     retrieved = ranked.n_retrieved > 0
     if judged_only:
         ranked = ranked.condensed()
