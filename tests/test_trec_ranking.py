@@ -455,3 +455,28 @@ def test_which_judged_grades_tie_as_unjudged():
     assert tied(["AP", "Judged@10"]) is None
     assert tied(["nDCG(gains={0:1,1:2})@10"]) is None
     assert tied(["AP"], judged_only=True) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_grades_of_tied_rows_alike_looked_up_alone_or_for_the_whole_piece(seed, monkeypatch):
+    # A piece with few ties looks up only its tied rows' grades; with many, every row's once.
+    # Both ways, on runs of many and of few ties, give pytrec_eval's values.
+    from evalkit.trec import _evaluate
+
+    qrels, run = _collection(400 + seed, n_queries=8, n_docs=60)
+    if seed % 2:  # few ties: most scores distinct
+        run["score"] = run["score"] + np.random.default_rng(seed).random(len(run)) * (
+            np.random.default_rng(seed + 1).random(len(run)) < 0.9)
+    metrics = ["AP", "nDCG@10", "P@5", "Bpref"]
+    results = []
+    for few in (0, 10**9):
+        monkeypatch.setattr(_evaluate, "_TIE_FEW", few)
+        results.append(ek.evaluate(qrels, run, metrics))
+    pd.testing.assert_frame_equal(results[0], results[1], check_exact=True)
+    theirs = _pytrec(qrels, run, {"map", "ndcg_cut", "P", "bpref"})
+    for query in results[0].index:
+        assert results[0].loc[query, "AP"] == pytest.approx(theirs[query]["map"], abs=1e-12)
+        assert results[0].loc[query, "Bpref"] == pytest.approx(theirs[query]["bpref"],
+                                                               abs=1e-12)
+        assert results[0].loc[query, "nDCG@10"] == pytest.approx(theirs[query]["ndcg_cut_10"],
+                                                                 abs=1e-12)

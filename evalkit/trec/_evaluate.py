@@ -302,6 +302,11 @@ _BLIND_TO_NONRELEVANT = frozenset({
 _GAINS_OF_GRADES = frozenset({"nDCG", "DCG"})  # gain = the grade (grades <= 0: none)
 
 
+#: Ties are few when their rows number less than 1 in _TIE_FEW of a piece's: their grades
+#: are then looked up on their own, not made for every row of the piece first.
+_TIE_FEW = 8
+
+
 def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
                 judged_only: bool) -> np.ndarray | None:
     """The grade by which each qrels row's document is told from the rows it ties with
@@ -431,10 +436,12 @@ def _judged_run(
         _check_pair_duplicates(code, doc, names, "run", "retrieved twice", keys)
         if join.by_keys:
             join.rows(code, doc, keys, found)
-        piece_classes: list[np.ndarray] = []  # each row's grade, made at the first tie
+        piece_classes: list[np.ndarray] = []  # each row's grade, once many rows are asked
 
         def tie_class(rows: np.ndarray) -> np.ndarray:
             if not piece_classes:
+                if _TIE_FEW * rows.size < found.size:  # a few ties: only their rows' grades
+                    return grade_or_unjudged(found[rows])
                 piece_classes.append(grade_or_unjudged(found))
             return piece_classes[0][rows]
 
