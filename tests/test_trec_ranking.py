@@ -321,6 +321,46 @@ def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed, sort_route)
     assert key.tolist() == expected.tolist()
 
 
+@pytest.mark.parametrize("lengths", ["equal", "ragged", "one long", "many short"])
+@pytest.mark.parametrize("seed", range(4))
+def test_keys_argsorted_a_block_at_a_time_sort_them(lengths, seed):
+    # As above, for the order (the qrels' keys, a query at a time): it must be a
+    # permutation that sorts the keys, ties with the padding included; None (one sort
+    # instead) when padding would more than double the table.
+    from evalkit.trec._ordering import _argsort_in_blocks
+
+    rng = np.random.default_rng(seed)
+    size = {"equal": np.full(30, 40), "ragged": rng.integers(1, 80, 30),
+            "one long": np.r_[2000, np.ones(10, dtype=int)],
+            "many short": rng.integers(1, 4, 500)}[lengths]
+    starts = np.cumsum(size) - size
+    key = rng.integers(0, 2**52, int(size.sum()), dtype=np.uint64)
+    key[rng.random(key.size) < 0.05] = 7  # ties inside a block
+    key |= np.repeat(np.arange(size.size, dtype=np.uint64) + np.uint64(4096 - size.size),
+                     size) << np.uint64(52)
+    last = key[starts[-1]:]
+    last[rng.random(last.size) < 0.3] = np.iinfo(np.uint64).max  # ties with the padding
+    order = _argsort_in_blocks(key, starts)
+    if size.size * size.max() > 2 * size.sum():  # "one long", and some "ragged"
+        assert order is None
+        return
+    assert sorted(order.tolist()) == list(range(key.size))
+    assert key[order].tolist() == np.sort(key).tolist()
+
+
+def test_qrels_keys_are_sorted_a_query_at_a_time_only_when_listed_in_query_order():
+    from evalkit.trec._evaluate import _argsort_qrels_keys
+
+    rng = np.random.default_rng(5)
+    for code in (np.repeat([0, 1, 2, 3], [5, 9, 1, 7]),  # in query order: by blocks
+                 np.repeat([0, 1, 0, 2], [5, 9, 1, 7]),  # a query comes back: one sort
+                 np.repeat([2, 1, 0], [4, 4, 4])):        # blocks not in order: one sort
+        key = (code.astype(np.uint64) << np.uint64(60)) | rng.integers(
+            0, 2**60, code.size, dtype=np.uint64)
+        order = _argsort_qrels_keys(code, key)
+        assert key[order].tolist() == np.sort(key).tolist()
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_ranking_a_block_at_a_time_gives_the_order_of_one_sort(seed, sort_route):
     # Rows grouped by query in increasing query order are ranked a block at a time; any

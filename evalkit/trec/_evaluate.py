@@ -63,7 +63,14 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _Metric,  # noqa: F401
     _parse_metrics,
 )
-from ._ordering import _all_distinct, _by_query, _names_at, _score_order, _trec_ranking
+from ._ordering import (
+    _all_distinct,
+    _argsort_in_blocks,
+    _by_query,
+    _names_at,
+    _score_order,
+    _trec_ranking,
+)
 from ._pairs import (
     _check_pair_duplicates,
     _confirm_duplicates,
@@ -108,7 +115,7 @@ class _Join:
         """Also the qrels' duplicate check (ValueError naming a pair judged twice), made on
         the sorted keys that the join searches."""
         self.qrels_code, self.qrels_doc = qrels_code, qrels_doc
-        self.by_key = argsort_numbers(qrels_keys)
+        self.by_key = _argsort_qrels_keys(qrels_code, qrels_keys)
         self.sorted_keys = qrels_keys[self.by_key]
         ordered = self.sorted_keys
         unique_keys = _confirm_duplicates(qrels_code, qrels_doc, names, "qrels", "judged twice",
@@ -156,6 +163,19 @@ class _Join:
         found = exact.get_indexer(run_code.astype(np.int64) * width
                                   + doc_code[self.qrels_doc.size :])
         return found.astype(np.int32)
+
+
+def _argsort_qrels_keys(code: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """An order that sorts the qrels' pair keys: a query at a time when the qrels list each
+    query's judgements together in query order (the queries are numbered so), whose keys,
+    with the query in their top bits, then lie above those before them; else one sort."""
+    if code.size > 1:
+        starts = block_starts(code)
+        if starts.size > 1 and bool(np.all(np.diff(code[starts]) > 0)):
+            order = _argsort_in_blocks(keys, starts)
+            if order is not None:
+                return order
+    return argsort_numbers(keys)
 
 
 def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarray) -> np.ndarray:

@@ -192,6 +192,36 @@ def _sort_in_blocks(key: np.ndarray, starts: np.ndarray) -> None:
     key[:] = table[at]  # each row's first size[i] keys: its block's, sorted
 
 
+def _argsort_in_blocks(key: np.ndarray, starts: np.ndarray) -> np.ndarray | None:
+    """An order that sorts ``key`` (ties in any order), made a block at a time as
+    :func:`_sort_in_blocks` sorts, whose rule the keys must follow (each block's keys above
+    those of the blocks before it); None when padding would more than double the table.
+
+    Short argsorts along the rows of a table: about 6 ns a key for blocks of 100 (the
+    judgements of a query), against 45 for the radix argsort of 500,000 keys.
+    """
+    n = key.size
+    size = np.diff(np.r_[starts, n])
+    width = int(size.max(initial=0))
+    if n == 0 or starts.size * width > 2 * n:
+        return None
+    row_start = np.arange(starts.size, dtype=np.intp) * width
+    if starts.size * width == n:  # blocks of one length
+        order = np.argsort(key.reshape(starts.size, width), axis=1)
+        order += starts[:, None]
+        return order.reshape(n)
+    at = np.arange(n, dtype=np.intp)
+    at += np.repeat(row_start - starts, size)
+    table = np.full(starts.size * width, np.iinfo(np.uint64).max, dtype=np.uint64)
+    table[at] = key
+    column = np.argsort(table.reshape(starts.size, width), axis=1)
+    # A padding key equals the largest key a block may hold, and may come before it: the
+    # block's own places are those whose column is within its size, in order.
+    column += starts[:, None]
+    inside = column < (starts + size)[:, None]
+    return column[inside]
+
+
 def _all_distinct(codes: np.ndarray) -> bool:
     """Whether no query number (>= 0) comes twice: counted in a table when their range is
     not much wider than their number (as for the first row of each block), else sorted."""
