@@ -98,6 +98,9 @@ _PIECE = 1 << 17
 # A piece whose tied pairs are more than one row in this many keeps its ids' first bytes
 # from their hashing (see object_hashes_and_prefixes) to order its tied ids.
 _PREFIX_TIES = 16
+# Ties are few when their rows number less than one in this many of a piece's: their grades
+# are then looked up on their own, not made for every row of the piece first.
+_TIE_FEW = 8
 MISSING_QUERIES = ("ignore", "zero")
 
 
@@ -320,11 +323,6 @@ _BLIND_TO_NONRELEVANT = frozenset({
     "nDCG", "DCG",
 })
 _GAINS_OF_GRADES = frozenset({"nDCG", "DCG"})  # gain = the grade (grades <= 0: none)
-
-
-#: Ties are few when their rows number less than 1 in _TIE_FEW of a piece's: their grades
-#: are then looked up on their own, not made for every row of the piece first.
-_TIE_FEW = 8
 
 
 def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,

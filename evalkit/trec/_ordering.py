@@ -205,13 +205,13 @@ def _argsort_in_blocks(key: np.ndarray, starts: np.ndarray) -> np.ndarray | None
     width = int(size.max(initial=0))
     if n == 0 or starts.size * width > 2 * n:
         return None
-    row_start = np.arange(starts.size, dtype=np.intp) * width
     if starts.size * width == n:  # blocks of one length
         order = np.argsort(key.reshape(starts.size, width), axis=1)
         order += starts[:, None]
         return order.reshape(n)
+    # Block i's j-th key goes to row i, column j: at i * width + j of the flat table.
     at = np.arange(n, dtype=np.intp)
-    at += np.repeat(row_start - starts, size)
+    at += np.repeat(np.arange(starts.size, dtype=np.intp) * width - starts, size)
     table = np.full(starts.size * width, np.iinfo(np.uint64).max, dtype=np.uint64)
     table[at] = key
     column = np.argsort(table.reshape(starts.size, width), axis=1)
