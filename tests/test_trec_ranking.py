@@ -435,10 +435,34 @@ def test_the_commonest_class_is_the_least_of_the_most_frequent(values, dtype):
     assert _commonest(array) == min(v for v, c in counts.items() if c == most)
 
 
-# The measures that cannot tell a judged non-relevant document (grade 0 or less, below the
-# level) from an unjudged one: evaluate then breaks ties between the two in no set order.
-_BLIND = ["AP", "AP@5", "RR", "Rprec", "R@3", "IPrec@0.3", "IPrecAvg", "RprecMult@0.6",
-          "RelP@4", "Success@2", "SetF", "NumRelRet"]
+def _blind_labels():
+    """A label for every measure the registry marks as reading judged non-relevant documents
+    (grade 0 or less, below the level) as unjudged ones: evaluate then breaks ties between
+    the two in no set order. Each with a cutoff when it takes one."""
+    from evalkit.trec._registry import RECORDS
+
+    labels = []
+    for measure in RECORDS:
+        if measure.nonrelevant_as_unjudged:
+            if measure.cutoff == "none":
+                labels.append(measure.name)
+            else:
+                labels.append(f"{measure.name}@{0.6 if measure.real_cutoff else 4}")
+    return labels
+
+
+_BLIND = ["AP", "RR", "AP@5", *_blind_labels()]
+
+
+def test_the_registry_marks_as_blind_only_measures_that_read_no_judged_non_relevant_row():
+    # Bpref, infAP and the counts of judged documents read them; nDCG and DCG gain grades.
+    from evalkit.trec._registry import MEASURES
+
+    blind = {name for name, m in MEASURES.items() if m.nonrelevant_as_unjudged}
+    assert {"AP", "P", "R", "RR", "Rprec", "nDCG", "DCG", "IPrec", "SetF"} <= blind
+    assert not blind & {"Bpref", "infAP", "NumNonRelJudgedRet", "Judged", "Utility", "G",
+                        "BinG", "IdealDCG", "RBP"}
+    assert {name for name, m in MEASURES.items() if m.gains_are_grades} == {"nDCG", "DCG"}
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -451,9 +475,11 @@ def test_ties_of_unjudged_and_non_relevant_documents_change_no_value(
     # measure must come out the same without it, on runs where most rows tie.
     qrels, run = _collection(300 + seed, n_queries=8, n_docs=60, unicode=bool(seed % 2))
     n = int(run.groupby("query_id").size().max())
-    metrics = _BLIND + [f"P@{k}" for k in range(1, n + 1)]
+    metrics = _BLIND + [f"P@{k}" for k in range(1, n + 1) if k != 4]
     if gains:
-        metrics += [f"nDCG@{k}" for k in range(1, n + 1)] + ["DCG@7", "nDCG"]
+        metrics += [f"nDCG@{k}" for k in range(1, n + 1) if k != 4] + ["DCG@7", "nDCG"]
+    else:
+        metrics = [m for m in metrics if not m.startswith(("nDCG", "DCG"))]
     blind = ek.evaluate(qrels, run, metrics, relevance_level=relevance_level)
     exact = ek.evaluate(qrels, run, [*metrics, "Bpref"], relevance_level=relevance_level)
     pd.testing.assert_frame_equal(blind, exact[metrics], check_exact=True)

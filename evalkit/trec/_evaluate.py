@@ -314,30 +314,20 @@ def _run_keys_or_not_strings(code: np.ndarray, doc: Any, n_queries: int,
         raise _NotStrings from None
 
 
-#: The measures that see a judged document below the relevance level, of grade 0 or less,
-#: as they see an unjudged one (not relevant, no gain), when asked for without options:
-#: such documents may then change places with unjudged ones they tie with.
-_BLIND_TO_NONRELEVANT = frozenset({
-    "AP", "P", "R", "RR", "Rprec", "IPrec", "IPrecAvg", "RprecMult", "RelP", "Success",
-    "NumRet", "NumRel", "NumRelRet", "SetP", "SetR", "SetF", "SetAP", "SetRelP",
-    "nDCG", "DCG",
-})
-_GAINS_OF_GRADES = frozenset({"nDCG", "DCG"})  # gain = the grade (grades <= 0: none)
-
-
 def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
                 judged_only: bool) -> np.ndarray | None:
     """The grade by which each qrels row's document is told from the rows it ties with
     (see :func:`_judged_run`), or None when that is its grade: judged documents that none
-    of the measures ``parsed`` tells from an unjudged one (see ``_BLIND_TO_NONRELEVANT``)
-    get the unjudged rows' grade, so that trec_eval's doc_id order among tied rows is
-    worked out only for those that matter. Not with ``judged_only``, whose condensed
-    lists keep every judged row."""
-    if judged_only or not all(m.name in _BLIND_TO_NONRELEVANT and not m.options
-                              for m in parsed):
+    of the measures ``parsed`` tells from an unjudged one (see the registry's
+    ``Measure.nonrelevant_as_unjudged``) get the unjudged rows' grade, so that trec_eval's
+    doc_id order among tied rows is worked out only for those that matter. Not with
+    ``judged_only``, whose condensed lists keep every judged row."""
+    measures = [MEASURES[m.name] for m in parsed]
+    if judged_only or any(m.options for m in parsed) or not all(
+            measure.nonrelevant_as_unjudged for measure in measures):
         return None
     blind = q_grade < level
-    if any(m.name in _GAINS_OF_GRADES for m in parsed):
+    if any(measure.gains_are_grades for measure in measures):
         blind &= q_grade <= 0
     if not blind.any():
         return None

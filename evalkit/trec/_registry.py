@@ -178,6 +178,13 @@ class Measure:
         What a value is: "real", "count" or "string".
     evaluate_only : str
         Why it has no trec_eval name, when it has none.
+    nonrelevant_as_unjudged : bool
+        Whether, asked for without options, it reads a judged document that is not relevant
+        (below the relevance level, and of grade 0 or less when ``gains_are_grades``)
+        exactly as an unjudged one: ``evaluate`` may then leave such a document unordered
+        among the unjudged documents it ties with (trec_eval orders them by doc_id).
+    gains_are_grades : bool
+        Whether each document gains its grade, whatever the relevance level (nDCG, DCG).
     """
 
     name: str
@@ -191,6 +198,8 @@ class Measure:
     cutoff_max: float = float("inf")
     value: str = "real"
     evaluate_only: str = ""
+    nonrelevant_as_unjudged: bool = False
+    gains_are_grades: bool = False
 
     def __post_init__(self) -> None:
         if self.cutoff not in ("optional", "required", "none"):
@@ -219,28 +228,28 @@ RECORDS: tuple[Measure, ...] = (
                      refused=_summary_only("AP", "map")),
         TrecEvalName("map_cut", CUT_LONG, "average precision of the top k, divided by R",
                      _CUTS),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("P", precision, "required", "precision at k: relevant in the top k / k", (
         TrecEvalName("P", CUT_LONG, "precision at cutoffs k: relevant in the top k / k "
                      "(default 5,10,15,20,30,100,200,500,1000)", _CUTS),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("R", recall, "required", "recall at k: relevant in the top k / R", (
         TrecEvalName("recall", CUT_LONG, "recall at cutoffs k: relevant in the top k / R",
                      _CUTS),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("RR", reciprocal_rank, "optional", "reciprocal rank of the first relevant "
             "document (in the top k with @k)", (
         TrecEvalName("recip_rank", FLOAT, "1 / rank of the first relevant document"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("nDCG", ndcg, "optional", "normalised discounted cumulative gain, gains the "
             "grades, the ideal ranking from the qrels", (
         TrecEvalName("ndcg", FLOAT, "nDCG, gains = qrels grades, ideal ranking from the qrels "
                      "(Jarvelin & Kekalainen 2002)", parameters="gains", shares_gains=True),
         TrecEvalName("ndcg_cut", CUT_LONG, "nDCG at cutoffs k", _CUTS),
-    ), options=("gains", "ties")),
+    ), options=("gains", "ties"), nonrelevant_as_unjudged=True, gains_are_grades=True),
     Measure("Rprec", r_precision, "none", "precision in the top R", (
         TrecEvalName("Rprec", FLOAT, "precision after R documents"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("Bpref", bpref, "none", "binary preference (Buckley & Voorhees 2004)", (
         TrecEvalName("bpref", FLOAT, "binary preference: relevant documents ranked above "
                      "judged non-relevant ones (Buckley & Voorhees 2004)"),
@@ -252,19 +261,20 @@ RECORDS: tuple[Measure, ...] = (
             "level x", (
         TrecEvalName("iprec_at_recall", CUT_FLOAT, "interpolated precision at recall "
                      "levels (default 0.0,0.1,...,1.0)", _LEVELS),
-    ), versioned=True, real_cutoff="a recall level in [0, 1]", cutoff_max=1.0),
+    ), versioned=True, real_cutoff="a recall level in [0, 1]", cutoff_max=1.0,
+       nonrelevant_as_unjudged=True),
     Measure("NumRet", num_retrieved, "none", "documents retrieved", (
         TrecEvalName("num_ret", LONG, "documents retrieved (summed over queries)",
                      summary="sum", zeroed_for_bogus="name"),
-    ), value="count"),
+    ), value="count", nonrelevant_as_unjudged=True),
     Measure("NumRel", num_relevant, "none", "relevant documents in the qrels, R", (
         TrecEvalName("num_rel", LONG, "relevant documents in the qrels, R (summed)",
                      summary="sum"),
-    ), value="count"),
+    ), value="count", nonrelevant_as_unjudged=True),
     Measure("NumRelRet", num_relevant_retrieved, "none", "relevant documents retrieved", (
         TrecEvalName("num_rel_ret", LONG, "relevant documents retrieved (summed)",
                      summary="sum"),
-    ), value="count"),
+    ), value="count", nonrelevant_as_unjudged=True),
     Measure("NumNonRelJudgedRet", num_nonrelevant_judged_retrieved, "none", "judged "
             "non-relevant documents retrieved", (
         TrecEvalName("num_nonrel_judged_ret", LONG, "judged non-relevant documents "
@@ -273,43 +283,43 @@ RECORDS: tuple[Measure, ...] = (
     Measure("Success", success, "required", "1 if a relevant document is in the top k", (
         TrecEvalName("success", CUT_LONG, "1 if a relevant document is in the top k "
                      "(default 1,5,10)", (1, 5, 10)),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("SetP", set_precision, "none", "relevant retrieved / retrieved", (
         TrecEvalName("set_P", FLOAT, "relevant retrieved / retrieved"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("SetR", set_recall, "none", "relevant retrieved / R", (
         TrecEvalName("set_recall", FLOAT, "relevant retrieved / R"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("SetF", set_f, "optional", "(x + 1) P R / (x P + R) of SetP and SetR (default "
             "x = 1)", (
         TrecEvalName("set_F", PARAM_FLOAT, "(b+1) P R / (b P + R) of set_P and set_recall "
                      "(default b = 1.0)", (1.0,)),
-    ), real_cutoff="a weight b >= 0"),
+    ), real_cutoff="a weight b >= 0", nonrelevant_as_unjudged=True),
     Measure("RprecMult", r_precision_multiple, "required", "precision at rank (long)(x R + 0.9)", (
         TrecEvalName("Rprec_mult", CUT_FLOAT, "precision at multiples m of R, at rank "
                      "(long)(m R + 0.9) (default 0.2,0.4,...,2.0)",
                      (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
-    ), real_cutoff="a multiple of R >= 0"),
+    ), real_cutoff="a multiple of R >= 0", nonrelevant_as_unjudged=True),
     Measure("IPrecAvg", eleven_point_average, "none", "interpolated precision averaged over "
             "the 11 recall levels 0.0, 0.1, ..., 1.0", (
         TrecEvalName("11pt_avg", PARAM_FLOAT, "interpolated precision averaged over "
                      "recall levels (default the 11 levels 0.0,...,1.0)", _LEVELS,
                      averages="IPrec"),
-    ), versioned=True),
+    ), versioned=True, nonrelevant_as_unjudged=True),
     Measure("infAP", inferred_average_precision, "none", "inferred AP (Yilmaz & Aslam "
             "2006)", (
         TrecEvalName("infAP", FLOAT, "inferred AP (Yilmaz & Aslam 2006)"),
     )),
     Measure("SetAP", set_average_precision, "none", "unranked AP: SetP times SetR", (
         TrecEvalName("set_map", FLOAT, "set precision times set recall"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("SetRelP", set_relative_precision, "none", "relevant retrieved / min(retrieved, "
             "R)", (
         TrecEvalName("set_relative_P", FLOAT, "relative set precision"),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("RelP", relative_precision, "required", "relevant in the top k / min(k, R)", (
         TrecEvalName("relative_P", CUT_LONG, "relative precision at cutoffs", _CUTS),
-    )),
+    ), nonrelevant_as_unjudged=True),
     Measure("Utility", utility, "none", "linear utility of the retrieved set", (
         TrecEvalName("utility", FLOAT, "utility of the retrieved set",
                      parameters="coefficients", zeroed_for_bogus="name"),
@@ -323,7 +333,7 @@ RECORDS: tuple[Measure, ...] = (
     Measure("DCG", dcg, "optional", "discounted cumulative gain", (
         TrecEvalName("dcg", FLOAT, "discounted cumulative gain", parameters="gains",
                      versions=("10.0",), shares_gains=True),
-    ), options=("gains", "ties")),
+    ), options=("gains", "ties"), nonrelevant_as_unjudged=True, gains_are_grades=True),
     Measure("IdealDCG", ideal_dcg, "optional", "DCG of the ideal ranking", (
         TrecEvalName("ideal_dcg", FLOAT, "ideal DCG", parameters="gains", versions=("10.0",),
                      shares_gains=True),
