@@ -296,15 +296,10 @@ def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apa
     assert tied.tolist() == [i for i in range(4999) if pairs[i] == pairs[i + 1]]
 
 
-@pytest.mark.parametrize("lengths", ["equal", "ragged", "one long", "many short"])
-@pytest.mark.parametrize("seed", range(4))
-def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed, sort_route):
-    # Each block's keys hold its number in their top bits, as a query's do. Blocks of one
-    # length are sorted as the rows of a table; unequal ones padded (with the largest key,
-    # which the last block may hold too) or, when padding would more than double the table,
-    # sorted whole: each way, every block's keys come out as np.sort gives them.
-    from evalkit.trec._ordering import _sort_in_blocks
-
+def _block_keys(lengths, seed):
+    """Keys in blocks of the given ``lengths`` kind, each block's number in their top bits
+    (as a query's), with ties inside blocks and, in the last block, ties with the padding
+    key; and where the blocks start, and their sizes."""
     rng = np.random.default_rng(seed)
     size = {"equal": np.full(30, 40), "ragged": rng.integers(1, 80, 30),
             "one long": np.r_[2000, np.ones(10, dtype=int)],
@@ -316,6 +311,19 @@ def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed, sort_route)
                      size) << np.uint64(52)
     last = key[starts[-1]:]
     last[rng.random(last.size) < 0.3] = np.iinfo(np.uint64).max  # ties with the padding
+    return key, starts, size
+
+
+@pytest.mark.parametrize("lengths", ["equal", "ragged", "one long", "many short"])
+@pytest.mark.parametrize("seed", range(4))
+def test_keys_sorted_a_block_at_a_time_equal_one_sort(lengths, seed, sort_route):
+    # Each block's keys hold its number in their top bits, as a query's do. Blocks of one
+    # length are sorted as the rows of a table; unequal ones padded (with the largest key,
+    # which the last block may hold too) or, when padding would more than double the table,
+    # sorted whole: each way, every block's keys come out as np.sort gives them.
+    from evalkit.trec._ordering import _sort_in_blocks
+
+    key, starts, size = _block_keys(lengths, seed)
     expected = np.concatenate([np.sort(block) for block in np.split(key, starts[1:])])
     _sort_in_blocks(key, starts)
     assert key.tolist() == expected.tolist()
@@ -329,17 +337,7 @@ def test_keys_argsorted_a_block_at_a_time_sort_them(lengths, seed):
     # instead) when padding would more than double the table.
     from evalkit.trec._ordering import _argsort_in_blocks
 
-    rng = np.random.default_rng(seed)
-    size = {"equal": np.full(30, 40), "ragged": rng.integers(1, 80, 30),
-            "one long": np.r_[2000, np.ones(10, dtype=int)],
-            "many short": rng.integers(1, 4, 500)}[lengths]
-    starts = np.cumsum(size) - size
-    key = rng.integers(0, 2**52, int(size.sum()), dtype=np.uint64)
-    key[rng.random(key.size) < 0.05] = 7  # ties inside a block
-    key |= np.repeat(np.arange(size.size, dtype=np.uint64) + np.uint64(4096 - size.size),
-                     size) << np.uint64(52)
-    last = key[starts[-1]:]
-    last[rng.random(last.size) < 0.3] = np.iinfo(np.uint64).max  # ties with the padding
+    key, starts, size = _block_keys(lengths, seed)
     order = _argsort_in_blocks(key, starts)
     if size.size * size.max() > 2 * size.sum():  # "one long", and some "ragged"
         assert order is None
@@ -357,7 +355,8 @@ def test_qrels_keys_are_sorted_a_query_at_a_time_only_when_listed_in_query_order
                  np.repeat([2, 1, 0], [4, 4, 4])):        # blocks not in order: one sort
         key = (code.astype(np.uint64) << np.uint64(60)) | rng.integers(
             0, 2**60, code.size, dtype=np.uint64)
-        order = _argsort_qrels_keys(code, key)
+        starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        order = _argsort_qrels_keys(code, key, starts)
         assert key[order].tolist() == np.sort(key).tolist()
 
 

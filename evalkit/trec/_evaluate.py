@@ -114,11 +114,12 @@ class _Join:
     their 64-bit keys (see ``_pair_keys``), a piece of the run at a time."""
 
     def __init__(self, qrels_code: np.ndarray, qrels_doc: np.ndarray, qrels_keys: np.ndarray,
-                 names: np.ndarray) -> None:
+                 names: np.ndarray, starts: np.ndarray) -> None:
         """Also the qrels' duplicate check (ValueError naming a pair judged twice), made on
-        the sorted keys that the join searches."""
+        the sorted keys that the join searches. ``starts``: where the qrels' blocks of
+        equal query ids start."""
         self.qrels_code, self.qrels_doc = qrels_code, qrels_doc
-        self.by_key = _argsort_qrels_keys(qrels_code, qrels_keys)
+        self.by_key = _argsort_qrels_keys(qrels_code, qrels_keys, starts)
         self.sorted_keys = qrels_keys[self.by_key]
         ordered = self.sorted_keys
         unique_keys = _confirm_duplicates(qrels_code, qrels_doc, names, "qrels", "judged twice",
@@ -168,12 +169,12 @@ class _Join:
         return found.astype(np.int32)
 
 
-def _argsort_qrels_keys(code: np.ndarray, keys: np.ndarray) -> np.ndarray:
+def _argsort_qrels_keys(code: np.ndarray, keys: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """An order that sorts the qrels' pair keys: a query at a time when the qrels list each
     query's judgements together in query order (the queries are numbered so), whose keys,
-    with the query in their top bits, then lie above those before them; else one sort."""
+    with the query in their top bits, then lie above those before them; else one sort.
+    ``starts``: where the blocks of equal query numbers start."""
     if code.size > 1:
-        starts = block_starts(code)
         if starts.size > 1 and bool(np.all(np.diff(code[starts]) > 0)):
             order = _argsort_in_blocks(keys, starts)
             if order is not None:
@@ -639,7 +640,7 @@ def evaluate(
         q_doc = _ids(qrels["doc_id"], "qrels['doc_id']")
         q_hashes = _doc_hashes(q_doc)
     q_keys = _pair_keys(q_code, q_hashes, n_queries)
-    join = _Join(q_code, q_doc, q_keys, names)  # raises if a pair is judged twice
+    join = _Join(q_code, q_doc, q_keys, names, q_starts)  # raises if a pair is judged twice
     n_rows = len(r_score)
     r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
     keep = r_code >= 0
