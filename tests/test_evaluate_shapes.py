@@ -447,9 +447,9 @@ def test_columns_are_gathered_in_query_order_in_halves(monkeypatch, threads, n):
                                     "short queries first"])
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_arrow_query_blocks_on_every_layout(monkeypatch, sample, layout, threads):
-    # An arrow query column is read as blocks (with their starts) or numbered whole (in
-    # quarters with several threads), told from its first rows, then from all of them:
-    # either way each row gets its id.
+    # An arrow query column is read as blocks (with their starts) or kept whole, one id per
+    # row (looked up in quarters with several threads), told from its first rows, then from
+    # all of them: either way each row gets its id, and its query's number.
     pa = pytest.importorskip("pyarrow")
     from evalkit.trec import _tables
 
@@ -462,13 +462,41 @@ def test_arrow_query_blocks_on_every_layout(monkeypatch, sample, layout, threads
            "short queries first": np.r_[[f"s{i}" for i in range(2_000)], grouped]}[layout]
     blocks, starts = _tables._arrow_blocks(pa.array(ids))
     if starts is None:
-        assert isinstance(blocks, _tables.CodedIds)
-        rows = blocks.ids[blocks.codes]
+        assert isinstance(blocks, _tables.ArrowIds) and len(blocks) == ids.size
+        rows = np.asarray(blocks, dtype=object)
     else:
         rows = np.repeat(np.asarray(blocks[np.arange(starts.size)], dtype=object),
                          np.diff(np.r_[starts, ids.size]))
     assert rows.tolist() == ids.tolist()
     assert (starts is None) == (layout != "grouped")
+    queries = pd.Index([f"q{i}" for i in range(0, 40, 3)] + ["s7", "absent"])
+    codes = evaluation._run_query_codes(blocks, starts, ids.size, queries)
+    np.testing.assert_array_equal(codes, queries.get_indexer(ids))
+
+
+@pytest.mark.parametrize("large", [False, True])
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("seed", range(6))
+def test_arrow_rows_are_found_among_the_names_as_python_finds_them(monkeypatch, large,
+                                                                   threads, seed):
+    # Each arrow id's row among the names, -1 where none equals it: as pandas' get_indexer
+    # finds it on the same ids as str, on short, long, unicode and absent ids; a name arrow
+    # cannot hold (a lone surrogate) equals no id and moves no other name's row.
+    pa = pytest.importorskip("pyarrow")
+    from evalkit.trec import _tables
+
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    rng = np.random.default_rng(seed)
+    pool = np.array([f"q{i}" for i in range(50)] + ["", "é", "é", "q1 ", "Q1", "\u4e2d\u6587",
+                     "x" * 40, "x" * 39 + "y", "\U0001f600"], dtype=object)
+    ids = pool[rng.integers(0, pool.size, 70_000 if seed % 2 else 300)]
+    names = pd.unique(pool[rng.random(pool.size) < 0.6])
+    if seed % 3 == 0:
+        names = np.r_[names[:3], ["bad\ud800"], names[3:]].astype(object)
+    array = pa.array(ids.tolist(), type=pa.large_string() if large else pa.string())
+    found = _tables.arrow_rows_in(array, names)
+    assert found.dtype == np.int32
+    np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",

@@ -88,6 +88,7 @@ from ._tables import (
     _ids,
     _qrels_columns,
     _run_columns,
+    arrow_rows_in,
 )
 from ._threads import _for_each, _pieces_between
 
@@ -220,17 +221,16 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
                      queries: pd.Index) -> np.ndarray:
     """The number of each of ``n`` run rows' query in the qrels (-1 if unjudged), from the
     query id of each block of equal query ids (``block_ids``, starting at ``starts``): runs
-    list their queries in blocks, so this hashes few strings."""
+    list their queries in blocks, so this hashes few strings. With no ``starts``, a number
+    or id per row (queries interleaved: see :class:`CodedIds` and :func:`arrow_rows_in`)."""
     if n == 0:
         return np.zeros(0, dtype=np.int32)
-    lookup = pd.Index(np.asarray(queries, dtype=object), dtype=object)
+    names = np.asarray(queries, dtype=object)
+    lookup = pd.Index(names, dtype=object)
     if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
         return lookup.get_indexer(block_ids.ids).astype(np.int32)[block_ids.codes]
-    if isinstance(block_ids, ArrowIds):  # numbered in arrow, each distinct id looked up once
-        encoded = block_ids.data.dictionary_encode()
-        distinct = encoded.dictionary.to_numpy(zero_copy_only=False)
-        block_id = encoded.indices.to_numpy(zero_copy_only=False)
-        block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
+    if isinstance(block_ids, ArrowIds):  # looked up in arrow: no str made per block or row
+        block_code = arrow_rows_in(block_ids.data, names)
     elif block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
         block_id, distinct = pd.factorize(block_ids)
         block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]

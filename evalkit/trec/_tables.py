@@ -19,7 +19,8 @@ from .._hashing import take_objects
 from ._measures import block_starts
 from ._threads import _for_each, _threads
 
-__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds"]
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds",
+           "arrow_rows_in"]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -270,9 +271,10 @@ def _moves(ids: Any, n: int) -> np.ndarray:
 def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
     """The id of each block of equal neighbouring ids of an arrow string array (as
     :class:`ArrowIds`), and where the blocks start: compared in arrow, no Python str made
-    per row. When the blocks are many (queries interleaved), the ids numbered in arrow
-    instead (as :class:`CodedIds`, with no starts): one pass, no block gathered. Which is
-    told from the first rows first, so that an interleaved column is read once."""
+    per row. When the blocks are many (queries interleaved), every row's id instead (the
+    array itself, as :class:`ArrowIds`, with no starts): each row is then looked up in one
+    pass (see :func:`arrow_rows_in`), no block gathered. Which is told from the first rows
+    first, so that an interleaved column is read once."""
     n = len(ids)
     if n == 0:
         return np.zeros(0, dtype=object), np.zeros(0, dtype=np.intp)
@@ -280,32 +282,46 @@ def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
     if _moves(ids, min(n, _BLOCKS_SAMPLE)).size * 16 <= min(n, _BLOCKS_SAMPLE):
         moves = _moves(ids, n)  # few blocks in the first rows: a run grouped by query
     if moves is None or 16 * moves.size > n:
-        return _arrow_coded(ids), None
+        return ArrowIds(ids), None
     starts = np.r_[0, moves + 1]
     return ArrowIds(ids.take(starts)), starts
 
 
-def _arrow_coded(ids: Any) -> CodedIds:
-    """The ids of an arrow string array numbered in arrow (dictionary-encoded); with
-    several threads (see ``_for_each``), a quarter at a time in them (arrow lets go of the
-    GIL): each quarter's distinct ids, one after the other, and each row's number among
-    them all (an id may be among them up to four times)."""
+def arrow_rows_in(ids: Any, names: np.ndarray) -> np.ndarray:
+    """The row of ``names`` (an object array of distinct str) holding each id of an arrow
+    string array without nulls, -1 where none does (int32), looked up in arrow
+    (``index_in``: its bytes against theirs, which is str equality): no Python str made per
+    row. With several threads (see ``_for_each``), a quarter of the ids at a time in them
+    (arrow lets go of the GIL). A name that arrow cannot hold (a lone surrogate) equals no
+    id: it is looked up as a null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        value_set = pa.array(names.tolist(), type=ids.type)
+    except (pa.ArrowException, UnicodeError):
+        value_set = pa.array([name if _encodable(name) else None for name in names.tolist()],
+                             type=ids.type)
     n = len(ids)
-    pieces = 4 if _threads() > 1 else 1
+    pieces = 4 if _threads() > 1 and n >= 4 * _BLOCKS_SAMPLE else 1
     bounds = [n * i // pieces for i in range(pieces + 1)]
-    parts: list[Any] = [None] * pieces
+    rows = np.empty(n, dtype=np.int32)
 
-    def encode(i: int) -> None:
-        parts[i] = ids.slice(bounds[i], bounds[i + 1] - bounds[i]).dictionary_encode()
+    def look_up(i: int) -> None:
+        found = pc.index_in(ids.slice(bounds[i], bounds[i + 1] - bounds[i]),
+                            value_set=value_set)
+        rows[bounds[i] : bounds[i + 1]] = pc.fill_null(found, -1).to_numpy()
 
-    _for_each(encode, range(pieces))
-    distinct = [part.dictionary.to_numpy(zero_copy_only=False) for part in parts]
-    first = np.cumsum([0] + [d.size for d in distinct[:-1]])
-    codes = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
-    for i, part in enumerate(parts):
-        np.add(part.indices.to_numpy(zero_copy_only=False), first[i],
-               out=codes[bounds[i] : bounds[i + 1]], casting="unsafe")
-    return CodedIds(np.concatenate(distinct), codes)
+    _for_each(look_up, range(pieces))
+    return rows
+
+
+def _encodable(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class ArrowIds:
