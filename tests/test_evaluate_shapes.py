@@ -410,7 +410,7 @@ def test_a_run_out_of_query_order_is_ranked_alike_by_either_sort(monkeypatch, or
 def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, counting,
                                                                n_queries):
     # pandas' counting sort and numpy's radix sorts (16 bits, or twice for wider numbers)
-    # give the stable order.
+    # give the stable order, and each query's rows counted.
     from evalkit.trec import _ordering
 
     if not counting:
@@ -419,8 +419,10 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
         assert _ordering._counting_sort() is not None  # pandas 2.2-3.x have it
     code = np.random.default_rng(n_queries).integers(0, n_queries, 50_000).astype(np.int32)
     for rows in (code, code[:0], code[:1]):
-        np.testing.assert_array_equal(_ordering._by_query(rows, n_queries),
-                                      np.argsort(rows, kind="stable"))
+        order, counts = _ordering._by_query(rows, n_queries)
+        np.testing.assert_array_equal(order, np.argsort(rows, kind="stable"))
+        assert counts.shape == (n_queries,)
+        np.testing.assert_array_equal(counts, np.bincount(rows, minlength=n_queries))
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])

@@ -367,7 +367,7 @@ def _judged_run(
     run_keys: np.ndarray | None = None
     grouped = starts is not None and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    by_query = None if grouped else _by_query(r_code, n_queries)
+    by_query, per_query = (None, None) if grouped else _by_query(r_code, n_queries)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
@@ -378,8 +378,7 @@ def _judged_run(
     if by_query is not None:
         # The codes in query order are the sorted codes (all >= 0: unjudged queries' rows
         # are gone), counted rather than gathered.
-        r_code = np.repeat(np.arange(n_queries, dtype=r_code.dtype),
-                           np.bincount(r_code, minlength=n_queries))
+        r_code = np.repeat(np.arange(n_queries, dtype=r_code.dtype), per_query)
         # An object array's references are gathered in query order at once with the scores
         # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
         # when read.
@@ -389,7 +388,7 @@ def _judged_run(
         r_score, run_keys = gathered["score"], gathered["keys"]
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
                  else objects_at(gathered["doc"], r_doc))
-        starts = block_starts(r_code)
+        starts = (np.cumsum(per_query) - per_query)[per_query > 0]  # each query's first row
     if repeated:
         run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
     if ties:
