@@ -536,10 +536,15 @@ def test_ids_are_hashed_in_rank_order_when_their_objects_lie_so_in_memory():
 def test_qrels_and_run_in_any_mix_of_arrow_and_object_storage(small_pieces, qrels_storage,
                                                              run_storage):
     # Ids kept in arrow on both sides are confirmed in arrow (string against large_string
-    # included); a mix compares them as str.
-    qrels, run = collection(21, n_queries=9)
-    expected = ek.evaluate(as_storage(qrels, "object"), as_storage(run, "object"), LABELS)
-    for order in ORDERS:
-        ours = ek.evaluate(as_storage(qrels, qrels_storage),
-                           as_storage(reorder(run, order, 5), run_storage), LABELS)
-        pd.testing.assert_frame_equal(ours, expected, check_index_type=False, obj=order)
+    # included); a mix compares them as str. The qrels' query ids (blocks compared in arrow
+    # when stored there) are grouped or not, and so are the run's.
+    for unicode in (False, True):
+        qrels, run = collection(21, n_queries=9, unicode=unicode)
+        qrels = qrels.assign(query_id=qrels["query_id"] + ("-ü" if unicode else ""))
+        run = run.assign(query_id=run["query_id"] + ("-ü" if unicode else ""))
+        expected = ek.evaluate(as_storage(qrels, "object"), as_storage(run, "object"), LABELS)
+        for order in ORDERS:
+            ours = ek.evaluate(as_storage(reorder(qrels, order, 3), qrels_storage),
+                               as_storage(reorder(run, order, 5), run_storage), LABELS)
+            pd.testing.assert_frame_equal(ours.sort_index(), expected.sort_index(),
+                                          check_index_type=False, obj=order)

@@ -146,16 +146,22 @@ def _qrels_columns(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndar
     The doc_ids of an object column are not checked here: the caller hashes them, which
     checks that each is a str, and calls :func:`_ids` on the column if one is not. A
     pyarrow-backed column of strings without nulls stays in arrow (:class:`ArrowIds`), as
-    the run's does."""
+    the run's does; such a query column's neighbours are compared in arrow."""
     grades = _grades(qrels)
-    query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
+    arrow = _arrow_strings(qrels["query_id"])
+    if arrow is not None and len(arrow):  # compared in arrow: a str made per block only
+        starts = np.r_[0, _moves(arrow, len(arrow)) + 1]
+        block_ids = arrow.take(starts).to_numpy(zero_copy_only=False)
+    else:
+        query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
+        block_ids = query_id[starts]
     arrow = _arrow_strings(qrels["doc_id"])
     if arrow is not None:
-        return query_id[starts], starts, ArrowIds(arrow), grades
+        return block_ids, starts, ArrowIds(arrow), grades
     doc_id = qrels["doc_id"].to_numpy()
     if doc_id.dtype != object:
         doc_id = _ids(qrels["doc_id"], "qrels['doc_id']")
-    return query_id[starts], starts, doc_id, grades
+    return block_ids, starts, doc_id, grades
 
 
 def _run_arrays(run: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
