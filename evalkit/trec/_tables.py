@@ -148,10 +148,10 @@ def _qrels_columns(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndar
     pyarrow-backed column of strings without nulls stays in arrow (:class:`ArrowIds`), as
     the run's does; such a query column's neighbours are compared in arrow."""
     grades = _grades(qrels)
-    arrow = _arrow_strings(qrels["query_id"])
-    if arrow is not None and len(arrow):  # compared in arrow: a str made per block only
-        starts = np.r_[0, _moves(arrow, len(arrow)) + 1]
-        block_ids = arrow.take(starts).to_numpy(zero_copy_only=False)
+    query_arrow = _arrow_strings(qrels["query_id"])
+    if query_arrow is not None and len(query_arrow):  # compared in arrow: a str per block
+        starts = np.r_[0, _moves(query_arrow, len(query_arrow)) + 1]
+        block_ids = query_arrow.take(starts).to_numpy(zero_copy_only=False)
     else:
         query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
         block_ids = query_id[starts]
