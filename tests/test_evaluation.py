@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalkit as ek
-from evalkit import _hashing
+from evalkit import _hashing, _threads
 from evalkit.trec import _evaluate as _trec_evaluate
 from evalkit.trec import _ordering as _trec_ordering
 from evalkit.trec import _pairs as _trec_pairs
 from evalkit.trec import _tables as _trec_tables
-from evalkit.trec import _threads as _trec_threads
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -479,7 +478,7 @@ def test_long_run_paths_give_the_same_scores(small_chunks, monkeypatch, seed):
 def test_a_bad_thread_count_is_named(monkeypatch, setting):
     monkeypatch.setenv("EVALKIT_THREADS", setting)
     with pytest.raises(ValueError, match="EVALKIT_THREADS must be a whole number >= 1"):
-        _trec_threads._threads()
+        _threads._threads()
 
 
 def test_a_missing_doc_id_deep_in_a_long_run_is_named(small_chunks):

@@ -13,7 +13,6 @@ Its private modules, one idea each, from the files up:
 - ``_text_files``: opening a path or buffer, plain or gzip-compressed;
 - ``_streaming``: a run file read query block by query block (:func:`evaluate` on a path,
   and ``evalkit trec_eval``);
-- ``_threads``: work in pieces of whole queries, on a few threads;
 - ``_pairs``: (query, document) pairs hashed to 64-bit keys, and the check for a pair listed twice;
 - ``_parsing``: qrels and run files parsed into tables, errors naming the file and line;
 - ``_tables``: a qrels or run table's columns checked and turned into arrays;

@@ -50,6 +50,7 @@ from .._hashing import (
 )
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
+from .._threads import _for_each, _pieces_between
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
@@ -90,7 +91,6 @@ from ._tables import (
     _run_columns,
     arrow_rows_in,
 )
-from ._threads import _for_each, _pieces_between
 
 __all__ = ["evaluate", "METRICS", "TREC_EVAL_NAMES", "TREC_EVAL_FAMILIES", "MISSING_QUERIES"]
 

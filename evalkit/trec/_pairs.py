@@ -16,9 +16,9 @@ if TYPE_CHECKING:  # pandas is imported by the functions that need it
     import pandas as pd
 
 from .._hashing import repeats_objects, string_hashes
+from .._threads import _for_each, _pieces_between
 from ._measures import block_starts
 from ._ordering import _all_distinct
-from ._threads import _for_each, _pieces_between
 
 __all__: list[str] = []
 
@@ -150,7 +150,7 @@ def _pair_keys(
 
 def _doc_hashes(doc_id: np.ndarray) -> np.ndarray:
     """:func:`~evalkit._hashing.string_hashes` of each id (str), a chunk at a time; chunks
-    in parallel threads (see :func:`~evalkit.trec._threads._for_each`)."""
+    in parallel threads (see :func:`~evalkit._threads._for_each`)."""
     if hasattr(doc_id, "hashes"):  # ids in arrow (_tables.ArrowIds): from its buffers
         return doc_id.hashes()
     if isinstance(doc_id, np.ndarray) and repeats_objects(doc_id):

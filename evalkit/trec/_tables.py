@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .._hashing import take_objects
+from .._threads import _for_each, _threads
 from ._measures import block_starts
-from ._threads import _for_each, _threads
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds",
            "arrow_rows_in"]
