@@ -7,6 +7,8 @@ at or above it with ``np.searchsorted`` (scikit-learn's ``_binary_clf_curve`` do
 with one sort and cumulative sums). :func:`pair_count` counts, from the same two sorted runs,
 the positive-negative pairs the positive wins (2) or ties (1): twice the Mann-Whitney U, so
 the AUC is ``pair_count / (2 P N)`` with ties counting one half. No Python loop over samples.
+Where there are two CPUs (:mod:`evalkit._threads`), the two sorts run side by side, and so do
+the two halves of a large pair count.
 
 Where numpy's sort is slow (see :mod:`evalkit._sorting`), scores with few distinct values
 skip the sorts: :func:`level_counts` counts the positives and negatives at each distinct score
@@ -21,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._hashing import level_ranks
+from ._threads import _both, _both_in_parallel
 
 __all__ = ["Sweep", "pair_count", "level_counts", "level_pair_count", "LEVELS_MIN"]
 
@@ -45,7 +48,9 @@ class Sweep(NamedTuple):
 
     @classmethod
     def of(cls, is_positive: np.ndarray, y_score: np.ndarray) -> Sweep:
-        return cls(np.sort(y_score[is_positive]), np.sort(y_score[~is_positive]))
+        # The two sorts side by side, where there are two CPUs for them (each releases the GIL).
+        return cls(*_both(lambda: np.sort(y_score[is_positive]),
+                          lambda: np.sort(y_score[~is_positive]), size=len(y_score)))
 
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Distinct thresholds (descending) and the TP and FP counts at each: score >= t."""
@@ -65,6 +70,28 @@ class Sweep(NamedTuple):
 
 
 def pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
+    """Twice the Mann-Whitney U of two sorted runs: 2 per positive-negative pair won by the
+    positive, 1 per tie.
+
+    Where there are two CPUs for it, a large job is cut at a score into the items below it and
+    the rest, and the two parts counted side by side: every pair across the cut is won by the
+    side above it, so the count is the two parts' counts plus 2 per (positive above, negative
+    below) pair. The cut is the positives' or the negatives' median, whichever halves the
+    items more nearly.
+    """
+    n_pos, n_neg = len(positives), len(negatives)
+    if n_pos == 0 or n_neg == 0 or not _both_in_parallel(n_pos + n_neg):
+        return _pair_count(positives, negatives)
+    cuts = [(int(np.searchsorted(positives, pivot)), int(np.searchsorted(negatives, pivot)))
+            for pivot in (positives[n_pos // 2], negatives[n_neg // 2])]
+    low_pos, low_neg = min(cuts, key=lambda cut: abs(2 * sum(cut) - n_pos - n_neg))
+    below, above = _both(lambda: _pair_count(positives[:low_pos], negatives[:low_neg]),
+                         lambda: _pair_count(positives[low_pos:], negatives[low_neg:]),
+                         size=n_pos + n_neg)
+    return below + above + 2 * (n_pos - low_pos) * low_neg
+
+
+def _pair_count(positives: np.ndarray, negatives: np.ndarray) -> int:
     # For each positive, the negatives strictly below it count 2, those tied with it 1:
     # below + (below or tied) = 2 * below + tied.
     n_pos, n_neg = len(positives), len(negatives)

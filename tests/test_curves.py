@@ -164,6 +164,34 @@ def test_large_input_matches_sklearn(rng):
     _same(ek.precision_recall_curve(y_true, y_score), skm.precision_recall_curve(y_true, y_score))
 
 
+@pytest.mark.parametrize("decimals", [None, 1, 3])
+def test_two_threads_give_the_one_thread_curves(monkeypatch, rng, decimals):
+    """The sweep's two sorts and the pair count's two parts on threads: sklearn's values."""
+    y_true = rng.integers(0, 2, 5_000)
+    y_score = rng.normal(size=5_000) + y_true
+    if decimals is not None:
+        y_score = np.round(y_score, decimals)
+    _split_work(monkeypatch, "2")
+    assert ek.roc_auc(y_true, y_score) == pytest.approx(skm.roc_auc_score(y_true, y_score),
+                                                        rel=1e-12)
+    _same(ek.roc_curve(y_true, y_score), skm.roc_curve(y_true, y_score))
+    _same(ek.precision_recall_curve(y_true, y_score), skm.precision_recall_curve(y_true, y_score))
+
+
+def test_both_raises_an_error_from_either_thread(monkeypatch):
+    from evalkit import _threads
+
+    _split_work(monkeypatch, "2")
+
+    def fails():
+        raise ValueError("this one failed")
+
+    assert _threads._both(lambda: 1, lambda: 2, size=10) == (1, 2)
+    for first, second in ((fails, lambda: 2), (lambda: 1, fails)):
+        with pytest.raises(ValueError, match="this one failed"):
+            _threads._both(first, second, size=10)
+
+
 def test_bool_labels_and_series(rng):
     import pandas as pd
 
@@ -411,11 +439,21 @@ def test_binormal_test_set_options_are_keyword_only():
         ek.binormal_test_set(1.5, 0.2)
 
 
+def _split_work(monkeypatch, threads: str) -> None:
+    """Make every job large enough to be split over threads, with this many of them."""
+    from evalkit import _threads
+
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 0)
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])  # one part, or cut in two at a median
 @pytest.mark.parametrize("search_factor", [0, 10**9])  # always merge / always search
-def test_pair_count_merge_and_search_agree_with_the_pairs(monkeypatch, search_factor):
+def test_pair_count_merge_and_search_agree_with_the_pairs(monkeypatch, search_factor, threads):
     from evalkit import _sweep
 
     monkeypatch.setattr(_sweep, "_SEARCH_FACTOR", search_factor)
+    _split_work(monkeypatch, threads)
     rng = np.random.default_rng(33)
     for case in range(400):
         n_pos, n_neg = rng.integers(0, 40, size=2)
