@@ -29,7 +29,7 @@ LABELS = ["AP", "nDCG@10", "nDCG", "RR", "P@5", "Rprec", "R@10", "Bpref", "NumRe
           "NumRelRet", "IPrec@0.3", "infAP"]
 STORAGES = ["object", "object copies", "python", "pyarrow", "pyarrow chunked", "default",
             "arrow dtype", "numpy StringDType"]
-ORDERS = ["ranked", "shuffled", "interleaved", "reversed"]
+ORDERS = ["ranked", "shuffled", "interleaved", "round robin", "reversed"]
 
 
 def collection(seed: int, *, n_queries: int = 8, shared: bool = True, unicode: bool = False,
@@ -80,6 +80,10 @@ def reorder(run: pd.DataFrame, order: str, seed: int) -> pd.DataFrame:
         rows = np.argsort(key, kind="stable")
     elif order == "interleaved":
         rows = rng.permutation(len(run))
+    elif order == "round robin":  # queries interleaved, each one's rows in their order
+        code = run["query_id"].factorize()[0]
+        turn = run.groupby(code).cumcount().to_numpy()
+        rows = np.argsort(turn + rng.random(code.max(initial=0) + 1)[code], kind="stable")
     else:
         rows = np.arange(len(run))[::-1]
     return run.iloc[rows].reset_index(drop=True)
@@ -174,13 +178,15 @@ def test_long_run_paths_on_every_order(small_pieces, sort_route, monkeypatch, se
                                    err_msg=f"{storage}, {order}")
 
 
+@pytest.mark.parametrize("order", ["interleaved", "round robin"])
 @pytest.mark.parametrize("missing_queries", ["ignore", "zero"])
 @pytest.mark.parametrize("storage", ["pyarrow", "object"])
-def test_options_on_interleaved_arrow_runs(storage, missing_queries):
+def test_options_on_interleaved_arrow_runs(storage, missing_queries, order):
+    # Round robin: each query's rows ranked already once in query order (ties kept apart).
     qrels, run = collection(7, n_queries=10)
     labels = ["AP", "nDCG(ties=average)@10", "P@5", "NumRet"]
     expected = ek.evaluate(qrels, run, labels, missing_queries=missing_queries)
-    ours = ek.evaluate(as_storage(qrels, storage), as_storage(reorder(run, "interleaved", 3),
+    ours = ek.evaluate(as_storage(qrels, storage), as_storage(reorder(run, order, 3),
                        storage), labels, missing_queries=missing_queries)
     pd.testing.assert_frame_equal(ours, expected, check_index_type=False)
     judged = ek.evaluate(qrels, run, ["AP", "P@5"], judged_only=True)
