@@ -57,11 +57,13 @@ storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (
 queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
 taken in turn (best of 7-11), and pytrec_eval with its dicts once; goals per shape, on the
 default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
-and an interleaved run at most 1.2x the time of the same rows grouped by query. Each shape is
-measured in a fresh process (all tools side by side in it), so that its figures do not depend
-on the shapes and sections that ran before it: evalkit reads each id's str object, and in one
-process aged by the rest of the bench (its heap left scattered by earlier data) it took 10-20 %
-longer on object columns, ranx's prebuilt Qrels/Run not at all.
+and an interleaved run at most 1.2x the time of the same rows grouped by query (the two
+shapes of each such pair timed again side by side, taken in turn in one fresh process, for
+that ratio). Each shape is measured in a fresh process (all tools side by side in it), so
+that its figures do not depend on the shapes and sections that ran before it: evalkit reads
+each id's str object, and in one process aged by the rest of the bench (its heap left
+scattered by earlier data) it took 10-20 % longer on object columns, ranx's prebuilt
+Qrels/Run not at all.
 
 Each goal is recorded with `record_goal`, and RESULTS.md gathers them in its goals table.
 
@@ -575,6 +577,33 @@ def family_shape_in_subprocess(name: str) -> tuple[list[str], dict[str, float]]:
     return measured["row"], measured["times"]
 
 
+def interleaved_pair(interleaved: str, grouped: str) -> dict[str, float]:
+    """evalkit on the two shapes of a pair (the same rows, interleaved and grouped by query),
+    side by side in one process, taken in turn (best of 11), on the default threads and on
+    one: their ratio is then not moved by a load that differs between two processes."""
+    data = {name: family_data(FAMILY[name]) for name in (interleaved, grouped)}
+    for qrels, run in data.values():
+        pd.testing.assert_frame_equal(ek.evaluate(qrels, run, METRICS),
+                                      _one_thread(ek.evaluate, qrels, run, METRICS))
+    calls = {}
+    for name, (qrels, run) in data.items():
+        calls[name] = lambda q=qrels, r=run: ek.evaluate(q, r, METRICS)
+        calls[f"{name}, one thread"] = (
+            lambda q=qrels, r=run: _one_thread(ek.evaluate, q, r, METRICS))
+    return _interleaved_best(calls, 11)
+
+
+def interleaved_pair_in_subprocess(interleaved: str, grouped: str) -> dict[str, float]:
+    """:func:`interleaved_pair` in a fresh process (as each shape of the family runs)."""
+    out = subprocess.run([sys.executable, __file__, "--interleaved-pair", interleaved, grouped],
+                         capture_output=True, text=True, check=False)
+    lines = out.stdout.strip().splitlines()
+    if out.returncode or not lines:
+        raise RuntimeError(f"pair {interleaved!r} / {grouped!r} failed:\n{out.stdout}\n"
+                           f"{out.stderr}")
+    return json.loads(lines[-1])
+
+
 def family(names: list[str]) -> None:
     """Each shape of FAMILY: evalkit against ranx's bare evaluate and pytrec_eval with its
     dicts, on the default threads and on one; goals recorded per shape."""
@@ -587,19 +616,33 @@ def family(names: list[str]) -> None:
     shapes = {name: spec for name, spec in FAMILY.items() if not names or name in names}
     print(f"\n== family of shapes ({len(shapes)}), load average {os.getloadavg()[0]:.2f} ==",
           flush=True)
-    rows, evalkit_times = [], {}
+    rows = []
     for name in shapes:
-        row, times = family_shape_in_subprocess(name)
+        row, _ = family_shape_in_subprocess(name)
         rows.append(row)
-        evalkit_times[name] = times["evalkit"], times["evalkit, one thread"]
         print(f"  {name} done (load average {os.getloadavg()[0]:.2f})", flush=True)
+    pair_rows = []
     for interleaved, grouped in INTERLEAVED_PAIRS.items():
-        if interleaved in evalkit_times and grouped in evalkit_times:
-            for i, threads in enumerate(("default threads", "one thread")):
+        if interleaved in shapes and grouped in shapes:
+            times = interleaved_pair_in_subprocess(interleaved, grouped)
+            ratios = []
+            for threads, suffix in (("default threads", ""), ("one thread", ", one thread")):
+                ratio = times[interleaved + suffix] / times[grouped + suffix]
+                ratios.append(f"{ratio:.2f}x")
                 record_goal(f"evaluate ({threads}): interleaved / grouped time",
-                            f"{interleaved} / {grouped}",
-                            evalkit_times[interleaved][i] / evalkit_times[grouped][i],
-                            GOAL_INTERLEAVED, at_most=True)
+                            f"{interleaved} / {grouped}", ratio, GOAL_INTERLEAVED,
+                            at_most=True)
+            pair_rows.append([f"{interleaved} / {grouped}", f"{times[interleaved]:.3f}",
+                              f"{times[grouped]:.3f}", ratios[0],
+                              f"{times[interleaved + ', one thread']:.3f}",
+                              f"{times[grouped + ', one thread']:.3f}", ratios[1]])
+    if pair_rows:
+        print()
+        print_table(["interleaved / grouped", "interleaved s", "grouped s", "ratio",
+                     "interleaved 1 thread s", "grouped 1 thread s", "ratio, one thread"],
+                    pair_rows, title="Interleaved against grouped rows: evalkit on both shapes "
+                                     "of a pair side by side in one process (best of 11, "
+                                     "taken in turn)")
     print()
     print_table(["shape", "run rows", "ids", "evalkit s", "evalkit 1 thread s", "ranx bare s",
                  "ranx 1 thread s", "pytrec_eval incl. dicts s", "ranx / evalkit",
@@ -619,7 +662,11 @@ def main() -> None:
     parser.add_argument("--no-family", action="store_true", help="skip the family of shapes")
     parser.add_argument("--rss", help=argparse.SUPPRESS)  # internal: one tool, one process
     parser.add_argument("--family-shape", help=argparse.SUPPRESS)  # internal: one shape
+    parser.add_argument("--interleaved-pair", nargs=2, help=argparse.SUPPRESS)  # internal
     args = parser.parse_args()
+    if args.interleaved_pair:
+        print(json.dumps(interleaved_pair(*args.interleaved_pair)))
+        return
     if args.rss:
         print(json.dumps(measure_rss(args.rss, args.sizes[0], args.shapes[0])))
         return
