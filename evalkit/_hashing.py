@@ -27,6 +27,8 @@ _OBJECT_CHUNK = 1 << 14
 # _object_codes numbers objects in a table of addresses when it needs at most this many
 # slots per row (8 bytes each; 0: never).
 _SLOTS_PER_ROW = 8
+# Objects far apart are numbered in a table of the 1 MB pages they lie in (see _page_slots).
+_PAGE_BITS = 20
 # take_objects borrows the references of this many rows or more (fewer: numpy's gather).
 _BORROW_MIN = 64
 # Object arrays this long or longer are checked for repeated objects (repeats_objects).
@@ -262,9 +264,12 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Objects sit at distinct addresses, all multiples of their alignment: when the span of
     the addresses is a small multiple of the number of rows (as for the ids of one
-    vocabulary), each address is a slot of a table, which numbers them in two passes;
-    otherwise they are factorized. Either way the distinct addresses come out of the
-    numbering, so no row is looked for per object.
+    vocabulary), each address is a slot of a table, which numbers them in two passes.
+    When the objects lie in a few stretches of memory far apart (a vocabulary's, with some
+    other allocation mapped between two of them), the table covers only the 1 MB pages
+    they lie in (see :func:`_page_slots`). Otherwise they are factorized, which costs 5-7
+    times as much (10^6 rows of 2 * 10^5 objects: 70-95 ms against 13-15). Either way the
+    distinct addresses come out of the numbering, so no row is looked for per object.
     """
     addresses = np.frombuffer(values, dtype=np.intp)
     small = np.int32 if values.size < 2**31 else np.intp
@@ -275,15 +280,27 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ored = int(np.bitwise_or.reduce(addresses))
         shift = min((ored & -ored).bit_length() - 1, 4) if ored else 0  # the alignment
         span = ((high - low) >> shift) + 1
-        if span <= _SLOTS_PER_ROW * (addresses.size + 8192):
+        most = _SLOTS_PER_ROW * (addresses.size + 8192)
+        paged = None
+        if span <= most:
             slot = addresses - low
             slot >>= shift
+        else:
+            paged = _page_slots(addresses, shift, most)
+            if paged is not None:
+                slot, pages = paged
+                span = pages.size << (_PAGE_BITS - shift)
+        if span <= most:
             table = np.zeros(span, dtype=small)
             table[slot] = 1
             present = np.flatnonzero(table)  # the distinct objects, in order of address
             table[present] = np.arange(present.size, dtype=small)
             codes = table[slot]
-            distinct = (present << shift) + low
+            if paged is None:
+                distinct = (present << shift) + low
+            else:  # each slot's page, and its place in that page
+                distinct = pages[present >> (_PAGE_BITS - shift)] << _PAGE_BITS
+                distinct += (present & ((1 << (_PAGE_BITS - shift)) - 1)) << shift
     if codes is None:  # addresses spread too wide for a table: factorized
         import pandas as pd
 
@@ -294,6 +311,29 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         codes = rank[codes]
         distinct = distinct[order]
     return codes, objects_at(distinct.astype(np.intp, copy=False), values)
+
+
+def _page_slots(addresses: np.ndarray, shift: int,
+                most: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each address as a slot of a table of the ``_PAGE_BITS`` pages the addresses lie in,
+    the gaps between them left out: the page's rank among them, then the address within it
+    (``shift``: the low bits every address has clear). Also those pages (their addresses,
+    shifted down by ``_PAGE_BITS``), ascending. None when the table would have more than
+    ``most`` slots (the addresses are spread over too many pages)."""
+    import pandas as pd
+
+    page_code, pages = pd.factorize(addresses >> _PAGE_BITS)  # few distinct: a small table
+    if pages.size << (_PAGE_BITS - shift) > most:
+        return None
+    order = np.argsort(pages)
+    rank = np.empty(pages.size, dtype=np.intp)
+    rank[order] = np.arange(pages.size, dtype=np.intp)
+    slot = rank[page_code]
+    slot <<= _PAGE_BITS - shift
+    within = addresses & ((1 << _PAGE_BITS) - 1)
+    within >>= shift
+    slot |= within
+    return slot, pages[order]
 
 
 def arrow_string_hashes(array: Any) -> np.ndarray:

@@ -103,19 +103,32 @@ def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
         assert len(array) - np.unique(buckets).size <= 12
 
 
-@pytest.mark.parametrize("slots_per_row", [8, 0])  # a table of addresses; factorize
+@pytest.mark.parametrize("route", ["table", "pages", "factorize"])
 @pytest.mark.parametrize("vocabulary_size", [1, 50, 3_000])
 def test_object_codes_number_each_object_once_in_order_of_address(
-        monkeypatch, slots_per_row, vocabulary_size):
-    # Both ways of numbering the objects give each distinct object (not each distinct str:
-    # equal copies are distinct objects) one code, in order of address, and return
+        monkeypatch, route, vocabulary_size):
+    # The three ways of numbering the objects give each distinct object (not each distinct
+    # str: equal copies are distinct objects) one code, in order of address, and return
     # those objects in that order; and the hashes taken through them are those of every row.
-    monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", slots_per_row)
+    # "pages": pages of 16 bytes, one object's each, and too few slots for the span of the
+    # addresses (over 3 a distinct object: a str takes 48 bytes or more) but enough for
+    # a table of the pages (2.5 a distinct object).
     rng = np.random.default_rng(vocabulary_size)
     vocabulary = [f"doc-{i}" for i in range(vocabulary_size)]
     vocabulary += [str(v).upper().lower() for v in vocabulary[:5]]  # equal text, new objects
     values = np.array(vocabulary, dtype=object)[rng.integers(0, len(vocabulary), 20_000)]
+    distinct = len({id(v) for v in values.tolist()})
+    slots_per_row = {"table": 8, "factorize": 0,
+                     "pages": 2.5 * distinct / (values.size + 8192)}[route]
+    monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", slots_per_row)
+    paged = []
+    if route == "pages":
+        monkeypatch.setattr(_hashing, "_PAGE_BITS", 4)
+        page_slots = _hashing._page_slots
+        monkeypatch.setattr(_hashing, "_page_slots", lambda *args: paged.append(
+            page_slots(*args)) or paged[-1])
     codes, objects = _hashing._object_codes(values)
+    assert (route == "pages") == (len(paged) == 1 and paged[0] is not None)
     by_address = sorted({id(v): v for v in values.tolist()}.items())
     assert objects.size == len(by_address) and not objects.flags.writeable
     assert [id(v) for v in objects.tolist()] == [address for address, _ in by_address]
@@ -127,6 +140,24 @@ def test_object_codes_number_each_object_once_in_order_of_address(
     assert _hashing.string_hashes(values)[:300].tolist() == every_row
     empty = _hashing._object_codes(np.array([], dtype=object))
     assert empty[0].size == empty[1].size == 0
+
+
+def test_page_slots_keep_the_order_of_addresses_and_leave_out_the_gaps():
+    # Addresses in three stretches terabytes apart: each slot is its page's rank among the
+    # pages used, then its place in that page; equal addresses share a slot; the pages
+    # come back ascending. Too many pages for the slots allowed: None.
+    rng = np.random.default_rng(5)
+    stretches = np.array([0x55D0_0000_0000, 0x7F10_0000_0000, 0x7F3A_0010_0000])
+    addresses = (rng.choice(stretches, 5_000) + rng.integers(0, 3 << 20, 5_000) * 16)
+    slot, pages = _hashing._page_slots(addresses, 4, 1 << 30)
+    np.testing.assert_array_equal(pages, np.unique(addresses >> 20))
+    order = np.argsort(addresses, kind="stable")
+    assert np.all(np.diff(slot[order]) >= 0)  # ascending with the addresses
+    assert np.unique(slot).size == np.unique(addresses).size
+    np.testing.assert_array_equal(
+        (pages[slot >> 16] << 20) + ((slot & 0xFFFF) << 4), addresses)
+    assert slot.max() < pages.size << 16
+    assert _hashing._page_slots(addresses, 4, (pages.size << 16) - 1) is None
 
 
 @pytest.mark.parametrize("chunk", [3, 1 << 14])
