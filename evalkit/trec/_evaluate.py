@@ -226,16 +226,17 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
     if n == 0:
         return np.zeros(0, dtype=np.int32)
     names = np.asarray(queries, dtype=object)
-    lookup = pd.Index(names, dtype=object)
-    if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
-        return lookup.get_indexer(block_ids.ids).astype(np.int32)[block_ids.codes]
     if isinstance(block_ids, ArrowIds):  # looked up in arrow: no str made per block or row
         block_code = arrow_rows_in(block_ids.data, names)
-    elif block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
-        block_id, distinct = pd.factorize(block_ids)
-        block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
     else:
-        block_code = lookup.get_indexer(block_ids).astype(np.int32)
+        lookup = pd.Index(names, dtype=object)
+        if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
+            return lookup.get_indexer(block_ids.ids).astype(np.int32)[block_ids.codes]
+        if block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
+            block_id, distinct = pd.factorize(block_ids)
+            block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
+        else:
+            block_code = lookup.get_indexer(block_ids).astype(np.int32)
     if block_code.size == n:
         return block_code
     return np.repeat(block_code, np.diff(np.r_[starts, n]))

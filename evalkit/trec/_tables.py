@@ -150,8 +150,9 @@ def _qrels_columns(qrels: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndar
     grades = _grades(qrels)
     query_arrow = _arrow_strings(qrels["query_id"])
     if query_arrow is not None and len(query_arrow):  # compared in arrow: a str per block
-        starts = np.r_[0, _moves(query_arrow, len(query_arrow)) + 1]
-        block_ids = query_arrow.take(starts).to_numpy(zero_copy_only=False)
+        block_arrow, starts = _arrow_block_ids(query_arrow,
+                                               _moves(query_arrow, len(query_arrow)))
+        block_ids = block_arrow.to_numpy(zero_copy_only=False)
     else:
         query_id, starts = _id_blocks(qrels["query_id"], "qrels['query_id']")
         block_ids = query_id[starts]
@@ -289,8 +290,16 @@ def _arrow_blocks(ids: Any) -> tuple[Any, np.ndarray | None]:
         moves = _moves(ids, n)  # few blocks in the first rows: a run grouped by query
     if moves is None or 16 * moves.size > n:
         return ArrowIds(ids), None
+    block_ids, starts = _arrow_block_ids(ids, moves)
+    return ArrowIds(block_ids), starts
+
+
+def _arrow_block_ids(ids: Any, moves: np.ndarray) -> tuple[Any, np.ndarray]:
+    """The id of each block of equal neighbouring ids of an arrow string array (an arrow
+    array) and where the blocks start, from the rows whose id differs from the next one's
+    (:func:`_moves`)."""
     starts = np.r_[0, moves + 1]
-    return ArrowIds(ids.take(starts)), starts
+    return ids.take(starts), starts
 
 
 def arrow_rows_in(ids: Any, names: np.ndarray) -> np.ndarray:
