@@ -315,11 +315,11 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _page_slots(addresses: np.ndarray, shift: int,
                 most: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Each address as a slot of a table of the ``_PAGE_BITS`` pages the addresses lie in,
-    the gaps between them left out: the page's rank among them, then the address within it
-    (``shift``: the low bits every address has clear). Also those pages (their addresses,
-    shifted down by ``_PAGE_BITS``), ascending. None when the table would have more than
-    ``most`` slots (the addresses are spread over too many pages)."""
+    """Each address as a slot of a table of the pages (``2**_PAGE_BITS`` bytes each) the
+    addresses lie in, the gaps between them left out: the page's rank among them, then the
+    address within it (``shift``: the low bits every address has clear). Also those pages
+    (their addresses, shifted down by ``_PAGE_BITS``), ascending. None when the table would
+    have more than ``most`` slots (the addresses are spread over too many pages)."""
     import pandas as pd
 
     page_code, pages = pd.factorize(addresses >> _PAGE_BITS)  # few distinct: a small table
