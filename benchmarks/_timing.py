@@ -61,6 +61,20 @@ def ratio_rounds(ours: Callable[[], Any], theirs: Callable[[], Any], *, rounds: 
     return ratios
 
 
+def one_thread(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` with ``EVALKIT_THREADS=1`` (evalkit on one thread), the variable
+    set back as it was afterwards."""
+    setting = os.environ.get("EVALKIT_THREADS")
+    os.environ["EVALKIT_THREADS"] = "1"
+    try:
+        return function(*args)
+    finally:
+        if setting is None:
+            del os.environ["EVALKIT_THREADS"]
+        else:
+            os.environ["EVALKIT_THREADS"] = setting
+
+
 def _record(entry: dict[str, Any]) -> None:
     path = os.environ.get(RECORD_ENV)
     if not path:

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import (  # noqa: E402
     best_time,
     count,
+    one_thread,
     print_note,
     print_table,
     ratio_rounds,
@@ -178,17 +179,9 @@ def auc_goal_rows() -> None:
         rows.append([label, f"{n:.0e}", f"{min(ratios):.2f}x", f"{max(ratios):.2f}x"])
     # Information, not the goal: the same on one thread, without the two sorts side by side.
     y_true, y_score = make_scores(n, decimals=None)
-    previous = os.environ.get("EVALKIT_THREADS")
-    os.environ["EVALKIT_THREADS"] = "1"
-    try:
-        ratios = ratio_rounds(lambda: ek.roc_auc(y_true, y_score),
-                              lambda: skm.roc_auc_score(y_true, y_score),
-                              rounds=AUC_ROUNDS, repeats=2)
-    finally:
-        if previous is None:
-            del os.environ["EVALKIT_THREADS"]
-        else:
-            os.environ["EVALKIT_THREADS"] = previous
+    ratios = ratio_rounds(lambda: one_thread(ek.roc_auc, y_true, y_score),
+                          lambda: skm.roc_auc_score(y_true, y_score),
+                          rounds=AUC_ROUNDS, repeats=2)
     rows.append(["continuous, one thread (not the goal)", f"{n:.0e}", f"{min(ratios):.2f}x",
                  f"{max(ratios):.2f}x"])
     print()

@@ -94,6 +94,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 from _timing import (  # noqa: E402
     best_time,
+    one_thread,
     print_note,
     print_table,
     record_goal,
@@ -294,17 +295,9 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
         diff = max(abs(float(scores[m]) - float(ours[m])) for m in METRICS)
         rows.append((name, seconds, memory, rss, diff))
 
-    setting = os.environ.get("EVALKIT_THREADS")
-    os.environ["EVALKIT_THREADS"] = "1"
-    try:
-        add(EVALKIT_ONE_THREAD,
-            best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30),
-            float("nan"), float("nan"), ek.evaluate(qrels, run, METRICS).mean())
-    finally:  # the setting as it was
-        if setting is None:
-            del os.environ["EVALKIT_THREADS"]
-        else:
-            os.environ["EVALKIT_THREADS"] = setting
+    one_thread(lambda: add(EVALKIT_ONE_THREAD,
+                           best_time(ek.evaluate, qrels, run, METRICS, repeats=5, budget=30),
+                           float("nan"), float("nan"), ek.evaluate(qrels, run, METRICS).mean()))
 
     try:
         import ranx
@@ -372,9 +365,9 @@ def compare(n_queries: int, shape: str = "sparse") -> list[list[str]]:
     ranx_ratio = times.get("ranx, evaluate alone (compiled, prebuilt)", np.nan) / evalkit_time
     pytrec_ratio = times.get("pytrec_eval, incl. dicts from DataFrames", np.nan) / evalkit_time
     data = f"{label}, {n_queries:,} queries x {RETRIEVED:,}"
-    one_thread = (times.get(RANX_ONE_THREAD, np.nan)
-                  / times.get(EVALKIT_ONE_THREAD, np.nan))
-    print_note(f"On one thread each ({data}), ranx's bare evaluate takes {one_thread:.2f}x "
+    one_thread_ratio = (times.get(RANX_ONE_THREAD, np.nan)
+                        / times.get(EVALKIT_ONE_THREAD, np.nan))
+    print_note(f"On one thread each ({data}), ranx's bare evaluate takes {one_thread_ratio:.2f}x "
                "evalkit's time.")
     record_goal("evaluate: ratio to ranx's bare evaluate", data, ranx_ratio, GOAL_RANX)
     record_goal("evaluate: ratio to pytrec_eval incl. dicts", data, pytrec_ratio, GOAL_PYTREC)
@@ -491,18 +484,6 @@ def family_column(values: np.ndarray, storage: str) -> Any:
     return pd.array(values, dtype=pd.StringDtype("pyarrow"))
 
 
-def _one_thread(function, *args):
-    setting = os.environ.get("EVALKIT_THREADS")
-    os.environ["EVALKIT_THREADS"] = "1"
-    try:
-        return function(*args)
-    finally:
-        if setting is None:
-            del os.environ["EVALKIT_THREADS"]
-        else:
-            os.environ["EVALKIT_THREADS"] = setting
-
-
 def _interleaved_best(calls: dict, repeats: int) -> dict[str, float]:
     """Best wall time of each call, the calls taken in turn (A, B, C, A, B, C, ...): a load
     that comes and goes on a shared machine touches all of them alike."""
@@ -538,7 +519,7 @@ def family_shape(name: str, spec: dict) -> tuple[list[str], dict[str, float]]:
     times = _interleaved_best({
         "evalkit": lambda: ek.evaluate(qrels, run, METRICS),
         "ranx": lambda: ranx_evaluate(ranx_qrels, ranx_run),
-        "evalkit, one thread": lambda: _one_thread(ek.evaluate, qrels, run, METRICS),
+        "evalkit, one thread": lambda: one_thread(ek.evaluate, qrels, run, METRICS),
         "ranx, one thread": ranx_one_thread,
     }, repeats)
     start = time.perf_counter()
@@ -564,17 +545,23 @@ def family_shape(name: str, spec: dict) -> tuple[list[str], dict[str, float]]:
     return row, times
 
 
-def family_shape_in_subprocess(name: str) -> tuple[list[str], dict[str, float]]:
-    """:func:`family_shape` in a fresh process (see the module's docstring): its goals are
-    recorded and printed there; its row and times come back as the last line of its output."""
-    out = subprocess.run([sys.executable, __file__, "--family-shape", name],
+def _in_subprocess(*arguments: str) -> Any:
+    """This script run with ``arguments`` in a fresh process: what it printed before its last
+    line is printed here, and its last line (JSON) is returned, read."""
+    out = subprocess.run([sys.executable, __file__, *arguments],
                          capture_output=True, text=True, check=False)
     lines = out.stdout.strip().splitlines()
     if out.returncode or not lines:
-        raise RuntimeError(f"family shape {name!r} failed:\n{out.stdout}\n{out.stderr}")
-    print("\n".join(lines[:-1]), flush=True)
-    measured = json.loads(lines[-1])
-    return measured["row"], measured["times"]
+        raise RuntimeError(f"{' '.join(arguments)} failed:\n{out.stdout}\n{out.stderr}")
+    if len(lines) > 1:
+        print("\n".join(lines[:-1]), flush=True)
+    return json.loads(lines[-1])
+
+
+def family_shape_in_subprocess(name: str) -> list[str]:
+    """:func:`family_shape` in a fresh process (see the module's docstring): its goals are
+    recorded and printed there; its row comes back as the last line of its output."""
+    return _in_subprocess("--family-shape", name)["row"]
 
 
 def interleaved_pair(interleaved: str, grouped: str) -> dict[str, float]:
@@ -584,24 +571,18 @@ def interleaved_pair(interleaved: str, grouped: str) -> dict[str, float]:
     data = {name: family_data(FAMILY[name]) for name in (interleaved, grouped)}
     for qrels, run in data.values():
         pd.testing.assert_frame_equal(ek.evaluate(qrels, run, METRICS),
-                                      _one_thread(ek.evaluate, qrels, run, METRICS))
+                                      one_thread(ek.evaluate, qrels, run, METRICS))
     calls = {}
     for name, (qrels, run) in data.items():
         calls[name] = lambda q=qrels, r=run: ek.evaluate(q, r, METRICS)
         calls[f"{name}, one thread"] = (
-            lambda q=qrels, r=run: _one_thread(ek.evaluate, q, r, METRICS))
+            lambda q=qrels, r=run: one_thread(ek.evaluate, q, r, METRICS))
     return _interleaved_best(calls, 11)
 
 
 def interleaved_pair_in_subprocess(interleaved: str, grouped: str) -> dict[str, float]:
     """:func:`interleaved_pair` in a fresh process (as each shape of the family runs)."""
-    out = subprocess.run([sys.executable, __file__, "--interleaved-pair", interleaved, grouped],
-                         capture_output=True, text=True, check=False)
-    lines = out.stdout.strip().splitlines()
-    if out.returncode or not lines:
-        raise RuntimeError(f"pair {interleaved!r} / {grouped!r} failed:\n{out.stdout}\n"
-                           f"{out.stderr}")
-    return json.loads(lines[-1])
+    return _in_subprocess("--interleaved-pair", interleaved, grouped)
 
 
 def family(names: list[str]) -> None:
@@ -618,8 +599,7 @@ def family(names: list[str]) -> None:
           flush=True)
     rows = []
     for name in shapes:
-        row, _ = family_shape_in_subprocess(name)
-        rows.append(row)
+        rows.append(family_shape_in_subprocess(name))
         print(f"  {name} done (load average {os.getloadavg()[0]:.2f})", flush=True)
     pair_rows = []
     for interleaved, grouped in INTERLEAVED_PAIRS.items():
