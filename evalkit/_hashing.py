@@ -281,7 +281,7 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         shift = min((ored & -ored).bit_length() - 1, 4) if ored else 0  # the alignment
         span = ((high - low) >> shift) + 1
         most = _SLOTS_PER_ROW * (addresses.size + 8192)
-        paged = None
+        slot, pages = None, None
         if span <= most:
             slot = addresses - low
             slot >>= shift
@@ -290,13 +290,13 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if paged is not None:
                 slot, pages = paged
                 span = pages.size << (_PAGE_BITS - shift)
-        if span <= most:
+        if slot is not None:
             table = np.zeros(span, dtype=small)
             table[slot] = 1
             present = np.flatnonzero(table)  # the distinct objects, in order of address
             table[present] = np.arange(present.size, dtype=small)
             codes = table[slot]
-            if paged is None:
+            if pages is None:
                 distinct = (present << shift) + low
             else:  # each slot's page, and its place in that page
                 distinct = pages[present >> (_PAGE_BITS - shift)] << _PAGE_BITS
