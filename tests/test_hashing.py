@@ -142,14 +142,22 @@ def test_object_codes_number_each_object_once_in_order_of_address(
     assert empty[0].size == empty[1].size == 0
 
 
-def test_page_slots_keep_the_order_of_addresses_and_leave_out_the_gaps():
-    # Addresses in three stretches terabytes apart: each slot is its page's rank among the
-    # pages used, then its place in that page; equal addresses share a slot; the pages
-    # come back ascending. Too many pages for the slots allowed: None.
+@pytest.mark.parametrize("stretches", [
+    [0x55D0_0000_0000, 0x7F10_0000_0000, 0x7F3A_0010_0000],  # terabytes apart: factorized
+    [0x55D0_0000_0000, 0x55D0_0A00_0000, 0x55D0_1230_0000],  # MBs apart: a table of pages
+])
+@pytest.mark.parametrize("bounds", [False, True])
+def test_page_slots_keep_the_order_of_addresses_and_leave_out_the_gaps(stretches, bounds):
+    # Addresses in three stretches: each slot is its page's rank among the pages used, then
+    # its place in that page; equal addresses share a slot; the pages come back ascending.
+    # Too many pages for the slots allowed: None. The pages used are found by factorizing
+    # (stretches terabytes apart) or flagged in a table of every page in the range (a few
+    # hundred MB, as one process's heap); the least and greatest address may be given.
     rng = np.random.default_rng(5)
-    stretches = np.array([0x55D0_0000_0000, 0x7F10_0000_0000, 0x7F3A_0010_0000])
-    addresses = (rng.choice(stretches, 5_000) + rng.integers(0, 3 << 20, 5_000) * 16)
-    slot, pages = _hashing._page_slots(addresses, 4, 1 << 30)
+    addresses = (rng.choice(np.array(stretches), 5_000)
+                 + rng.integers(0, 3 << 20, 5_000) * 16)
+    extremes = (int(addresses.min()), int(addresses.max())) if bounds else ()
+    slot, pages = _hashing._page_slots(addresses, 4, 1 << 30, *extremes)
     np.testing.assert_array_equal(pages, np.unique(addresses >> 20))
     order = np.argsort(addresses, kind="stable")
     assert np.all(np.diff(slot[order]) >= 0)  # ascending with the addresses
@@ -157,7 +165,32 @@ def test_page_slots_keep_the_order_of_addresses_and_leave_out_the_gaps():
     np.testing.assert_array_equal(
         (pages[slot >> 16] << 20) + ((slot & 0xFFFF) << 4), addresses)
     assert slot.max() < pages.size << 16
-    assert _hashing._page_slots(addresses, 4, (pages.size << 16) - 1) is None
+    assert _hashing._page_slots(addresses, 4, (pages.size << 16) - 1, *extremes) is None
+    assert _hashing._page_slots(addresses, 4, pages.size << 16, *extremes) is not None
+
+
+@pytest.mark.parametrize("page_bits, paged", [(4, True), (20, False)])
+def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
+        monkeypatch, page_bits, paged):
+    # Past _DENSE_SLOTS_PER_ROW slots a row (0 here: always) the table of pages is tried
+    # first, and taken when it has at most half the slots of the addresses' span: pages of
+    # 16 bytes (one per object start; a str takes 48 bytes or more) leave out two thirds of
+    # it; 1 MB pages hold the whole vocabulary and more, and the table of addresses is
+    # used. Either way every object gets one code, in order of address.
+    monkeypatch.setattr(_hashing, "_DENSE_SLOTS_PER_ROW", 0)
+    monkeypatch.setattr(_hashing, "_PAGE_BITS", page_bits)
+    tried = []
+    page_slots = _hashing._page_slots
+    monkeypatch.setattr(_hashing, "_page_slots", lambda *args: tried.append(
+        page_slots(*args)) or tried[-1])
+    rng = np.random.default_rng(page_bits)
+    vocabulary = np.array([f"doc-{i}" for i in range(3_000)], dtype=object)
+    values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+    codes, objects = _hashing._object_codes(values)
+    assert len(tried) == 1 and (tried[0] is not None) == paged
+    by_address = sorted({id(v): v for v in values.tolist()})
+    assert [id(v) for v in objects.tolist()] == by_address
+    assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
 
 
 @pytest.mark.parametrize("chunk", [3, 1 << 14])
