@@ -169,6 +169,31 @@ def test_page_slots_keep_the_order_of_addresses_and_leave_out_the_gaps(stretches
     assert _hashing._page_slots(addresses, 4, pages.size << 16, *extremes) is not None
 
 
+@pytest.mark.parametrize("wide", [True, False])
+def test_object_codes_give_the_pages_every_slot_only_where_the_addresses_do_not_fit(
+        monkeypatch, wide):
+    # Too wide for a table of the addresses (over _SLOTS_PER_ROW slots a row), the pages are
+    # taken whenever their table fits in the slots allowed, even when it leaves out less
+    # than half the span: the other way is factorizing, 5-7 times as slow. Beside a table
+    # of the addresses they may have half the span's slots at most.
+    rng = np.random.default_rng(7)
+    vocabulary = np.array([f"doc-{i}" for i in range(3_000)], dtype=object)
+    values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+    addresses = np.frombuffer(values, dtype=np.intp)
+    span = ((int(addresses.max()) - int(addresses.min())) >> 4) + 1
+    most = 3 * span // 4 if wide else 2 * span
+    monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", most / (values.size + 8192))
+    monkeypatch.setattr(_hashing, "_DENSE_SLOTS_PER_ROW", 0)  # pages tried first
+    budgets = []
+    page_slots = _hashing._page_slots
+    monkeypatch.setattr(_hashing, "_page_slots", lambda *args: budgets.append(args[2])
+                        or page_slots(*args))
+    codes, _ = _hashing._object_codes(values)
+    assert budgets == [pytest.approx(most if wide else span // 2)]
+    by_address = sorted({id(v): v for v in values.tolist()})
+    assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
+
+
 @pytest.mark.parametrize("page_bits, paged", [(4, True), (20, False)])
 def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
         monkeypatch, page_bits, paged):
