@@ -422,8 +422,8 @@ INTERLEAVED_PAIRS = {"queries interleaved": "shuffled within queries",
                      "pyarrow str, shared, interleaved": "pyarrow str, shared, shuffled"}
 GOAL_INTERLEAVED = 1.2
 #: Fresh processes per pair; the goal is judged on the median of their ratios. One process's
-#: ratio moves by 0.2-0.4 from one process to the next on the same code (where the objects of
-#: its ids happen to lie in memory, which the interleaved and grouped shapes do not share).
+#: ratio moved by 0.2-0.4 from one process to the next on the same code (shared ids: 1.04-1.47x
+#: over 8 processes; where the objects of its ids happened to lie in memory was one cause).
 PAIR_PROCESSES = 3
 
 
