@@ -289,7 +289,7 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         slot, pages = None, None
         if span > min(_DENSE_SLOTS_PER_ROW * (addresses.size + 8192), most):
             # Beside a table of the addresses, only pages that leave out half of it pay.
-            budget = most if span > most else min(most, span // 2)
+            budget = most if span > most else span // 2
             paged = _page_slots(addresses, shift, budget, low, high)
             if paged is not None:
                 slot, pages = paged
