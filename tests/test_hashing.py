@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -103,6 +104,26 @@ def test_the_label_encoding_buckets_labels_by_the_top_bits_of_the_one_hash():
         assert len(array) - np.unique(buckets).size <= 12
 
 
+def _watch_page_slots(monkeypatch) -> list[tuple[tuple, Any]]:
+    """The calls of ``_hashing._page_slots`` from now on, each as (arguments, result)."""
+    calls: list[tuple[tuple, Any]] = []
+    page_slots = _hashing._page_slots
+
+    def watched(*args):
+        calls.append((args, page_slots(*args)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(_hashing, "_page_slots", watched)
+    return calls
+
+
+def _vocabulary_rows(seed: int) -> np.ndarray:
+    """20,000 rows drawn from a vocabulary of 3,000 str objects."""
+    rng = np.random.default_rng(seed)
+    vocabulary = np.array([f"doc-{i}" for i in range(3_000)], dtype=object)
+    return vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+
+
 @pytest.mark.parametrize("route", ["table", "pages", "factorize"])
 @pytest.mark.parametrize("vocabulary_size", [1, 50, 3_000])
 def test_object_codes_number_each_object_once_in_order_of_address(
@@ -124,11 +145,9 @@ def test_object_codes_number_each_object_once_in_order_of_address(
     paged = []
     if route == "pages":
         monkeypatch.setattr(_hashing, "_PAGE_BITS", 4)
-        page_slots = _hashing._page_slots
-        monkeypatch.setattr(_hashing, "_page_slots", lambda *args: paged.append(
-            page_slots(*args)) or paged[-1])
+        paged = _watch_page_slots(monkeypatch)
     codes, objects = _hashing._object_codes(values)
-    assert (route == "pages") == (len(paged) == 1 and paged[0] is not None)
+    assert (route == "pages") == (len(paged) == 1 and paged[0][1] is not None)
     by_address = sorted({id(v): v for v in values.tolist()}.items())
     assert objects.size == len(by_address) and not objects.flags.writeable
     assert [id(v) for v in objects.tolist()] == [address for address, _ in by_address]
@@ -176,20 +195,15 @@ def test_object_codes_give_the_pages_every_slot_only_where_the_addresses_do_not_
     # taken whenever their table fits in the slots allowed, even when it leaves out less
     # than half the span: the other way is factorizing, 5-7 times as slow. Beside a table
     # of the addresses they may have half the span's slots at most.
-    rng = np.random.default_rng(7)
-    vocabulary = np.array([f"doc-{i}" for i in range(3_000)], dtype=object)
-    values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+    values = _vocabulary_rows(7)
     addresses = np.frombuffer(values, dtype=np.intp)
     span = ((int(addresses.max()) - int(addresses.min())) >> 4) + 1
     most = 3 * span // 4 if wide else 2 * span
     monkeypatch.setattr(_hashing, "_SLOTS_PER_ROW", most / (values.size + 8192))
     monkeypatch.setattr(_hashing, "_DENSE_SLOTS_PER_ROW", 0)  # pages tried first
-    budgets = []
-    page_slots = _hashing._page_slots
-    monkeypatch.setattr(_hashing, "_page_slots", lambda *args: budgets.append(args[2])
-                        or page_slots(*args))
+    calls = _watch_page_slots(monkeypatch)
     codes, _ = _hashing._object_codes(values)
-    assert budgets == [pytest.approx(most if wide else span // 2)]
+    assert [args[2] for args, _ in calls] == [pytest.approx(most if wide else span // 2)]
     by_address = sorted({id(v): v for v in values.tolist()})
     assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
 
@@ -204,15 +218,10 @@ def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
     # used. Either way every object gets one code, in order of address.
     monkeypatch.setattr(_hashing, "_DENSE_SLOTS_PER_ROW", 0)
     monkeypatch.setattr(_hashing, "_PAGE_BITS", page_bits)
-    tried = []
-    page_slots = _hashing._page_slots
-    monkeypatch.setattr(_hashing, "_page_slots", lambda *args: tried.append(
-        page_slots(*args)) or tried[-1])
-    rng = np.random.default_rng(page_bits)
-    vocabulary = np.array([f"doc-{i}" for i in range(3_000)], dtype=object)
-    values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+    calls = _watch_page_slots(monkeypatch)
+    values = _vocabulary_rows(page_bits)
     codes, objects = _hashing._object_codes(values)
-    assert len(tried) == 1 and (tried[0] is not None) == paged
+    assert len(calls) == 1 and (calls[0][1] is not None) == paged
     by_address = sorted({id(v): v for v in values.tolist()})
     assert [id(v) for v in objects.tolist()] == by_address
     assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
