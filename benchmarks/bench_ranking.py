@@ -614,16 +614,15 @@ def family(names: list[str]) -> None:
                       for _ in range(PAIR_PROCESSES)]
             row = [f"{interleaved} / {grouped}"]
             for threads, suffix in (("default threads", ""), ("one thread", ", one thread")):
-                ratios = sorted(times[interleaved + suffix] / times[grouped + suffix]
-                                for times in rounds)
+                ratios = [times[interleaved + suffix] / times[grouped + suffix]
+                          for times in rounds]
                 median = float(np.median(ratios))
-                middle = min(rounds, key=lambda times, suffix=suffix: abs(
-                    times[interleaved + suffix] / times[grouped + suffix] - median))
+                middle = rounds[int(np.argmin(np.abs(np.subtract(ratios, median))))]
                 record_goal(f"evaluate ({threads}): interleaved / grouped time, median of "
                             f"{PAIR_PROCESSES} processes", f"{interleaved} / {grouped}",
                             median, GOAL_INTERLEAVED, at_most=True)
                 row += [f"{middle[interleaved + suffix]:.3f}", f"{middle[grouped + suffix]:.3f}",
-                        f"{median:.2f}x", f"{ratios[0]:.2f}-{ratios[-1]:.2f}x"]
+                        f"{median:.2f}x", f"{min(ratios):.2f}-{max(ratios):.2f}x"]
             pair_rows.append(row)
     if pair_rows:
         print()
