@@ -339,7 +339,7 @@ def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
 def _judged_run(
     level: float, q_code: np.ndarray, q_doc: np.ndarray, q_grade: np.ndarray,
     join: _Join, names: np.ndarray,
-    r_code: np.ndarray, r_doc: np.ndarray, r_score: np.ndarray, ties: bool = False,
+    run_codes: list[np.ndarray], r_doc: Any, r_score: np.ndarray, ties: bool = False,
     tie_grade: np.ndarray | None = None,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
@@ -352,10 +352,18 @@ def _judged_run(
     whole queries, on the threads of ``_for_each``: each piece's rows are put in order of
     query and score (no id needed), its doc_ids are hashed (which raises _NotStrings if one
     is not a str), as stored or in that order, whichever reads their objects nearer together
-    in memory, then the piece is checked, joined and its ties broken in place. ``r_code`` is
-    taken over (reordered in place).
+    in memory, then the piece is checked, joined and its ties broken in place.
+
+    ``run_codes``: a list holding the number of each run row's query (-1: not judged, the
+    row dropped), which is taken out of it, so that the caller keeps no reference to it:
+    the numbers are reordered in place, or let go of once the rows are counted by query.
     """
     n_queries = names.size
+    r_code = run_codes.pop()
+    keep = r_code >= 0
+    if not keep.all():
+        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+    del keep
     # Runs list each query's rows together; if one does not, a sort makes it so (the
     # measures see only each query's ranking): a stable radix sort by query, after which
     # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
@@ -377,9 +385,7 @@ def _judged_run(
     if not repeated and not grouped and not _closer_in(r_doc, by_query):
         run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
     if by_query is not None:
-        # The codes in query order are the sorted codes (all >= 0: unjudged queries' rows
-        # are gone), counted rather than gathered.
-        r_code = np.repeat(np.arange(n_queries, dtype=r_code.dtype), per_query)
+        del r_code  # in query order, they are counted below rather than gathered
         # An object array's references are gathered in query order at once with the scores
         # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
         # when read.
@@ -389,6 +395,12 @@ def _judged_run(
         r_score, run_keys = gathered["score"], gathered["keys"]
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
                  else objects_at(gathered["doc"], r_doc))
+        # What was gathered from is let go of now, not at the end (held the while, it
+        # would be memory the pieces below cannot reuse).
+        del columns, gathered, by_query
+        # The codes in query order are the sorted codes (all >= 0: unjudged queries' rows
+        # are gone).
+        r_code = np.repeat(np.arange(n_queries, dtype=np.int32), per_query)
         starts = (np.cumsum(per_query) - per_query)[per_query > 0]  # each query's first row
     if repeated:
         run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
@@ -642,24 +654,26 @@ def evaluate(
     q_keys = _pair_keys(q_code, q_hashes, n_queries)
     join = _Join(q_code, q_doc, q_keys, names, q_starts)  # raises if a pair is judged twice
     n_rows = len(r_score)
-    r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
-    keep = r_code >= 0
-    if not keep.all():
-        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
     ties = any(m.options.get("ties") == "average" for m in parsed)
     judged_only = check_bool(judged_only, "judged_only")
     if ties and judged_only:
         raise ValueError("judged_only: ties=average is not defined on condensed lists; "
                          "ask for one or the other")
     tie_grade = None if ties else _tie_grades(parsed, q_grade, level, judged_only)
+    # The run's query numbers are handed over in a list that _judged_run empties, and the
+    # numbers of an interleaved run's query ids are let go of: ranking such a run needs
+    # several of its columns in memory at once, and memory let go of is used again.
+    r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]
+    del r_blocks
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
                              r_code, r_doc, r_score, ties, tie_grade)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
-        r_doc = _ids(run["doc_id"], "run['doc_id']")[keep]
-        r_code = _run_query_codes(r_blocks, r_starts, n_rows, queries)[keep]
+        r_blocks, r_starts, _, _ = _run_columns(run)  # read again: not kept above
+        r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
-                             r_code, r_doc, r_score, ties, tie_grade)
+                             r_code, _ids(run["doc_id"], "run['doc_id']"), r_score, ties,
+                             tie_grade)
     retrieved = ranked.n_retrieved > 0
     if judged_only:
         ranked = ranked.condensed()
