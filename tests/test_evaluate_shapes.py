@@ -594,3 +594,33 @@ def test_an_interleaved_run_holds_little_more_memory_than_a_grouped_one(monkeypa
     pd.testing.assert_frame_equal(ek.evaluate(qrels, interleaved, ["AP", "nDCG@10"]),
                                   ek.evaluate(qrels, grouped, ["AP", "nDCG@10"]))
     assert _peak_bytes(qrels, interleaved) <= most * _peak_bytes(qrels, grouped)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("storage", ["object", "pyarrow", "python"])
+def test_qrels_and_run_prepared_side_by_side(monkeypatch, threads, storage):
+    # The qrels' pairs are hashed and tabled while the run's rows' queries are numbered, on
+    # two threads (here at any size): the same values on every order, the qrels' error
+    # raised (a pair judged twice) whatever the run, and the qrels' whole-number doc_ids
+    # read as their text there too.
+    from evalkit import _threads
+
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    qrels, run = collection(8, n_queries=7)
+    expected = ek.evaluate(qrels, run, LABELS)
+    for order in ORDERS:
+        ours = ek.evaluate(as_storage(qrels, storage), as_storage(reorder(run, order, 2), storage),
+                           LABELS)
+        pd.testing.assert_frame_equal(ours.sort_index(), expected.sort_index(),
+                                      check_index_type=False, obj=order)
+        twice = pd.concat([qrels, qrels.iloc[[0]]], ignore_index=True)
+        with pytest.raises(ValueError, match="judged twice"):
+            ek.evaluate(as_storage(twice, storage), as_storage(reorder(run, order, 2), storage),
+                        LABELS)
+    numbered = pd.DataFrame({"query_id": ["q0", "q0", "q1"], "doc_id": [7, "d1", 7],
+                             "relevance": [1, 0, 2]})
+    small = pd.DataFrame({"query_id": ["q0", "q1", "q0"], "doc_id": ["7", "7", "d1"],
+                          "score": [3.0, 2.0, 1.0]})
+    scores = ek.evaluate(numbered, small, ["AP", "RR"])
+    assert scores.loc["q0"].tolist() == [1.0, 1.0] and scores.loc["q1"].tolist() == [1.0, 1.0]

@@ -50,7 +50,7 @@ from .._hashing import (
 )
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
-from .._threads import _for_each, _pieces_between
+from .._threads import _both, _for_each, _pieces_between
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
@@ -646,25 +646,34 @@ def evaluate(
     queries = pd.Index(queries)
     n_queries = len(queries)
     names = np.asarray(queries, dtype=object)
-    try:
-        q_hashes = _doc_hashes(q_doc)
-    except TypeError:  # some doc_id is not a str: whole numbers become one, others fail
-        q_doc = _ids(qrels["doc_id"], "qrels['doc_id']")
-        q_hashes = _doc_hashes(q_doc)
-    q_keys = _pair_keys(q_code, q_hashes, n_queries)
-    join = _Join(q_code, q_doc, q_keys, names, q_starts)  # raises if a pair is judged twice
     n_rows = len(r_score)
+
+    def qrels_join() -> _Join:
+        doc = q_doc
+        try:
+            q_hashes = _doc_hashes(doc)
+        except TypeError:  # some doc_id is not a str: whole numbers become one, others fail
+            doc = _ids(qrels["doc_id"], "qrels['doc_id']")
+            q_hashes = _doc_hashes(doc)
+        q_keys = _pair_keys(q_code, q_hashes, n_queries)
+        return _Join(q_code, doc, q_keys, names, q_starts)  # raises if a pair is judged twice
+
+    # The qrels' pairs are hashed and tabled while the run's rows' queries are numbered
+    # (side by side on two threads when there are several CPUs: an interleaved run's
+    # numbering is one pass that no piece shares); the qrels' error, if any, is raised first.
+    # The run's query numbers are handed over in a list that _judged_run empties, and the
+    # numbers of an interleaved run's query ids are let go of: ranking such a run needs
+    # several of its columns in memory at once, and memory let go of is used again.
+    r_code, join = _both(lambda: [_run_query_codes(r_blocks, r_starts, n_rows, queries)],
+                         qrels_join, size=n_rows)
+    del r_blocks
+    q_doc = join.qrels_doc
     ties = any(m.options.get("ties") == "average" for m in parsed)
     judged_only = check_bool(judged_only, "judged_only")
     if ties and judged_only:
         raise ValueError("judged_only: ties=average is not defined on condensed lists; "
                          "ask for one or the other")
     tie_grade = None if ties else _tie_grades(parsed, q_grade, level, judged_only)
-    # The run's query numbers are handed over in a list that _judged_run empties, and the
-    # numbers of an interleaved run's query ids are let go of: ranking such a run needs
-    # several of its columns in memory at once, and memory let go of is used again.
-    r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]
-    del r_blocks
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
                              r_code, r_doc, r_score, ties, tie_grade)
