@@ -19,7 +19,7 @@ import pytest
 import evalkit as ek
 from evalkit import _hashing
 from evalkit.trec import _evaluate as evaluation
-from evalkit.trec import _pairs
+from evalkit.trec import _pairs, _tables
 
 from .test_evaluation import oracle
 
@@ -283,12 +283,18 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
     every_row = np.concatenate([_hashing._utf8_hashes(repeated[i:i + 100])
                                 for i in range(0, repeated.size, 100)])
     monkeypatch.setattr(_hashing, "_REPEATS_MIN", 64)
+    monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 256)  # query ids numbered by object too
     assert _hashing.repeats_objects(repeated)
     assert _hashing.string_hashes(repeated).tolist() == every_row.tolist()
     assert _hashing.string_hashes(copies).tolist() == every_row.tolist()
     qrels, run = collection(11, n_queries=30)
     expected = oracle(qrels, run, LABELS)
     shuffled = reorder(run, order, 2)
+    one_object = {name: name for name in shuffled["query_id"]}  # each query's id one object
+    shuffled["query_id"] = pd.Series([one_object[name] for name in shuffled["query_id"]],
+                                     index=shuffled.index, dtype=object)
+    coded, _ = _tables._coded_ids(shuffled["query_id"])
+    assert (coded is not None) == (order in ("interleaved", "round robin"))
     ours = ek.evaluate(qrels, shuffled, LABELS)
     np.testing.assert_allclose(ours.to_numpy(float),
                                expected.loc[ours.index, LABELS].to_numpy(float), atol=1e-9)

@@ -244,7 +244,7 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
     """
     counting_sort = _counting_sort()
     if counting_sort is not None and code.size:
-        order, counts = counting_sort(code.astype(np.intp), n_queries)
+        order, counts = counting_sort(code.astype(np.intp, copy=False), n_queries)
         return order, counts[1:]  # counts[0]: the rows numbered -1 (none)
     counts = np.bincount(code, minlength=n_queries)
     if code.max(initial=0) < 2**16:
