@@ -29,6 +29,8 @@ _OBJECT_CHUNK = 1 << 14
 # they lie in instead when that leaves out half the slots or more.
 _SLOTS_PER_ROW = 8
 _DENSE_SLOTS_PER_ROW = 2
+# _known_object_codes numbers this many rows at a time (their temporaries stay in cache).
+_KNOWN_CHUNK = 1 << 16
 # Objects far apart are numbered in a table of the 1 MB pages they lie in (see _page_slots).
 _PAGE_BITS = 20
 # take_objects borrows the references of this many rows or more (fewer: numpy's gather).
@@ -318,6 +320,47 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         codes = rank[codes]
         distinct = distinct[order]
     return codes, objects_at(distinct.astype(np.intp, copy=False), values)
+
+
+def _known_object_codes(values: np.ndarray, known: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_object_codes` for an object array whose objects are expected to be the few
+    ``known`` ones (their addresses, distinct: those seen on its first rows), or None when
+    some row holds another object.
+
+    Some window of the address bits (starting a few bits above the alignment, about 1,000
+    slots a known object) sets the known objects apart: each is a slot of a small table,
+    and each row is numbered by the slot its address's bits name, whatever the span of the
+    addresses (no pages, no factorizing). Each row is then checked against the object its
+    number stands for, so an object that was not known (which may name an empty slot or a
+    known object's) is found out, and the caller numbers the column as
+    :func:`_object_codes` does. A chunk of rows at a time, whose temporaries stay in cache.
+    At 10^6 rows of 1,000 objects spread over 260 MB of memory: about 2 ms against 6-7.
+    """
+    known = np.sort(known)
+    addresses = np.frombuffer(values, dtype=np.intp)
+    bits = int(known.size).bit_length() + 10
+    mask = (1 << bits) - 1
+    for shift in range(4, 12):  # objects are aligned to 16 bytes at least
+        known_slots = (known >> shift) & mask
+        if np.unique(known_slots).size == known.size:
+            break
+    else:
+        return None
+    small = np.int32 if values.size < 2**31 else np.intp
+    table = np.empty(1 << bits, dtype=small)  # slots no known object names: any number
+    table[known_slots] = np.arange(known.size, dtype=small)
+    codes = np.empty(addresses.size, dtype=small)
+    for start in range(0, addresses.size, _KNOWN_CHUNK):
+        chunk = addresses[start : start + _KNOWN_CHUNK]
+        slot = chunk >> shift
+        slot &= mask
+        np.take(table, slot, out=codes[start : start + _KNOWN_CHUNK])
+        # mode="clip": a row of an unknown object may name an empty slot.
+        if not np.array_equal(np.take(known, codes[start : start + _KNOWN_CHUNK], mode="clip"),
+                              chunk):
+            return None
+    return codes, objects_at(known, values)
 
 
 def _page_slots(addresses: np.ndarray, shift: int, most: int, low: int | None = None,

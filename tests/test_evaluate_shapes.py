@@ -268,8 +268,9 @@ def test_arrow_columns_stay_in_arrow(storage):
     assert blocks[np.arange(len(starts))].tolist() == run["query_id"].iloc[starts].tolist()
 
 
+@pytest.mark.parametrize("known", [True, False])
 @pytest.mark.parametrize("order", ORDERS)
-def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
+def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order, known):
     # Long object columns that repeat the objects of a vocabulary hash each object once
     # (_hashing.repeats_objects): the same hashes and the same values as hashing every row.
     from evalkit import _hashing
@@ -293,8 +294,20 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order):
     one_object = {name: name for name in shuffled["query_id"]}  # each query's id one object
     shuffled["query_id"] = pd.Series([one_object[name] for name in shuffled["query_id"]],
                                      index=shuffled.index, dtype=object)
+    # The query ids' objects are numbered as those of the first rows (known), or, when
+    # some later row holds another, as any (the sample here is too short to see them all).
+    numbered_by_known = []
+    by_known = _hashing._known_object_codes
+
+    def spy(values, sampled):
+        coded = by_known(values, sampled if known else sampled[:1])
+        numbered_by_known.append(coded is not None)
+        return coded
+
+    monkeypatch.setattr(_hashing, "_known_object_codes", spy)
     coded, _ = _tables._coded_ids(shuffled["query_id"])
     assert (coded is not None) == (order in ("interleaved", "round robin"))
+    assert numbered_by_known == ([known] if coded is not None else [])
     ours = ek.evaluate(qrels, shuffled, LABELS)
     np.testing.assert_allclose(ours.to_numpy(float),
                                expected.loc[ours.index, LABELS].to_numpy(float), atol=1e-9)

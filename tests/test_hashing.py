@@ -235,6 +235,67 @@ def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
     assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
 
 
+@pytest.mark.parametrize("chunk", [1_000, 1 << 16])
+@pytest.mark.parametrize("vocabulary_size", [1, 7, 1_000])
+def test_known_object_codes_are_the_object_codes(monkeypatch, chunk, vocabulary_size):
+    # Told every object of the column (in any order), the numbering by a window of the
+    # address bits gives the codes and objects of _object_codes, a chunk of rows at a time.
+    rng = np.random.default_rng(vocabulary_size)
+    vocabulary = np.array([f"q{i}" for i in range(vocabulary_size)], dtype=object)
+    values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
+    monkeypatch.setattr(_hashing, "_KNOWN_CHUNK", chunk)
+    known = pd.unique(np.frombuffer(values, dtype=np.intp))
+    codes, objects = _hashing._known_object_codes(values, rng.permutation(known))
+    expected_codes, expected_objects = _hashing._object_codes(values)
+    np.testing.assert_array_equal(codes, expected_codes)
+    assert [id(v) for v in objects.tolist()] == [id(v) for v in expected_objects.tolist()]
+    assert not objects.flags.writeable
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("twin", [False, True])
+def test_known_object_codes_find_out_an_object_not_known(monkeypatch, where, twin):
+    # A row holding an object that was not known (in the first, a middle or the last chunk
+    # of rows) gives None, whether its address's slot is empty or a known object's; so
+    # does a row whose object is an equal str of another object.
+    monkeypatch.setattr(_hashing, "_KNOWN_CHUNK", 4_096)
+    rng = np.random.default_rng(3)
+    vocabulary = np.array([f"q{i}" for i in range(200)], dtype=object)
+    values = vocabulary[rng.integers(0, 150, 20_000)]
+    known = pd.unique(np.frombuffer(values, dtype=np.intp))
+    at = {"first": 5, "middle": 10_000, "last": 19_999}[where]
+    values[at] = "".join(["q", "3"]) if twin else vocabulary[170]
+    assert _hashing._known_object_codes(values, known) is None
+    values[at] = vocabulary[3]
+    assert _hashing._known_object_codes(values, known) is not None
+
+
+def test_known_object_codes_give_up_when_no_window_of_bits_sets_the_objects_apart():
+    # Addresses that agree on every window tried (2**40 bytes apart): None, before any row
+    # is read; the caller then numbers the column as _object_codes does.
+    values = np.array(["a", "b"], dtype=object)
+    address = np.frombuffer(values, dtype=np.intp)[0]
+    assert _hashing._known_object_codes(
+        values, np.array([address, address + (1 << 40)], dtype=np.intp)) is None
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(1, 300), st.integers(1, 300), st.integers(0, 2**32 - 1))
+def test_known_object_codes_are_right_or_none(vocabulary_size, known_size, seed):
+    # Whatever part of the objects is known: the codes of _object_codes, or None when some
+    # row's object is not known.
+    rng = np.random.default_rng(seed)
+    vocabulary = np.array([f"d{i}" for i in range(vocabulary_size)], dtype=object)
+    values = vocabulary[rng.integers(0, vocabulary.size, 3_000)]
+    addresses = pd.unique(np.frombuffer(values, dtype=np.intp))
+    known = rng.permutation(addresses)[:known_size]
+    coded = _hashing._known_object_codes(values, known)
+    if known.size < addresses.size:
+        assert coded is None
+    else:
+        np.testing.assert_array_equal(coded[0], _hashing._object_codes(values)[0])
+
+
 @pytest.mark.parametrize("chunk", [3, 1 << 14])
 @pytest.mark.parametrize("seed", range(6))
 def test_prefixes_are_the_first_16_bytes_and_the_hashes_unchanged(monkeypatch, seed, chunk):
