@@ -19,7 +19,7 @@ import pytest
 import evalkit as ek
 from evalkit import _hashing
 from evalkit.trec import _evaluate as evaluation
-from evalkit.trec import _pairs, _tables
+from evalkit.trec import _ordering, _pairs, _tables
 
 from .test_evaluation import oracle
 
@@ -462,7 +462,7 @@ def test_columns_are_gathered_in_query_order_in_halves(monkeypatch, threads, n):
     by_query = np.argsort(code, kind="stable")
     columns = {"score": rng.random(n), "keys": rng.integers(0, 2**63, n).astype(np.uint64),
                "doc": np.arange(n, dtype=np.intp) * 16 + 3, "none": None}
-    gathered = evaluation._in_query_order(by_query, columns)
+    gathered = _ordering._in_query_order(by_query, columns)
     assert gathered["none"] is None
     for name in ("score", "keys", "doc"):
         assert gathered[name].dtype == columns[name].dtype

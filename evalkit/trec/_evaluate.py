@@ -68,6 +68,7 @@ from ._ordering import (
     _all_distinct,
     _argsort_in_blocks,
     _by_query,
+    _in_query_order,
     _names_at,
     _score_order,
     _trec_ranking,
@@ -281,26 +282,6 @@ def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int, repeated: bool) -> 
 
     _for_each(one_chunk, range(0, doc.size, _PIECE))
     return _pair_keys(code, keys, n_queries)
-
-
-def _in_query_order(by_query: np.ndarray,
-                    columns: dict[str, np.ndarray | None]) -> dict[str, np.ndarray | None]:
-    """``column[by_query]`` for each column (None stays None), gathered half a column at a
-    time in the threads of ``_for_each``: a gather in an order that jumps through the whole
-    run waits on memory, and two cores wait in parallel."""
-    n = by_query.size
-    out = {name: None if column is None else np.empty(n, dtype=column.dtype)
-           for name, column in columns.items()}
-    halves = [(name, start, stop) for name, column in columns.items() if column is not None
-              for start, stop in ((0, n // 2), (n // 2, n))]
-
-    def gather(half: tuple[str, int, int]) -> None:
-        name, start, stop = half
-        # mode="clip": the rows are valid, and "raise" would gather into a buffer first.
-        np.take(columns[name], by_query[start:stop], out=out[name][start:stop], mode="clip")
-
-    _for_each(gather, halves)
-    return out
 
 
 class _NotStrings(Exception):

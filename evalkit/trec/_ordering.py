@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._hashing import take_objects
+from .._threads import _for_each
 
 __all__: list[str] = []
 
@@ -251,6 +252,26 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
         return np.argsort(code.astype(np.uint16), kind="stable"), counts
     order = np.argsort((code & 0xFFFF).astype(np.uint16), kind="stable")
     return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")], counts
+
+
+def _in_query_order(by_query: np.ndarray,
+                    columns: dict[str, np.ndarray | None]) -> dict[str, np.ndarray | None]:
+    """``column[by_query]`` for each column (None stays None), gathered half a column at a
+    time in the threads of ``_for_each``: a gather in an order that jumps through the whole
+    run waits on memory, and two cores wait in parallel."""
+    n = by_query.size
+    out = {name: None if column is None else np.empty(n, dtype=column.dtype)
+           for name, column in columns.items()}
+    halves = [(name, start, stop) for name, column in columns.items() if column is not None
+              for start, stop in ((0, n // 2), (n // 2, n))]
+
+    def gather(half: tuple[str, int, int]) -> None:
+        name, start, stop = half
+        # mode="clip": the rows are valid, and "raise" would gather into a buffer first.
+        np.take(columns[name], by_query[start:stop], out=out[name][start:stop], mode="clip")
+
+    _for_each(gather, halves)
+    return out
 
 
 def _counting_sort() -> Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]] | None:
