@@ -268,6 +268,20 @@ def test_arrow_columns_stay_in_arrow(storage):
     assert blocks[np.arange(len(starts))].tolist() == run["query_id"].iloc[starts].tolist()
 
 
+@pytest.mark.parametrize("chunk", [7, 1 << 16])
+@pytest.mark.parametrize("size", [0, 1, 100, 1_000])
+def test_query_numbers_looked_up_a_chunk_at_a_time(monkeypatch, chunk, size):
+    # An object-numbered query column's numbers become the qrels' query numbers (intp, -1
+    # for an unjudged query) a chunk at a time: the whole gather's values, at every size.
+    monkeypatch.setattr(_ordering, "_LOOKUP_CHUNK", chunk)
+    rng = np.random.default_rng(size)
+    table = rng.integers(-1, 50, 40).astype(np.intp)
+    codes = rng.integers(0, table.size, size).astype(np.int32)
+    looked_up = _ordering._looked_up(table, codes)
+    assert looked_up.dtype == np.intp
+    np.testing.assert_array_equal(looked_up, table[codes])
+
+
 @pytest.mark.parametrize("known", [True, False])
 @pytest.mark.parametrize("order", ORDERS)
 def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order, known):
@@ -452,10 +466,11 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
 
 @pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 1_001])
-def test_columns_are_gathered_in_query_order_in_halves(monkeypatch, threads, n):
-    # An interleaved run's scores, keys and object references are gathered in query order
-    # half a column at a time (in threads when there are several): each equals the column
-    # gathered at once, and a missing column stays missing.
+def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n):
+    # An interleaved run's scores, keys and object references are put in query order:
+    # scattered to each row's place on one thread, gathered half a column at a time in
+    # threads on several. Each equals the column gathered at once, and a missing column
+    # stays missing.
     monkeypatch.setenv("EVALKIT_THREADS", threads)
     rng = np.random.default_rng(n)
     code = rng.integers(0, 5, n)

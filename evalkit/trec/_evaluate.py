@@ -69,6 +69,7 @@ from ._ordering import (
     _argsort_in_blocks,
     _by_query,
     _in_query_order,
+    _looked_up,
     _names_at,
     _score_order,
     _trec_ranking,
@@ -232,7 +233,7 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
     else:
         lookup = pd.Index(names, dtype=object)
         if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
-            return lookup.get_indexer(block_ids.ids)[block_ids.codes]  # intp, as _by_query takes
+            return _looked_up(lookup.get_indexer(block_ids.ids), block_ids.codes)
         if block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
             block_id, distinct = pd.factorize(block_ids)
             block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]

@@ -13,9 +13,12 @@ from typing import Any
 import numpy as np
 
 from .._hashing import take_objects
-from .._threads import _for_each
+from .._threads import _for_each, _threads
 
 __all__: list[str] = []
+
+# _looked_up gathers this many rows at a time.
+_LOOKUP_CHUNK = 1 << 16
 
 
 def _trec_order(
@@ -256,12 +259,24 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
 
 def _in_query_order(by_query: np.ndarray,
                     columns: dict[str, np.ndarray | None]) -> dict[str, np.ndarray | None]:
-    """``column[by_query]`` for each column (None stays None), gathered half a column at a
-    time in the threads of ``_for_each``: a gather in an order that jumps through the whole
-    run waits on memory, and two cores wait in parallel."""
+    """``column[by_query]`` for each column (None stays None).
+
+    On several threads, gathered half a column at a time in the threads of ``_for_each``:
+    a gather in an order that jumps through the whole run waits on memory, and two cores
+    wait in parallel. On one, scattered: each row's place in query order (the inverse of
+    ``by_query``) is worked out once, then each column is read in its stored order and
+    written to those places, which does not hold the core up as reads do (threads would
+    write to the same cache lines)."""
     n = by_query.size
     out = {name: None if column is None else np.empty(n, dtype=column.dtype)
            for name, column in columns.items()}
+    if _threads() == 1:
+        place = np.empty(n, dtype=np.intp)
+        place[by_query] = np.arange(n, dtype=np.intp)
+        for name, column in columns.items():
+            if column is not None:
+                out[name][place] = column
+        return out
     halves = [(name, start, stop) for name, column in columns.items() if column is not None
               for start, stop in ((0, n // 2), (n // 2, n))]
 
@@ -271,6 +286,17 @@ def _in_query_order(by_query: np.ndarray,
         np.take(columns[name], by_query[start:stop], out=out[name][start:stop], mode="clip")
 
     _for_each(gather, halves)
+    return out
+
+
+def _looked_up(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """``table[codes]`` (intp, as :func:`_by_query` takes it) for int32 ``codes``, a chunk
+    at a time: numpy's gather first copies int32 indices to intp, and a chunk's copy stays
+    in cache (at 10^6 rows, 0.9 ms against 1.8)."""
+    out = np.empty(codes.size, dtype=np.intp)
+    for start in range(0, codes.size, _LOOKUP_CHUNK):
+        stop = start + _LOOKUP_CHUNK
+        np.take(table, codes[start:stop].astype(np.intp), out=out[start:stop])
     return out
 
 
