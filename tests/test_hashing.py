@@ -235,11 +235,14 @@ def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
     assert [id(v) for v in values.tolist()] == [by_address[c] for c in codes.tolist()]
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("chunk", [1_000, 1 << 16])
 @pytest.mark.parametrize("vocabulary_size", [1, 7, 1_000])
-def test_known_object_codes_are_the_object_codes(monkeypatch, chunk, vocabulary_size):
+def test_known_object_codes_are_the_object_codes(monkeypatch, chunk, vocabulary_size, threads):
     # Told every object of the column (in any order), the numbering by a window of the
-    # address bits gives the codes and objects of _object_codes, a chunk of rows at a time.
+    # address bits gives the codes and objects of _object_codes, a chunk of rows at a time,
+    # on one thread or several.
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
     rng = np.random.default_rng(vocabulary_size)
     vocabulary = np.array([f"q{i}" for i in range(vocabulary_size)], dtype=object)
     values = vocabulary[rng.integers(0, vocabulary.size, 20_000)]
@@ -252,12 +255,14 @@ def test_known_object_codes_are_the_object_codes(monkeypatch, chunk, vocabulary_
     assert not objects.flags.writeable
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 @pytest.mark.parametrize("twin", [False, True])
-def test_known_object_codes_find_out_an_object_not_known(monkeypatch, where, twin):
+def test_known_object_codes_find_out_an_object_not_known(monkeypatch, where, twin, threads):
     # A row holding an object that was not known (in the first, a middle or the last chunk
     # of rows) gives None, whether its address's slot is empty or a known object's; so
-    # does a row whose object is an equal str of another object.
+    # does a row whose object is an equal str of another object. On one thread or several.
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
     monkeypatch.setattr(_hashing, "_KNOWN_CHUNK", 4_096)
     rng = np.random.default_rng(3)
     vocabulary = np.array([f"q{i}" for i in range(200)], dtype=object)

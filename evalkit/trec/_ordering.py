@@ -291,12 +291,16 @@ def _in_query_order(by_query: np.ndarray,
 
 def _looked_up(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """``table[codes]`` (intp, as :func:`_by_query` takes it) for int32 ``codes``, a chunk
-    at a time: numpy's gather first copies int32 indices to intp, and a chunk's copy stays
-    in cache (at 10^6 rows, 0.9 ms against 1.8)."""
+    at a time (in the threads of ``_for_each``): numpy's gather first copies int32 indices
+    to intp, and a chunk's copy stays in cache (at 10^6 rows, 0.9 ms against 1.8 on one
+    thread)."""
     out = np.empty(codes.size, dtype=np.intp)
-    for start in range(0, codes.size, _LOOKUP_CHUNK):
+
+    def one_chunk(start: int) -> None:
         stop = start + _LOOKUP_CHUNK
-        np.take(table, codes[start:stop].astype(np.intp), out=out[start:stop])
+        np.take(table, codes[start:stop].astype(np.intp, copy=False), out=out[start:stop])
+
+    _for_each(one_chunk, range(0, codes.size, _LOOKUP_CHUNK))
     return out
 
 
