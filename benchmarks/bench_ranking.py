@@ -59,7 +59,7 @@ taken in turn (best of 7-11), and pytrec_eval with its dicts once; goals per sha
 default threads and on one: >= 1.5x ranx's bare evaluate, >= 3x pytrec_eval with its dicts;
 and an interleaved run at most 1.2x the time of the same rows grouped by query (the two
 shapes of each such pair timed again side by side, taken in turn in one fresh process, for
-that ratio, in three fresh processes, the goal judged on the median of their ratios: one
+that ratio, in seven fresh processes, the goal judged on the median of their ratios: one
 process's ratio moves by 0.2-0.4 between processes on the same code). Each shape is measured
 in a fresh process (all tools side by side in it), so
 that its figures do not depend on the shapes and sections that ran before it: evalkit reads
@@ -423,8 +423,9 @@ INTERLEAVED_PAIRS = {"queries interleaved": "shuffled within queries",
 GOAL_INTERLEAVED = 1.2
 #: Fresh processes per pair; the goal is judged on the median of their ratios. One process's
 #: ratio moved by 0.2-0.4 from one process to the next on the same code (shared ids: 1.04-1.47x
-#: over 8 processes; where the objects of its ids happened to lie in memory was one cause).
-PAIR_PROCESSES = 3
+#: over 8 processes; where the objects of its ids happened to lie in memory was one cause), and
+#: the median of 3 by 0.05 between two benches of the same code: 7 (about 25 s a pair).
+PAIR_PROCESSES = 7
 
 
 def family_data(spec: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
