@@ -21,7 +21,7 @@ from ._threads import _for_each
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
-           "object_hashes_and_prefixes", "objects_at", "BYTE_MASKS"]
+           "object_hashes_and_prefixes", "objects_at", "BYTE_MASKS", "ROWS_AN_OBJECT"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -39,6 +39,9 @@ _PAGE_BITS = 20
 _BORROW_MIN = 64
 # Object arrays this long or longer are checked for repeated objects (repeats_objects).
 _REPEATS_MIN = 1 << 16
+# An object array repeats its objects when it has this many rows an object or more (then
+# hashing each distinct object once pays; the query ids of an interleaved run too).
+ROWS_AN_OBJECT = 4
 #: 2**64 / the golden ratio (Knuth's multiplicative hashing), odd: spreads references and numbers.
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -243,10 +246,11 @@ def objects_at(addresses: np.ndarray, owner: np.ndarray) -> np.ndarray:
 
 
 def repeats_objects(values: np.ndarray) -> bool:
-    """Whether a long object array holds the same objects many times over (about 4 times
-    each or more), as an array taken from a vocabulary of ids does: hashing each distinct
-    object once then pays. Estimated from the distinct references among those that fall in
-    one 64th of a hash of their values (the distinct ones of ~n/64 numbers)."""
+    """Whether a long object array holds the same objects many times over (about
+    ``ROWS_AN_OBJECT`` times each or more), as an array taken from a vocabulary of ids
+    does: hashing each distinct object once then pays. Estimated from the distinct
+    references among those that fall in one 64th of a hash of their values (the distinct
+    ones of ~n/64 numbers)."""
     n = len(values)
     if values.dtype != object or n < _REPEATS_MIN or not values.flags.c_contiguous:
         return False
@@ -260,7 +264,7 @@ def repeats_objects(values: np.ndarray) -> bool:
     import pandas as pd
 
     # pandas' hash table: a quarter of np.unique's time on these ~n/64 numbers.
-    return pd.unique(np.concatenate(sampled)).size * 64 * 4 < n
+    return pd.unique(np.concatenate(sampled)).size * 64 * ROWS_AN_OBJECT < n
 
 
 def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

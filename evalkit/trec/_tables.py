@@ -230,18 +230,18 @@ def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     """The ids of an object column whose rows change object often (queries interleaved)
     while its objects recur (each query's id one object), numbered by object: no string
     is compared or hashed per row. None for other columns, or when some id is not a str.
-    Whether the objects recur (4 rows an object or more) is judged on the first
-    ``_REPEATS_SAMPLE`` rows, then confirmed on the numbering of all: a column of a few
-    objects shows it at once, and the sample (0.15 ms) costs a fifth of one of the whole
-    column (:func:`~evalkit._hashing.repeats_objects`, 0.74 ms at 10^6 rows). The rows are
-    numbered as holding the sample's objects
+    Whether the objects recur (``ROWS_AN_OBJECT`` rows an object or more) is judged on
+    the first ``_REPEATS_SAMPLE`` rows, then confirmed on the numbering of all: a column of
+    a few objects shows it at once, and the sample (0.15 ms) costs a fifth of one of the
+    whole column (:func:`~evalkit._hashing.repeats_objects`, 0.74 ms at 10^6 rows). The
+    rows are numbered as holding the sample's objects
     (:func:`~evalkit._hashing._known_object_codes`, about 2 ms at 10^6 rows, a third of
     :func:`~evalkit._hashing._object_codes` for query ids spread over the heap), or, when
     some row holds another, as holding any.
 
     Also where the column's object references differ from the next row's, when compared
     (an object column's), for :func:`_id_blocks`."""
-    from .._hashing import _known_object_codes, _object_codes
+    from .._hashing import ROWS_AN_OBJECT, _known_object_codes, _object_codes
 
     values = column.to_numpy()
     if values.dtype != object or not values.flags.c_contiguous:
@@ -253,12 +253,12 @@ def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     if values.size < _REPEATS_SAMPLE:
         return None, changed
     sampled = pd.unique(references[:_REPEATS_SAMPLE])
-    if sampled.size * 4 >= _REPEATS_SAMPLE:
+    if sampled.size * ROWS_AN_OBJECT >= _REPEATS_SAMPLE:
         return None, changed
     # Most often the first rows hold every object: numbered as those, else as any.
     coded = _known_object_codes(values, sampled)
     codes, objects = _object_codes(values) if coded is None else coded
-    if objects.size * 4 >= values.size:
+    if objects.size * ROWS_AN_OBJECT >= values.size:
         return None, changed
     ids = np.array(objects, dtype=object)  # references of its own: kept in CodedIds
     if pd.api.types.infer_dtype(ids, skipna=False) != "string":
