@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evalkit as ek
 from evalkit import _hashing
@@ -538,6 +540,65 @@ def test_arrow_rows_are_found_among_the_names_as_python_finds_them(monkeypatch, 
     array = pa.array(ids.tolist(), type=pa.large_string() if large else pa.string())
     found = _tables.arrow_rows_in(array, names)
     assert found.dtype == np.int32
+    np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
+
+
+@pytest.mark.parametrize("route", ["views", "collide", "many names", "long id"])
+@pytest.mark.parametrize("large", [False, True])
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, large, threads):
+    # Ids of at most 12 bytes are numbered from their string views (two words each, hashed
+    # to a slot of the names' table and compared whole): the rows pandas' get_indexer
+    # finds on the same ids as str, for empty, 12-byte, unicode, NUL-holding and absent ids,
+    # in a sliced array, against names longer than 12 bytes or that arrow cannot hold. When
+    # the names collide in every table tried, are too many, or an id is longer, index_in.
+    pa = pytest.importorskip("pyarrow")
+    from evalkit.trec import _tables
+
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    monkeypatch.setattr(_tables, "_VIEW_CHUNK", 1_000)
+    if route == "collide":
+        monkeypatch.setattr(_tables, "_MULTIPLIERS", np.zeros(16, dtype=np.uint64))
+    if route == "many names":
+        monkeypatch.setattr(_tables, "_VIEW_NAMES", 10)
+    rng = np.random.default_rng(7)
+    pool = np.array([f"q{i}" for i in range(60)] + [
+        "", "é", "q1 ", "Q1", "\u4e2d\u6587", "\U0001f600", "a\0b", "\0", "x" * 12,
+        "x" * 11 + "y", "é" * 6, "abcd", "abcd" + "\0" * 8], dtype=object)
+    ids = pool[rng.integers(0, pool.size, 20_000)]
+    ids[::97] = "abcd9999"  # the first name's length and first 4 bytes, not its last 4
+    if route == "long id":
+        ids[17] = "x" * 13
+    names = np.r_[["abcd1234"], pd.unique(pool[rng.random(pool.size) < 0.7]),
+                  ["x" * 13, "bad\ud800", "y" * 40]].astype(object)
+    array = pa.array(["pad"] + ids.tolist(), type=pa.large_string() if large else pa.string())
+    array = array.slice(1)  # an offset into the buffers
+    taken = []
+    short_rows_in = _tables._short_rows_in
+    monkeypatch.setattr(_tables, "_short_rows_in",
+                        lambda *args: taken.append(short_rows_in(*args)) or taken[-1])
+    found = _tables.arrow_rows_in(array, names)
+    assert (taken[0] is not None) == (route == "views")
+    assert found.dtype == np.int32
+    np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.text(st.characters(exclude_categories=["Cs"]), max_size=4), min_size=1,
+                max_size=40, unique=True),
+       st.integers(0, 2**32 - 1))
+def test_short_arrow_ids_found_as_python_finds_them(pool, seed):
+    # Any text of at most 12 bytes (4 characters of up to 3 bytes, or 3 of 4): the
+    # numbering from the views is get_indexer's, whichever names are asked.
+    pa = pytest.importorskip("pyarrow")
+    from evalkit.trec import _tables
+
+    rng = np.random.default_rng(seed)
+    pool = np.array([text for text in pool if len(text.encode()) <= 12] or [""], dtype=object)
+    ids = pool[rng.integers(0, pool.size, 500)]
+    names = pool[rng.random(pool.size) < 0.5]
+    found = _tables._short_rows_in(pa.array(ids.tolist(), type=pa.string()),
+                                   pa.array(names.tolist(), type=pa.string()))
     np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
 

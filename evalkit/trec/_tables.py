@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._hashing import take_objects
+from .._hashing import _MULTIPLIERS, take_objects
 from .._threads import _for_each, _threads
 from ._measures import block_starts
 
@@ -31,6 +31,12 @@ _GRADES = "grades; a negative one is unjudged"
 _BLOCKS_SAMPLE = 1 << 14
 # _coded_ids: a column this long or longer, judged on its first this many rows.
 _REPEATS_SAMPLE = 1 << 16
+# arrow_rows_in numbers ids of at most _VIEW_BYTES bytes from their string views, against
+# at most _VIEW_NAMES names (in a table of 2**20 slots, 8 MB, at most), a chunk of
+# _VIEW_CHUNK ids at a time.
+_VIEW_BYTES = 12
+_VIEW_NAMES = 1 << 11
+_VIEW_CHUNK = 1 << 16
 
 
 def _table(value: Any, name: str) -> pd.DataFrame:
@@ -335,6 +341,9 @@ def arrow_rows_in(ids: Any, names: np.ndarray) -> np.ndarray:
         value_set = pa.array([name if _encodable(name) else None for name in names.tolist()],
                              type=ids.type)
     n = len(ids)
+    rows = _short_rows_in(ids, value_set)
+    if rows is not None:
+        return rows
     pieces = 4 if _threads() > 1 and n >= 4 * _BLOCKS_SAMPLE else 1
     bounds = [n * i // pieces for i in range(pieces + 1)]
     rows = np.empty(n, dtype=np.int32)
@@ -345,6 +354,86 @@ def arrow_rows_in(ids: Any, names: np.ndarray) -> np.ndarray:
         rows[bounds[i] : bounds[i + 1]] = pc.fill_null(found, -1).to_numpy()
 
     _for_each(look_up, range(pieces))
+    return rows
+
+
+def _short(strings: Any) -> bool:
+    """Whether every string of an arrow string array is at most 12 bytes long (``_VIEW_BYTES``):
+    held whole in its ``string_view``."""
+    import pyarrow.compute as pc
+
+    return len(strings) > 0 and pc.max(pc.binary_length(strings)).as_py() <= _VIEW_BYTES
+
+
+def _views(strings: Any) -> np.ndarray | None:
+    """Each string of an arrow string array of short strings (see :func:`_short`), without
+    nulls, as its ``string_view``: two uint64 words, its length and first 4 bytes, then its
+    bytes 4 to 11, zero-padded (equal views are equal strings). None when this pyarrow has
+    no ``string_view``."""
+    import pyarrow as pa
+
+    try:
+        views = strings.cast(pa.string_view())
+    except (AttributeError, pa.ArrowNotImplementedError):  # pyarrow before 16
+        return None
+    n = len(strings)
+    words = np.frombuffer(views.buffers()[1], dtype=np.uint64)
+    return words[2 * views.offset : 2 * (views.offset + n)].reshape(n, 2)
+
+
+def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
+    """:func:`arrow_rows_in` for ids of at most 12 bytes each, from their views (see
+    :func:`_views`): about 3/4 of the time of ``index_in``. The names' views get slots of
+    a table (about 1,000 a name, 2**20 at most), told apart by a multiplicative hash of
+    their two words (a few multipliers are tried), and each id is the name its view's slot
+    holds when its view equals that name's, else -1 (no other name can equal it: equal
+    views share a slot). None when an id is longer, the names are too many (over
+    ``_VIEW_NAMES``) or no multiplier sets them apart. A chunk of ids at a time (in the
+    threads of ``_for_each``), whose temporaries stay in cache."""
+    import pyarrow.compute as pc
+
+    if len(value_set) > _VIEW_NAMES or not _short(ids):
+        return None
+    # A name longer than 12 bytes, or null (one arrow cannot hold), equals no id.
+    short = pc.fill_null(pc.less_equal(pc.binary_length(value_set), _VIEW_BYTES), False)
+    named = np.flatnonzero(short.to_numpy(zero_copy_only=False))
+    if not named.size:
+        return np.full(len(ids), -1, dtype=np.int32)
+    name_words = _views(value_set.filter(short))
+    if name_words is None:
+        return None
+    bits = min(int(named.size).bit_length() + 10, 20)
+    shift = np.uint64(64 - bits)
+    for first, second in zip(_MULTIPLIERS[0:16:2], _MULTIPLIERS[1:16:2], strict=True):
+        slots = (name_words[:, 0] * first + name_words[:, 1] * second) >> shift
+        if np.unique(slots).size == slots.size:
+            break
+    else:
+        return None
+    # Each slot's name (its row in value_set; an empty slot's: row 0, which no id whose
+    # view lands there equals), and each name's words: a name left out gets words no id has
+    # (a length over 12).
+    table = np.zeros(1 << bits, dtype=np.intp)
+    table[slots] = named
+    first_word = np.full(len(value_set), np.uint64(2**32 - 1))
+    second_word = np.zeros(len(value_set), dtype=np.uint64)
+    first_word[named], second_word[named] = name_words[:, 0], name_words[:, 1]
+    rows = np.empty(len(ids), dtype=np.int32)
+    words = _views(ids)
+
+    def one_chunk(start: int) -> None:
+        view = words[start : start + _VIEW_CHUNK]
+        slot = view[:, 0] * first
+        slot += view[:, 1] * second
+        slot >>= shift
+        at = np.take(table, slot)
+        same = np.take(first_word, at) == view[:, 0]
+        same &= np.take(second_word, at) == view[:, 1]
+        out = rows[start : start + _VIEW_CHUNK]
+        np.copyto(out, at, casting="unsafe")
+        out[~same] = -1
+
+    _for_each(one_chunk, range(0, len(ids), _VIEW_CHUNK))
     return rows
 
 
