@@ -466,20 +466,26 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
         np.testing.assert_array_equal(counts, np.bincount(rows, minlength=n_queries))
 
 
+@pytest.mark.parametrize("order_kept", [False, True])
 @pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 1_001])
-def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n):
+def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n,
+                                                                  order_kept):
     # An interleaved run's scores, keys and object references are put in query order:
-    # scattered to each row's place on one thread, gathered half a column at a time in
-    # threads on several. Each equals the column gathered at once, and a missing column
+    # scattered to each row's place (the columns split between two threads where there
+    # are several), or, on several threads when the caller keeps the order, gathered half a
+    # column at a time. Each equals the column gathered at once, and a missing column
     # stays missing.
+    from evalkit import _threads
+
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
     monkeypatch.setenv("EVALKIT_THREADS", threads)
     rng = np.random.default_rng(n)
     code = rng.integers(0, 5, n)
     by_query = np.argsort(code, kind="stable")
     columns = {"score": rng.random(n), "keys": rng.integers(0, 2**63, n).astype(np.uint64),
                "doc": np.arange(n, dtype=np.intp) * 16 + 3, "none": None}
-    gathered = _ordering._in_query_order(by_query, columns)
+    gathered = _ordering._in_query_order(by_query, columns, order_kept=order_kept)
     assert gathered["none"] is None
     for name in ("score", "keys", "doc"):
         assert gathered[name].dtype == columns[name].dtype

@@ -368,12 +368,12 @@ def _judged_run(
         run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
     if by_query is not None:
         del r_code  # in query order, they are counted below rather than gathered
-        # An object array's references are gathered in query order at once with the scores
+        # An object array's references are put in query order at once with the scores
         # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
-        # when read.
+        # when read, through by_query, which is then kept.
         columns = {"score": r_score, "keys": run_keys,
                    "doc": np.frombuffer(r_doc, dtype=np.intp) if borrowable(r_doc) else None}
-        gathered = _in_query_order(by_query, columns)
+        gathered = _in_query_order(by_query, columns, order_kept=columns["doc"] is None)
         r_score, run_keys = gathered["score"], gathered["keys"]
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
                  else objects_at(gathered["doc"], r_doc))
