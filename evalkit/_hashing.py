@@ -31,8 +31,11 @@ _OBJECT_CHUNK = 1 << 14
 # they lie in instead when that leaves out half the slots or more.
 _SLOTS_PER_ROW = 8
 _DENSE_SLOTS_PER_ROW = 2
-# _known_object_codes numbers this many rows at a time (their temporaries stay in cache).
+# _known_object_codes numbers this many rows at a time (their temporaries stay in cache),
+# and at most _KNOWN_MOST known objects (more: a table of their slots would outgrow the
+# cache, and the windows of address bits tried would rarely set them apart).
 _KNOWN_CHUNK = 1 << 16
+_KNOWN_MOST = 1 << 11
 # Objects far apart are numbered in a table of the 1 MB pages they lie in (see _page_slots).
 _PAGE_BITS = 20
 # take_objects borrows the references of this many rows or more (fewer: numpy's gather).
@@ -332,21 +335,23 @@ def _known_object_codes(values: np.ndarray, known: np.ndarray
                         ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`_object_codes` for an object array whose objects are expected to be the few
     ``known`` ones (their addresses, distinct: those seen on its first rows), or None when
-    some row holds another object.
+    some row holds another object, or the known objects are over ``_KNOWN_MOST``.
 
     Some window of the address bits (starting a few bits above the alignment, about 1,000
-    slots a known object) sets the known objects apart: each is a slot of a small table,
-    and each row is numbered by the slot its address's bits name, whatever the span of the
-    addresses (no pages, no factorizing). Each row is then checked against the object its
-    number stands for, so an object that was not known (which may name an empty slot or a
-    known object's) is found out, and the caller numbers the column as
-    :func:`_object_codes` does. A chunk of rows at a time (in the threads of ``_for_each``),
-    whose temporaries stay in cache.
-    At 10^6 rows of 1,000 objects spread over 260 MB of memory: about 2 ms against 6-7.
+    slots a known object, 2**20 at most) sets the known objects apart: each is a slot of a
+    small table, and each row is numbered by the slot its address's bits name, whatever the
+    span of the addresses (no pages, no factorizing). Each row is then checked against the
+    object its number stands for, so an object that was not known (which may name an empty
+    slot or a known object's) is found out, and the caller numbers the column as
+    :func:`_object_codes` does. A chunk of rows at a time (in the threads of
+    ``_for_each``), whose temporaries stay in cache. At 10^6 rows of 1,000 objects spread
+    over 260 MB of memory: about 2 ms against 6-7.
     """
+    if known.size > _KNOWN_MOST:
+        return None
     known = np.sort(known)
     addresses = np.frombuffer(values, dtype=np.intp)
-    bits = int(known.size).bit_length() + 10
+    bits = min(int(known.size).bit_length() + 10, 20)  # a table of 4 MB at most
     mask = (1 << bits) - 1
     for shift in range(4, 12):  # objects are aligned to 16 bytes at least
         known_slots = (known >> shift) & mask

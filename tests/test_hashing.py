@@ -291,13 +291,18 @@ def test_known_object_codes_find_out_an_object_not_known(monkeypatch, where, twi
     assert _hashing._known_object_codes(values, known) is not None
 
 
-def test_known_object_codes_give_up_when_no_window_of_bits_sets_the_objects_apart():
-    # Addresses that agree on every window tried (2**40 bytes apart): None, before any row
-    # is read; the caller then numbers the column as _object_codes does.
+def test_known_object_codes_give_up_when_no_window_of_bits_sets_the_objects_apart(
+        monkeypatch):
+    # Addresses that agree on every window tried (2**40 bytes apart), or more known objects
+    # than _KNOWN_MOST: None, before any row is read; the caller then numbers the column as
+    # _object_codes does.
     values = np.array(["a", "b"], dtype=object)
-    address = np.frombuffer(values, dtype=np.intp)[0]
+    addresses = np.frombuffer(values, dtype=np.intp)
     assert _hashing._known_object_codes(
-        values, np.array([address, address + (1 << 40)], dtype=np.intp)) is None
+        values, np.array([addresses[0], addresses[0] + (1 << 40)], dtype=np.intp)) is None
+    assert _hashing._known_object_codes(values, addresses) is not None
+    monkeypatch.setattr(_hashing, "_KNOWN_MOST", 1)
+    assert _hashing._known_object_codes(values, addresses) is None
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
