@@ -589,9 +589,12 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
     np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
 
+# Any character UTF-8 can encode (hypothesis 6.80, the floor, has no exclude_categories).
+NOT_SURROGATE = st.characters(max_codepoint=0xD7FF) | st.characters(min_codepoint=0xE000)
+
+
 @settings(max_examples=80, deadline=None, derandomize=True)
-@given(st.lists(st.text(st.characters(exclude_categories=["Cs"]), max_size=4), min_size=1,
-                max_size=40, unique=True),
+@given(st.lists(st.text(NOT_SURROGATE, max_size=4), min_size=1, max_size=40, unique=True),
        st.integers(0, 2**32 - 1))
 def test_short_arrow_ids_found_as_python_finds_them(pool, seed):
     # Any text of at most 12 bytes (4 characters of up to 3 bytes, or 3 of 4): the
