@@ -405,7 +405,8 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     bits = min(int(named.size).bit_length() + 10, 20)
     shift = np.uint64(64 - bits)
     for first, second in zip(_MULTIPLIERS[0:16:2], _MULTIPLIERS[1:16:2], strict=True):
-        slots = (name_words[:, 0] * first + name_words[:, 1] * second) >> shift
+        # Below 2**20 after the shift: exact as intp (numpy 2.0 takes no uint64 indices).
+        slots = ((name_words[:, 0] * first + name_words[:, 1] * second) >> shift).view(np.intp)
         if np.unique(slots).size == slots.size:
             break
     else:
@@ -426,7 +427,7 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
         slot = view[:, 0] * first
         slot += view[:, 1] * second
         slot >>= shift
-        at = np.take(table, slot)
+        at = np.take(table, slot.view(np.intp))
         same = np.take(first_word, at) == view[:, 0]
         same &= np.take(second_word, at) == view[:, 1]
         out = rows[start : start + _VIEW_CHUNK]
