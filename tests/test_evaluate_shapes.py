@@ -466,19 +466,21 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
         np.testing.assert_array_equal(counts, np.bincount(rows, minlength=n_queries))
 
 
+@pytest.mark.parametrize("chunk", [4, 1 << 16])
 @pytest.mark.parametrize("order_kept", [False, True])
 @pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 1_001])
 def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n,
-                                                                  order_kept):
+                                                                  order_kept, chunk):
     # An interleaved run's scores, keys and object references are put in query order:
-    # scattered to each row's place (the columns split between two threads where there
-    # are several), or, on several threads when the caller keeps the order, gathered half a
-    # column at a time. Each equals the column gathered at once, and a missing column
-    # stays missing.
+    # scattered to each row's place a chunk at a time (the columns split between two
+    # threads where there are several), or, on several threads when the caller keeps the
+    # order, gathered half a column at a time. Each equals the column gathered at once,
+    # and a missing column stays missing; chunks of 4 rows end inside the run.
     from evalkit import _threads
 
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    monkeypatch.setattr(_ordering, "_LOOKUP_CHUNK", chunk)
     monkeypatch.setenv("EVALKIT_THREADS", threads)
     rng = np.random.default_rng(n)
     code = rng.integers(0, 5, n)
@@ -490,6 +492,19 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
     for name in ("score", "keys", "doc"):
         assert gathered[name].dtype == columns[name].dtype
         np.testing.assert_array_equal(gathered[name], columns[name][by_query])
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 16])
+@pytest.mark.parametrize("n", [0, 1, 5, 1_000])
+def test_places_invert_the_query_order(monkeypatch, n, chunk):
+    # Each row's place in by_query, made a chunk at a time, is the inverse permutation:
+    # int32 (half the memory of intp) for any run under 2**31 rows.
+    monkeypatch.setattr(_ordering, "_LOOKUP_CHUNK", chunk)
+    by_query = np.random.default_rng(n).permutation(n)
+    place = _ordering._places(by_query)
+    assert place.dtype == np.int32
+    np.testing.assert_array_equal(place, np.argsort(by_query))
+    np.testing.assert_array_equal(place[by_query], np.arange(n))
 
 
 @pytest.mark.parametrize("sample", [3, 1 << 14])
