@@ -564,7 +564,8 @@ def test_arrow_rows_are_found_among_the_names_as_python_finds_them(monkeypatch, 
     np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
 
-@pytest.mark.parametrize("route", ["views", "collide", "many names", "long id"])
+@pytest.mark.parametrize("route", ["views", "collide", "many names", "long id",
+                                   "long ids, short names"])
 @pytest.mark.parametrize("large", [False, True])
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, large, threads):
@@ -572,7 +573,9 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
     # to a slot of the names' table and compared whole): the rows pandas' get_indexer
     # finds on the same ids as str, for empty, 12-byte, unicode, NUL-holding and absent ids,
     # in a sliced array, against names longer than 12 bytes or that arrow cannot hold. When
-    # the names collide in every table tried, are too many, or an id is longer, index_in.
+    # the names collide in every table tried, are too many, or an id is longer while a name
+    # is too, index_in. Ids longer than 12 bytes against names that all fit their views
+    # (one holding a name's 12 bytes and one more) are found from the views, in no name.
     pa = pytest.importorskip("pyarrow")
     from evalkit.trec import _tables
 
@@ -588,10 +591,13 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
         "x" * 11 + "y", "é" * 6, "abcd", "abcd" + "\0" * 8], dtype=object)
     ids = pool[rng.integers(0, pool.size, 20_000)]
     ids[::97] = "abcd9999"  # the first name's length and first 4 bytes, not its last 4
-    if route == "long id":
+    if route.startswith("long id"):
         ids[17] = "x" * 13
+    if route == "long ids, short names":
+        ids[18], ids[19], ids[20] = "x" * 12 + "\0", "abcd1234" + "z" * 5, "é" * 7
     names = np.r_[["abcd1234"], pd.unique(pool[rng.random(pool.size) < 0.7]),
-                  ["x" * 13, "bad\ud800", "y" * 40]].astype(object)
+                  [] if route == "long ids, short names" else ["x" * 13, "bad\ud800", "y" * 40]
+                  ].astype(object)
     array = pa.array(["pad"] + ids.tolist(), type=pa.large_string() if large else pa.string())
     array = array.slice(1)  # an offset into the buffers
     taken = []
@@ -599,7 +605,7 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
     monkeypatch.setattr(_tables, "_short_rows_in",
                         lambda *args: taken.append(short_rows_in(*args)) or taken[-1])
     found = _tables.arrow_rows_in(array, names)
-    assert (taken[0] is not None) == (route == "views")
+    assert (taken[0] is not None) == (route in ("views", "long ids, short names"))
     assert found.dtype == np.int32
     np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
