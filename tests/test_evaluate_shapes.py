@@ -577,10 +577,12 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
     # is too, index_in. Ids longer than 12 bytes against names that all fit their views
     # (one holding a name's 12 bytes and one more) are found from the views, in no name.
     pa = pytest.importorskip("pyarrow")
+    from evalkit import _threads
     from evalkit.trec import _tables
 
     monkeypatch.setenv("EVALKIT_THREADS", threads)
-    monkeypatch.setattr(_tables, "_VIEW_CHUNK", 1_000)
+    monkeypatch.setattr(_tables, "_VIEW_CHUNK", 1_000)  # chunks ending inside each half
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
     if route == "collide":
         monkeypatch.setattr(_tables, "_MULTIPLIERS", np.zeros(16, dtype=np.uint64))
     if route == "many names":

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .._hashing import _MULTIPLIERS, take_objects
-from .._threads import _for_each, _threads
+from .._threads import _both, _for_each, _threads
 from ._measures import block_starts
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds",
@@ -388,8 +388,9 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     their two words (a few multipliers are tried), and each id is the name its view's slot
     holds when its view equals that name's, else -1 (no other name can equal it: equal
     views share a slot). None when an id and a name are longer, the names are too many (over
-    ``_VIEW_NAMES``) or no multiplier sets them apart. A chunk of ids at a time (in the
-    threads of ``_for_each``), whose temporaries stay in cache."""
+    ``_VIEW_NAMES``) or no multiplier sets them apart. A chunk of ids at a time, whose
+    temporaries stay in cache; on several threads, half the ids in each of two (cast to
+    views and looked up there: 4.4 ms against 5.4 with one cast, at 10^6 rows)."""
     import pyarrow.compute as pc
 
     if len(value_set) > _VIEW_NAMES:
@@ -425,22 +426,28 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     first_word = np.full(len(value_set), np.uint64(2**32 - 1))
     second_word = np.zeros(len(value_set), dtype=np.uint64)
     first_word[named], second_word[named] = name_words[:, 0], name_words[:, 1]
-    rows = np.empty(len(ids), dtype=np.int32)
-    words = _views(ids)
+    n = len(ids)
+    rows = np.empty(n, dtype=np.int32)
 
-    def one_chunk(start: int) -> None:
-        view = words[start : start + _VIEW_CHUNK]
-        slot = view[:, 0] * first
-        slot += view[:, 1] * second
-        slot >>= shift
-        at = np.take(table, slot.view(np.intp))
-        same = np.take(first_word, at) == view[:, 0]
-        same &= np.take(second_word, at) == view[:, 1]
-        out = rows[start : start + _VIEW_CHUNK]
-        np.copyto(out, at, casting="unsafe")
-        out[~same] = -1
+    def one_part(part: tuple[int, int]) -> None:
+        begin, end = part
+        words = _views(ids.slice(begin, end - begin))
+        for start in range(0, end - begin, _VIEW_CHUNK):
+            view = words[start : start + _VIEW_CHUNK]
+            slot = view[:, 0] * first
+            slot += view[:, 1] * second
+            slot >>= shift
+            at = np.take(table, slot.view(np.intp))
+            same = np.take(first_word, at) == view[:, 0]
+            same &= np.take(second_word, at) == view[:, 1]
+            out = rows[begin + start : begin + start + len(view)]
+            np.copyto(out, at, casting="unsafe")
+            out[~same] = -1
 
-    _for_each(one_chunk, range(0, len(ids), _VIEW_CHUNK))
+    if _threads() > 1 and n >= 2 * _VIEW_CHUNK:
+        _both(lambda: one_part((0, n // 2)), lambda: one_part((n // 2, n)), size=n)
+    else:
+        one_part((0, n))
     return rows
 
 
