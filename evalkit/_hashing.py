@@ -366,6 +366,8 @@ def _known_object_codes(values: np.ndarray, known: np.ndarray
     unknown: list[int] = []  # the chunks that hold an object not known
 
     def one_chunk(start: int) -> None:
+        if unknown:  # the column is numbered the other way: the chunks left need not be
+            return
         chunk = addresses[start : start + _KNOWN_CHUNK]
         slot = chunk >> shift
         slot &= mask
