@@ -31,9 +31,9 @@ _GRADES = "grades; a negative one is unjudged"
 _BLOCKS_SAMPLE = 1 << 14
 # _coded_ids: a column this long or longer, judged on its first this many rows.
 _REPEATS_SAMPLE = 1 << 16
-# arrow_rows_in numbers ids of at most _VIEW_BYTES bytes from their string views, against
-# at most _VIEW_NAMES names (in a table of 2**20 slots, 8 MB, at most), a chunk of
-# _VIEW_CHUNK ids at a time.
+# arrow_rows_in numbers ids from their string views against at most _VIEW_NAMES names of
+# at most _VIEW_BYTES bytes (in a table of 2**20 slots, 8 MB, at most), a chunk of
+# _VIEW_CHUNK ids at a time (see _short_rows_in).
 _VIEW_BYTES = 12
 _VIEW_NAMES = 1 << 11
 _VIEW_CHUNK = 1 << 16
@@ -366,10 +366,11 @@ def _short(strings: Any) -> bool:
 
 
 def _views(strings: Any) -> np.ndarray | None:
-    """Each string of an arrow string array of short strings (see :func:`_short`), without
-    nulls, as its ``string_view``: two uint64 words, its length and first 4 bytes, then its
-    bytes 4 to 11, zero-padded (equal views are equal strings). None when this pyarrow has
-    no ``string_view``."""
+    """Each string of an arrow string array without nulls as its ``string_view``: two
+    uint64 words, its length and first 4 bytes, then, for a string of at most 12 bytes
+    (see :func:`_short`), its bytes 4 to 11, zero-padded (equal views of such strings are
+    equal strings); for a longer one, where its bytes lie. None when this pyarrow has no
+    ``string_view``."""
     import pyarrow as pa
 
     try:
