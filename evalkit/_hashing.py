@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ._arrow_strings import _large_string_id
 from ._threads import _for_each
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
@@ -453,12 +454,6 @@ def arrow_string_hashes(array: Any) -> np.ndarray:
         text[: last - first] = np.frombuffer(data, dtype=np.uint8)[first:last]
     starts = (offsets[:-1] - first).astype(np.intp)
     return _hash_bytes(text, starts, np.diff(offsets).astype(np.intp))
-
-
-def _large_string_id() -> int:
-    import pyarrow as pa  # only called on an arrow array: pyarrow is there
-
-    return pa.large_string().id
 
 
 def _utf8_hashes(ids: np.ndarray, prefix: np.ndarray | None = None) -> np.ndarray:

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._arrow_strings import VIEW_BYTES
+from .._arrow_strings import string_views as _views
 from .._hashing import _MULTIPLIERS, take_objects
 from .._threads import _both, _for_each, _threads
 from ._measures import block_starts
@@ -32,9 +34,8 @@ _BLOCKS_SAMPLE = 1 << 14
 # _coded_ids: a column this long or longer, judged on its first this many rows.
 _REPEATS_SAMPLE = 1 << 16
 # arrow_rows_in numbers ids from their string views against at most _VIEW_NAMES names of
-# at most _VIEW_BYTES bytes (in a table of 2**20 slots, 8 MB, at most), a chunk of
+# at most VIEW_BYTES bytes (in a table of 2**20 slots, 8 MB, at most), a chunk of
 # _VIEW_CHUNK ids at a time (see _short_rows_in).
-_VIEW_BYTES = 12
 _VIEW_NAMES = 1 << 11
 _VIEW_CHUNK = 1 << 16
 
@@ -358,28 +359,11 @@ def arrow_rows_in(ids: Any, names: np.ndarray) -> np.ndarray:
 
 
 def _short(strings: Any) -> bool:
-    """Whether every string of an arrow string array is at most 12 bytes long (``_VIEW_BYTES``):
+    """Whether every string of an arrow string array is at most 12 bytes long (``VIEW_BYTES``):
     held whole in its ``string_view``."""
     import pyarrow.compute as pc
 
-    return len(strings) > 0 and pc.max(pc.binary_length(strings)).as_py() <= _VIEW_BYTES
-
-
-def _views(strings: Any) -> np.ndarray | None:
-    """Each string of an arrow string array without nulls as its ``string_view``: two
-    uint64 words, its length and first 4 bytes, then, for a string of at most 12 bytes
-    (see :func:`_short`), its bytes 4 to 11, zero-padded (equal views of such strings are
-    equal strings); for a longer one, where its bytes lie. None when this pyarrow has no
-    ``string_view``."""
-    import pyarrow as pa
-
-    try:
-        views = strings.cast(pa.string_view())
-    except (AttributeError, pa.ArrowNotImplementedError):  # pyarrow before 16
-        return None
-    n = len(strings)
-    words = np.frombuffer(views.buffers()[1], dtype=np.uint64)
-    return words[2 * views.offset : 2 * (views.offset + n)].reshape(n, 2)
+    return len(strings) > 0 and pc.max(pc.binary_length(strings)).as_py() <= VIEW_BYTES
 
 
 def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
@@ -401,7 +385,7 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     # the ids are looked up by index_in. Otherwise an id longer than 12 bytes needs no
     # check (0.8 ms at 10^6 rows): it equals no name in the table, and its view none of
     # theirs, whose first word holds a length of at most 12.
-    short = pc.fill_null(pc.less_equal(pc.binary_length(value_set), _VIEW_BYTES), False)
+    short = pc.fill_null(pc.less_equal(pc.binary_length(value_set), VIEW_BYTES), False)
     named = np.flatnonzero(short.to_numpy(zero_copy_only=False))
     if named.size < len(value_set) and not _short(ids):
         return None

@@ -1,0 +1,39 @@
+"""Reading pyarrow string arrays from their buffers, for the hashing and the TREC tables.
+
+pyarrow is imported only by these functions, which are called only on arrow arrays (pandas'
+``str`` columns when pyarrow is installed, ``string[pyarrow]``, ``ArrowDtype``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["VIEW_BYTES", "string_views"]
+
+#: The longest string an arrow ``string_view`` holds whole (see :func:`string_views`).
+VIEW_BYTES = 12
+
+
+def string_views(strings: Any) -> np.ndarray | None:
+    """Each string of an arrow string array without nulls as its ``string_view``: two
+    uint64 words, its length and first 4 bytes, then, for a string of at most 12 bytes
+    (``VIEW_BYTES``), its bytes 4 to 11, zero-padded (equal views of such strings are
+    equal strings); for a longer one, where its bytes lie. None when this pyarrow has no
+    ``string_view``."""
+    import pyarrow as pa
+
+    try:
+        views = strings.cast(pa.string_view())
+    except (AttributeError, pa.ArrowNotImplementedError):  # pyarrow before 16
+        return None
+    n = len(strings)
+    words = np.frombuffer(views.buffers()[1], dtype=np.uint64)
+    return words[2 * views.offset : 2 * (views.offset + n)].reshape(n, 2)
+
+
+def _large_string_id() -> int:
+    import pyarrow as pa  # only called on an arrow array: pyarrow is there
+
+    return pa.large_string().id
