@@ -21,14 +21,23 @@ def string_views(strings: Any) -> np.ndarray | None:
     uint64 words, its length and first 4 bytes, then, for a string of at most 12 bytes
     (``VIEW_BYTES``), its bytes 4 to 11, zero-padded (equal views of such strings are
     equal strings); for a longer one, where its bytes lie. None when this pyarrow has no
-    ``string_view``."""
+    ``string_view``.
+
+    A slice is cast as an array of its own (its offsets from where it starts, the same
+    bytes): pyarrow's cast of a slice takes longer the further in it starts (a slice of
+    131,072 ids 4 million ids in: 1.0 ms, as its own array 0.2)."""
     import pyarrow as pa
 
+    n = len(strings)
+    if strings.offset:
+        _, offsets, data = strings.buffers()
+        width = 8 if strings.type.id == _large_string_id() else 4
+        offsets = offsets.slice(strings.offset * width, (n + 1) * width)
+        strings = pa.Array.from_buffers(strings.type, n, [None, offsets, data])
     try:
         views = strings.cast(pa.string_view())
     except (AttributeError, pa.ArrowNotImplementedError):  # pyarrow before 16
         return None
-    n = len(strings)
     words = np.frombuffer(views.buffers()[1], dtype=np.uint64)
     return words[2 * views.offset : 2 * (views.offset + n)].reshape(n, 2)
 

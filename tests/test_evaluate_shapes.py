@@ -612,6 +612,27 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
     np.testing.assert_array_equal(found, pd.Index(names, dtype=object).get_indexer(ids))
 
 
+@pytest.mark.parametrize("large", [False, True])
+def test_the_views_of_a_slice_are_those_of_its_strings(large):
+    # A slice is cast as an array of its own (a slice's cast is slower the further in it
+    # starts): the same views as its strings copied, wherever the slice starts (a long
+    # string's first word, its length and first bytes; where its bytes lie is arrow's).
+    pa = pytest.importorskip("pyarrow")
+    from evalkit._arrow_strings import string_views
+
+    ids = [f"d{i}" if i % 3 else f"a-longer-document-{i}" for i in range(1000)]
+    array = pa.array(ids, type=pa.large_string() if large else pa.string())
+    if string_views(array) is None:
+        pytest.skip("this pyarrow has no string_view")
+    for start, length in ((0, 1000), (1, 999), (500, 37), (999, 1), (1000, 0)):
+        part = array.slice(start, length)
+        views = string_views(part)
+        copied = pa.array(ids[start : start + length], type=array.type)
+        short = views[:, 0] & 0xFFFFFFFF <= 12
+        np.testing.assert_array_equal(views[short], string_views(copied)[short])
+        np.testing.assert_array_equal(views[:, 0], string_views(copied)[:, 0])
+
+
 # Any character UTF-8 can encode (hypothesis 6.80, the floor, has no exclude_categories).
 NOT_SURROGATE = st.characters(max_codepoint=0xD7FF) | st.characters(min_codepoint=0xE000)
 
