@@ -253,6 +253,44 @@ def test_arrow_hashes_equal_the_str_hashes():
         assert string_hashes(array.slice(21)).tolist() == []
 
 
+def test_short_arrow_ids_are_hashed_from_their_views(monkeypatch):
+    # Ids of at most 12 bytes are hashed from their string views (two words each), longer
+    # ones from the buffers: the same hashes as the str's, on either side of 12 bytes, with
+    # NULs and multi-byte characters, in a slice, in string and large_string arrays, and
+    # with a long id only in a later chunk of views (chunks of 4 here).
+    pa = pytest.importorskip("pyarrow")
+    from evalkit._arrow_strings import string_views
+
+    if string_views(pa.array(["a"])) is None:
+        pytest.skip("this pyarrow has no string_view")
+    monkeypatch.setattr(_hashing, "_VIEW_CHUNK", 4)
+    routes = []
+    short_hashes = _hashing._short_string_hashes
+    monkeypatch.setattr(_hashing, "_short_string_hashes",
+                        lambda array: routes.append(short_hashes(array) is not None) or
+                        short_hashes(array))
+    short = ["", "a", "doc-1", "a\0b", "döc-☃", "é" * 6, "x" * 8, "y" * 9, "z" * 12, "\0" * 12]
+    for ids, route in ((short, True), (short + ["w" * 13], False), (["é" * 7], False)):
+        objects = _hashing.string_hashes(np.array(ids * 3, dtype=object))
+        for kind in (pa.string(), pa.large_string()):
+            routes.clear()
+            array = pa.array(ids * 3, kind)
+            assert _hashing.string_hashes(array).tolist() == objects.tolist()
+            assert _hashing.string_hashes(array.slice(2, 9)).tolist() == objects[2:11].tolist()
+            assert routes == [route, route]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.text(max_size=5), min_size=1, max_size=300))
+def test_arrow_hashes_equal_the_str_hashes_on_any_text(ids):
+    # Up to 5 characters: 0 to 20 bytes, so both routes (views and buffers) and both sides
+    # of a chunk of views; a lone surrogate, which arrow cannot hold, is left out.
+    pa = pytest.importorskip("pyarrow")
+    ids = [text for text in ids if all(not 0xD800 <= ord(c) <= 0xDFFF for c in text)]
+    objects = _hashing.string_hashes(np.array(ids, dtype=object))
+    assert _hashing.string_hashes(pa.array(ids, pa.string())).tolist() == objects.tolist()
+
+
 @pytest.mark.parametrize("storage", ["pyarrow", "pyarrow chunked", "arrow dtype", "default"])
 def test_arrow_columns_stay_in_arrow(storage):
     # The paths above are the arrow ones: the run's doc_ids are read from arrow buffers
@@ -718,14 +756,17 @@ def _peak_bytes(qrels: pd.DataFrame, run: pd.DataFrame) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize(("storage", "most"), [("object", 1.9), ("pyarrow", 1.15)])
+@pytest.mark.parametrize(("storage", "most"), [("object", 1.9), ("pyarrow", 1.6)])
 def test_an_interleaved_run_holds_little_more_memory_than_a_grouped_one(monkeypatch, storage,
                                                                        most):
     # Ranking an interleaved run gathers its columns in query order: what the gathers read
     # (and the rows' query numbers, which the caller of _judged_run hands over) is let go of
     # as soon as it is read, so that memory freed is reused rather than new memory touched.
-    # Here (10^5 rows, one thread) the interleaved run's peak is 2.2x (objects) and 1.22x
-    # (arrow) the grouped run's when they are held to the end, 1.65x and 1.06x let go of.
+    # Here (10^5 rows, one thread) the interleaved run's peak was 2.2x (objects) and 1.22x
+    # (arrow) the grouped run's when they were held to the end, 1.65x and 1.06x let go of.
+    # Since short arrow ids are hashed from their views, whose temporaries are smaller, the
+    # arrow grouped run's peak is the objects' (6.9 MB before, 4.8 MB now): the arrow
+    # interleaved run's, 7.2 MB, is 1.50x that (held to the end, 8.4 MB: 1.75x).
     monkeypatch.setenv("EVALKIT_THREADS", "1")
     rng = np.random.default_rng(0)
     n_queries, depth = 200, 500
