@@ -438,9 +438,14 @@ def test_whole_number_doc_ids_among_str_ones_in_the_qrels():
 
 @pytest.mark.parametrize("closer", [True, False])
 def test_whole_number_doc_ids_in_an_interleaved_run(small_pieces, monkeypatch, closer):
-    # An interleaved run whose ids are hashed piece by piece in query order (closer) or all
-    # at once as stored: an int among the str doc_ids is read as its decimal text either way.
+    # An interleaved run whose ids are hashed piece by piece in query order (closer) or as
+    # stored, a chunk at a time as their keys are scattered (here in chunks of 3, on two
+    # threads): an int among the str doc_ids is read as its decimal text either way.
+    from evalkit import _threads
+
     monkeypatch.setattr(evaluation, "_closer_in", lambda doc, order: closer)
+    monkeypatch.setattr(_ordering, "_LOOKUP_CHUNK", 3)
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
     qrels = pd.DataFrame({"query_id": ["1"] * 3 + ["2"] * 3, "doc_id": ["a", "7", "c"] * 2,
                           "relevance": [1, 1, 0, 0, 1, 1]})
     doc_id = pd.Series(["a", 7, "x", "c", "7", "y", "z", "a", "b", "c"], dtype=object)
@@ -514,7 +519,9 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
     # scattered to each row's place a chunk at a time (the columns split between two
     # threads where there are several), or, on several threads when the caller keeps the
     # order, gathered half a column at a time. Each equals the column gathered at once,
-    # and a missing column stays missing; chunks of 4 rows end inside the run.
+    # and a missing column stays missing; chunks of 4 rows end inside the run. A column
+    # made a chunk at a time (the keys of ids hashed as stored) is made once, chunk by
+    # chunk, and scattered, whether or not the caller keeps the order.
     from evalkit import _threads
 
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
@@ -530,6 +537,15 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
     for name in ("score", "keys", "doc"):
         assert gathered[name].dtype == columns[name].dtype
         np.testing.assert_array_equal(gathered[name], columns[name][by_query])
+    stored, made = rng.integers(0, 2**63, n).astype(np.uint64), []
+    columns["made"] = _ordering.ChunkMade(lambda start, stop: made.append((start, stop))
+                                          or stored[start:stop] + np.uint64(0),
+                                          np.dtype(np.uint64))
+    gathered = _ordering._in_query_order(by_query, columns, order_kept=order_kept)
+    assert sorted(made) == [(start, min(start + chunk, n)) for start in range(0, n, chunk)]
+    assert gathered["made"].dtype == np.uint64
+    np.testing.assert_array_equal(gathered["made"], stored[by_query])
+    np.testing.assert_array_equal(gathered["keys"], columns["keys"][by_query])
 
 
 @pytest.mark.parametrize("chunk", [1, 3, 1 << 16])

@@ -35,6 +35,7 @@ the ``NumRel`` column shows which queries those are. (The single-list functions 
 from __future__ import annotations
 
 import os
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -65,6 +66,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
     _parse_metrics,
 )
 from ._ordering import (
+    ChunkMade,
     _all_distinct,
     _argsort_in_blocks,
     _by_query,
@@ -267,35 +269,32 @@ def _near_pairs(ids: np.ndarray, rows: np.ndarray | None, sample: int) -> int:
     return int(np.count_nonzero(np.abs(np.diff(references)) < 4096))
 
 
-def _run_id_keys(code: np.ndarray, doc: Any, n_queries: int, repeated: bool) -> np.ndarray:
-    """The (query, document) key of each run row (see :func:`_pair_keys`), from the
-    doc_ids' hashes (:func:`_id_hashes`, or from the arrow buffers), a chunk at a time in
-    threads; TypeError when an id is not a str. ``repeated``: whether ``doc`` holds its
-    objects many times over (:func:`~evalkit._hashing.repeats_objects`)."""
-    if repeated:  # each distinct id once
+def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.ndarray:
+    """The (query, document) key of each run row (see :func:`_pair_keys`) of an object
+    column that holds its objects many times over
+    (:func:`~evalkit._hashing.repeats_objects`), each distinct id hashed once;
+    :class:`_NotStrings` when an id is not a str."""
+    try:
         return _pair_keys(code, _id_hashes(doc, repeated=True), n_queries)
-    keys = np.empty(doc.size, dtype=np.uint64)
+    except TypeError:
+        raise _NotStrings from None
 
-    def one_chunk(start: int) -> None:
-        ids = doc[start : start + _PIECE]
-        keys[start : start + _PIECE] = ids.hashes() if isinstance(ids, ArrowIds) \
-            else _id_hashes(ids, repeated=False)
 
-    _for_each(one_chunk, range(0, doc.size, _PIECE))
-    return _pair_keys(code, keys, n_queries)
+def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
+                stop: int) -> np.ndarray:
+    """The (query, document) key of each of the run rows ``start:stop`` (see
+    :func:`_pair_keys`), from their doc_ids' hashes (:func:`_id_hashes`, or from the arrow
+    buffers); :class:`_NotStrings` when an id is not a str."""
+    ids = doc[start:stop]
+    try:
+        hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
+    except TypeError:
+        raise _NotStrings from None
+    return _pair_keys(code[start:stop], hashes, n_queries)
 
 
 class _NotStrings(Exception):
     """Some doc_id of the run is not a str (see :func:`_judged_run`)."""
-
-
-def _run_keys_or_not_strings(code: np.ndarray, doc: Any, n_queries: int,
-                             repeated: bool) -> np.ndarray:
-    """:func:`_run_id_keys`, raising :class:`_NotStrings` when a doc_id is not a str."""
-    try:
-        return _run_id_keys(code, doc, n_queries, repeated)
-    except TypeError:
-        raise _NotStrings from None
 
 
 def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
@@ -363,16 +362,21 @@ def _judged_run(
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
     # vocabulary) is hashed once per object, in memory order, all first (once the rows are
-    # in query order: its keys are then made in that order, not gathered).
+    # in query order: its keys are then made in that order, not gathered). Keys made in
+    # stored order are made a chunk at a time as they are put in query order, each chunk
+    # scattered while in cache (no column of keys in stored order).
+    stored_keys = None
     if not repeated and not grouped and not _closer_in(r_doc, by_query):
-        run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
+        stored_keys = ChunkMade(partial(_chunk_keys, r_code, r_doc, n_queries),
+                                np.dtype(np.uint64))
     if by_query is not None:
         del r_code  # in query order, they are counted below rather than gathered
         # An object array's references are put in query order at once with the scores
         # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
         # when read, through by_query, which is then kept.
-        columns = {"score": r_score, "keys": run_keys,
+        columns = {"score": r_score, "keys": stored_keys,
                    "doc": np.frombuffer(r_doc, dtype=np.intp) if borrowable(r_doc) else None}
+        del stored_keys
         gathered = _in_query_order(by_query, columns, order_kept=columns["doc"] is None)
         r_score, run_keys = gathered["score"], gathered["keys"]
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
@@ -385,7 +389,7 @@ def _judged_run(
         r_code = np.repeat(np.arange(n_queries, dtype=np.int32), per_query)
         starts = (np.cumsum(per_query) - per_query)[per_query > 0]  # each query's first row
     if repeated:
-        run_keys = _run_keys_or_not_strings(r_code, r_doc, n_queries, repeated)
+        run_keys = _repeated_run_keys(r_code, r_doc, n_queries)
     if ties:
         r_score = np.array(r_score, dtype=np.float64)  # ranked in place below: not the caller's
     qrels_row = (np.full(r_code.size, -1, dtype=np.int32) if join.by_keys
