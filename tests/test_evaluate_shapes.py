@@ -371,6 +371,49 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order, known):
         ek.evaluate(qrels, twice, ["AP"])
 
 
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("query_ids", ["str", "with an int", "with a missing one"])
+def test_interleaved_query_ids_an_object_a_row_are_factorized(monkeypatch, order, query_ids):
+    # An object column with a str object in every row (no object recurs) whose queries are
+    # interleaved (more blocks than 4 a distinct id in the first rows) is numbered by
+    # pd.factorize; a grouped one, or one holding an int or a missing id, as before: the
+    # same values as the plain run, the int read as its text, the missing id named.
+    monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 256)
+    qrels, run = collection(12, n_queries=30)
+    assert len(run) > 256
+    shuffled = reorder(run, order, 3)
+    names = [str(name) + "" for name in shuffled["query_id"]]
+    if query_ids == "with an int":  # query q7's rows get 7, read as "7": another query
+        names = [7 if name == "q7" else name for name in names]
+    elif query_ids == "with a missing one":
+        names[len(names) // 2] = None
+    shuffled["query_id"] = pd.Series([name if name is None or isinstance(name, int)
+                                      else "".join(list(name)) for name in names],
+                                     index=shuffled.index, dtype=object)
+    factorized = []
+    factorize = _tables._factorized_ids
+    monkeypatch.setattr(_tables, "_factorized_ids",
+                        lambda values: factorized.append(factorize(values)) or factorized[-1])
+    if query_ids == "with a missing one":
+        with pytest.raises(ValueError, match=r"run\['query_id'\]"):
+            ek.evaluate(qrels, shuffled, LABELS)
+        assert factorized == [None]
+        return
+    ours = ek.evaluate(qrels, shuffled, LABELS)
+    interleaved = order in ("interleaved", "round robin")
+    assert [coded is not None for coded in factorized] == [interleaved and query_ids == "str"]
+    if factorized[0] is not None:
+        codes, ids = pd.factorize(shuffled["query_id"].to_numpy())
+        np.testing.assert_array_equal(factorized[0].codes, codes)
+        assert factorized[0].ids.tolist() == ids.tolist()
+    as_read = run["query_id"].astype(str)
+    if query_ids == "with an int":
+        as_read = as_read.replace("q7", "7")
+    expected = ek.evaluate(qrels, run.assign(query_id=as_read), LABELS)
+    assert "7" not in ours.index and ("q7" in ours.index) == (query_ids == "str")
+    pd.testing.assert_frame_equal(ours.sort_index(), expected.loc[ours.index].sort_index())
+
+
 @pytest.mark.parametrize("prefixed", [False, True])
 @pytest.mark.parametrize("seed", range(20))
 def test_placing_classes_gives_the_classes_of_the_full_tie_order(seed, prefixed):

@@ -260,8 +260,8 @@ def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     if values.size < _REPEATS_SAMPLE:
         return None, changed
     sampled = pd.unique(references[:_REPEATS_SAMPLE])
-    if sampled.size * ROWS_AN_OBJECT >= _REPEATS_SAMPLE:
-        return None, changed
+    if sampled.size * ROWS_AN_OBJECT >= _REPEATS_SAMPLE:  # an object a row, or nearly
+        return _factorized_ids(values), changed
     # Most often the first rows hold every object: numbered as those, else as any.
     coded = _known_object_codes(values, sampled)
     codes, objects = _object_codes(values) if coded is None else coded
@@ -271,6 +271,28 @@ def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     if pd.api.types.infer_dtype(ids, skipna=False) != "string":
         return None, changed
     return CodedIds(ids, codes), None
+
+
+def _factorized_ids(values: np.ndarray) -> CodedIds | None:
+    """The ids of an object column of str whose queries are interleaved but whose objects
+    do not recur (one object a row, as ``astype(object)`` of a str column makes), numbered
+    by ``pd.factorize``: one hash of each row's id, where listing the blocks of equal
+    neighbours (each row its own block) compared each row with the next, checked each
+    block's type and then hashed each block's id (18 against 48 ms at 10^6 rows of 1,000
+    ids). Told on the first ``_REPEATS_SAMPLE`` rows: more blocks than 4 a distinct id.
+    None for other columns (grouped ones, or ones holding a missing id or not only str)."""
+    head = values[:_REPEATS_SAMPLE]
+    try:
+        moves = np.count_nonzero(np.asarray(head[1:] != head[:-1], dtype=bool))
+    except (TypeError, ValueError):  # e.g. pd.NA, whose comparisons are not booleans
+        return None
+    if moves < 4 * len(pd.unique(head)):
+        return None
+    codes, ids = pd.factorize(values)  # a missing id is numbered -1
+    ids = np.asarray(ids, dtype=object)
+    if codes.min(initial=0) < 0 or pd.api.types.infer_dtype(ids, skipna=False) != "string":
+        return None
+    return CodedIds(ids, codes.astype(np.int32))
 
 
 def _arrow_strings(column: pd.Series) -> Any:
