@@ -52,7 +52,8 @@ The family of shapes (issue 33) then varies one thing at a time from a base of 1
 short doc ids unique to each query, ranked rows, object columns): the row order (shuffled
 within queries, queries interleaved), where the judged documents sit (a deep pool on top),
 many ties, long ids, doc ids shared across queries (drawn from one vocabulary), the string
-storage (pyarrow-backed `str`, pandas' python `string`), the number of queries (10^4 x 300,
+storage (pyarrow-backed `str`, pandas' python `string`, a str object in every row as
+`astype(object)` makes; shared ids, grouped and interleaved), the number of queries (10^4 x 300,
 10^5 x 50) and the issue's own shape (5,000 x 1,000, shared ids, rows shuffled within
 queries, object and pyarrow). On each: evalkit, ranx's bare evaluate and both on one thread,
 taken in turn (best of 7-11), and pytrec_eval with its dicts once; goals per shape, on the
@@ -406,6 +407,12 @@ FAMILY = {
                                          "storage": "pyarrow"},
     "python str, shared, shuffled": {"ids": "shared", "order": "shuffled",
                                      "storage": "python"},
+    "python str, shared, interleaved": {"ids": "shared", "order": "interleaved",
+                                        "storage": "python"},
+    "object copies, shared, shuffled": {"ids": "shared", "order": "shuffled",
+                                        "storage": "object copies"},
+    "object copies, shared, interleaved": {"ids": "shared", "order": "interleaved",
+                                           "storage": "object copies"},
     "10^4 queries x 300": {"queries": 10_000, "depth": 300},
     "10^5 queries x 50": {"queries": 100_000, "depth": 50},
     "issue 33: 5,000 x 1,000, shared, shuffled": {"queries": 5_000, "ids": "shared",
@@ -419,7 +426,9 @@ FAMILY = {
 #: interleaved one taking at most GOAL_INTERLEAVED times as long.
 INTERLEAVED_PAIRS = {"queries interleaved": "shuffled within queries",
                      "shared ids, interleaved": "shared ids, shuffled",
-                     "pyarrow str, shared, interleaved": "pyarrow str, shared, shuffled"}
+                     "pyarrow str, shared, interleaved": "pyarrow str, shared, shuffled",
+                     "python str, shared, interleaved": "python str, shared, shuffled",
+                     "object copies, shared, interleaved": "object copies, shared, shuffled"}
 GOAL_INTERLEAVED = 1.2
 #: Fresh processes per pair; the goal is judged on the median of their ratios. One process's
 #: ratio moved by 0.2-0.4 from one process to the next on the same code (shared ids: 1.04-1.47x
