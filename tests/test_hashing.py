@@ -241,16 +241,21 @@ def test_object_codes_take_the_pages_only_when_they_leave_out_half_the_span(
 def test_one_rule_says_when_objects_recur(monkeypatch, rows_an_object):
     # An object array of 200,000 rows of 1,000 objects (200 rows each, interleaved) repeats
     # its objects when ROWS_AN_OBJECT is well under that, for hashing (repeats_objects,
-    # which estimates it) and for numbering an interleaved query column (_coded_ids) alike.
+    # which estimates it) and for numbering an interleaved query column (_coded_ids) alike:
+    # by object when they recur, else by their strings (_factorized_ids, see
+    # test_evaluate_shapes; here made to decline, so that only the object route numbers).
     from evalkit.trec import _tables
 
     monkeypatch.setattr(_hashing, "ROWS_AN_OBJECT", rows_an_object)
+    factorized = []
+    monkeypatch.setattr(_tables, "_factorized_ids", lambda values: factorized.append(values.size))
     rng = np.random.default_rng(1)
     vocabulary = np.array([f"q{i}" for i in range(1_000)], dtype=object)
     values = vocabulary[rng.integers(0, vocabulary.size, 200_000)]
     coded, _ = _tables._coded_ids(pd.Series(values, dtype=object))
     assert _hashing.repeats_objects(values) == (rows_an_object < 200)
     assert (coded is not None) == (rows_an_object < 200)
+    assert factorized == ([] if rows_an_object < 200 else [values.size])
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
