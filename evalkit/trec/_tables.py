@@ -244,7 +244,8 @@ def _coded_ids(column: pd.Series) -> tuple[CodedIds | None, np.ndarray | None]:
     rows are numbered as holding the sample's objects
     (:func:`~evalkit._hashing._known_object_codes`, about 2 ms at 10^6 rows, a third of
     :func:`~evalkit._hashing._object_codes` for query ids spread over the heap), or, when
-    some row holds another, as holding any.
+    some row holds another, as holding any. A column whose objects do not recur (one a
+    row) is numbered by its strings when its queries are interleaved (:func:`_factorized_ids`).
 
     Also where the column's object references differ from the next row's, when compared
     (an object column's), for :func:`_id_blocks`."""
