@@ -559,9 +559,9 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
 def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n,
                                                                   order_kept, chunk):
     # An interleaved run's scores, keys and object references are put in query order:
-    # scattered to each row's place a chunk at a time (the columns split between two
-    # threads where there are several), or, on several threads when the caller keeps the
-    # order, gathered half a column at a time. Each equals the column gathered at once,
+    # scattered to each row's place a chunk at a time (the rows split between two threads
+    # where there are several, at a chunk's end), or, on several threads when the caller
+    # keeps the order, gathered half a column at a time. Each equals the column gathered at once,
     # and a missing column stays missing; chunks of 4 rows end inside the run. A column
     # made a chunk at a time (the keys of ids hashed as stored) is made once, chunk by
     # chunk, and scattered, whether or not the caller keeps the order.
