@@ -72,7 +72,6 @@ from ._ordering import (
     _by_query,
     _in_query_order,
     _looked_up,
-    _names_at,
     _score_order,
     _trec_ranking,
 )
@@ -90,6 +89,7 @@ from ._tables import (
     CodedIds,
     ReorderedIds,
     _as_table,
+    _equal_ids,
     _ids,
     _qrels_columns,
     _run_columns,
@@ -185,40 +185,6 @@ def _argsort_qrels_keys(code: np.ndarray, keys: np.ndarray, starts: np.ndarray) 
             if order is not None:
                 return order
     return argsort_numbers(keys)
-
-
-def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarray) -> np.ndarray:
-    """``ids[rows] == other_ids[other_rows]``, as bool. Object arrays are compared on their
-    references first: the same object is the same id (as when the qrels and the run were
-    made from one list of ids), and only the rows holding two objects compare strings."""
-    if borrowable(ids) and borrowable(other_ids):
-        equal = (np.frombuffer(ids, dtype=np.intp)[rows]
-                 == np.frombuffer(other_ids, dtype=np.intp)[other_rows])
-        two = np.flatnonzero(~equal)
-        if two.size:
-            equal[two] = np.asarray(_names_at(ids, rows[two])
-                                    == _names_at(other_ids, other_rows[two]), dtype=bool)
-        return equal
-    arrow, other_arrow = _arrow_rows(ids, rows), _arrow_rows(other_ids, other_rows)
-    if arrow is not None and other_arrow is not None:  # compared in arrow: no str made
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        left, right = arrow[0].take(arrow[1]), other_arrow[0].take(other_arrow[1])
-        if left.type != right.type:
-            left, right = left.cast(pa.large_string()), right.cast(pa.large_string())
-        return pc.equal(left, right).to_numpy(zero_copy_only=False)
-    return np.asarray(_names_at(ids, rows) == _names_at(other_ids, other_rows), dtype=bool)
-
-
-def _arrow_rows(ids: Any, rows: np.ndarray) -> tuple[Any, np.ndarray] | None:
-    """The pyarrow array holding ``ids[rows]`` and their rows in it, or None when the ids
-    are not stored in arrow."""
-    if isinstance(ids, ReorderedIds) and isinstance(ids.ids, ArrowIds):
-        return ids.ids.data, ids.order[rows]
-    if isinstance(ids, ArrowIds):
-        return ids.data, rows
-    return None
 
 
 def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,

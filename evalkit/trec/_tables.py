@@ -17,9 +17,10 @@ import pandas as pd
 
 from .._arrow_strings import VIEW_BYTES
 from .._arrow_strings import string_views as _views
-from .._hashing import _MULTIPLIERS, take_objects
+from .._hashing import _MULTIPLIERS, borrowable, take_objects
 from .._threads import _both, _for_each, _threads
 from ._measures import block_starts
+from ._ordering import _names_at
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "ArrowIds", "CodedIds", "ReorderedIds",
            "arrow_rows_in"]
@@ -524,3 +525,37 @@ class ReorderedIds:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.ids[self.order], dtype=object)
+
+
+def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarray) -> np.ndarray:
+    """``ids[rows] == other_ids[other_rows]``, as bool. Object arrays are compared on their
+    references first: the same object is the same id (as when the qrels and the run were
+    made from one list of ids), and only the rows holding two objects compare strings."""
+    if borrowable(ids) and borrowable(other_ids):
+        equal = (np.frombuffer(ids, dtype=np.intp)[rows]
+                 == np.frombuffer(other_ids, dtype=np.intp)[other_rows])
+        two = np.flatnonzero(~equal)
+        if two.size:
+            equal[two] = np.asarray(_names_at(ids, rows[two])
+                                    == _names_at(other_ids, other_rows[two]), dtype=bool)
+        return equal
+    arrow, other_arrow = _arrow_rows(ids, rows), _arrow_rows(other_ids, other_rows)
+    if arrow is not None and other_arrow is not None:  # compared in arrow: no str made
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        left, right = arrow[0].take(arrow[1]), other_arrow[0].take(other_arrow[1])
+        if left.type != right.type:
+            left, right = left.cast(pa.large_string()), right.cast(pa.large_string())
+        return pc.equal(left, right).to_numpy(zero_copy_only=False)
+    return np.asarray(_names_at(ids, rows) == _names_at(other_ids, other_rows), dtype=bool)
+
+
+def _arrow_rows(ids: Any, rows: np.ndarray) -> tuple[Any, np.ndarray] | None:
+    """The pyarrow array holding ``ids[rows]`` and their rows in it, or None when the ids
+    are not stored in arrow."""
+    if isinstance(ids, ReorderedIds) and isinstance(ids.ids, ArrowIds):
+        return ids.ids.data, ids.order[rows]
+    if isinstance(ids, ArrowIds):
+        return ids.data, rows
+    return None
