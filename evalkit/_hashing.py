@@ -20,7 +20,8 @@ import numpy as np
 from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views
 from ._threads import _for_each
 
-__all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "byte_hashes",
+__all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes",
+           "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
            "object_hashes_and_prefixes", "objects_at", "BYTE_MASKS", "ROWS_AN_OBJECT"]
 
@@ -97,7 +98,7 @@ def _multipliers(n_words: int) -> np.ndarray:
 
 
 def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
-                  repeated: bool | None = None) -> np.ndarray:
+                  repeated: bool | None = None, views: np.ndarray | None = None) -> np.ndarray:
     """A 64-bit hash (uint64) of each string of ``values``, equal for equal strings.
 
     Parameters
@@ -117,6 +118,9 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
         distinct object is hashed once: estimated by :func:`repeats_objects` when None;
         False hashes every row (a caller that has checked the whole column hashes its parts
         so, without checking each again).
+    views : numpy.ndarray, optional
+        For a pyarrow array, its string views when the caller has them (see
+        :func:`~evalkit._arrow_strings.string_views`).
 
     Returns
     -------
@@ -133,7 +137,7 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
     (True, False)
     """
     if not isinstance(values, np.ndarray) and hasattr(values, "buffers"):
-        hashes = arrow_string_hashes(values)  # a pyarrow string array
+        hashes = arrow_string_hashes(values, views)  # a pyarrow string array
         if out is not None:
             out[:] = hashes
         return hashes if out is None else out
@@ -431,11 +435,12 @@ def _page_slots(addresses: np.ndarray, shift: int, most: int, low: int | None = 
     return slot, pages
 
 
-def arrow_string_hashes(array: Any) -> np.ndarray:
+def arrow_string_hashes(array: Any, views: np.ndarray | None = None) -> np.ndarray:
     """:func:`string_hashes` of the ids of a pyarrow ``string`` or ``large_string`` array
     without nulls, read from its buffers (ids of at most 12 bytes from their views, see
     :func:`_short_string_hashes`): no Python str is made, and the hashes equal those of the
-    same ids as str (both are hashes of the UTF-8 bytes).
+    same ids as str (both are hashes of the UTF-8 bytes). ``views``: the ids' string views
+    when the caller has them (made here otherwise).
 
     Examples
     --------
@@ -448,7 +453,7 @@ def arrow_string_hashes(array: Any) -> np.ndarray:
     n = len(array)
     if n == 0:
         return np.zeros(0, dtype=np.uint64)
-    hashes = _short_string_hashes(array)
+    hashes = _short_string_hashes(array) if views is None else view_hashes(views)
     if hashes is not None:
         return hashes
     _, offsets, data = array.buffers()
@@ -469,8 +474,13 @@ def _short_string_hashes(array: Any) -> np.ndarray | None:
     from the offsets (6.7 against 13.7 ms at 10^6 ids of 4 to 9 bytes, one thread). None
     when one is longer, or this pyarrow has no ``string_view``."""
     words = string_views(array)
-    if words is None:
-        return None
+    return None if words is None else view_hashes(words)
+
+
+def view_hashes(words: np.ndarray) -> np.ndarray | None:
+    """:func:`arrow_string_hashes` of strings of at most 12 bytes each from their views
+    (``words``, as :func:`~evalkit._arrow_strings.string_views` gives them); None when one
+    is longer."""
     hashes = np.empty(len(words), dtype=np.uint64)
     for start in range(0, len(words), _VIEW_CHUNK):
         view = words[start : start + _VIEW_CHUNK]

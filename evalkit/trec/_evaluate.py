@@ -247,11 +247,14 @@ def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.
 
 
 def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
-                stop: int) -> np.ndarray:
+                stop: int, views: np.ndarray | None = None) -> np.ndarray:
     """The (query, document) key of each of the run rows ``start:stop`` (see
     :func:`_pair_keys`), from their doc_ids' hashes (:func:`_id_hashes`, or from the arrow
-    buffers); :class:`_NotStrings` when an id is not a str."""
+    buffers); :class:`_NotStrings` when an id is not a str. ``views``: where to keep the
+    string views of arrow ids (see :meth:`ArrowIds.views`), which their hashing makes."""
     ids = doc[start:stop]
+    if views is not None:
+        views[start:stop] = ids.views()
     try:
         hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
     except TypeError:
@@ -331,9 +334,14 @@ def _judged_run(
     # in query order: its keys are then made in that order, not gathered). Keys made in
     # stored order are made a chunk at a time as they are put in query order, each chunk
     # scattered while in cache (no column of keys in stored order).
-    stored_keys = None
+    stored_keys = views = None
     if not repeated and not grouped and not _closer_in(r_doc, by_query):
-        stored_keys = ChunkMade(partial(_chunk_keys, r_code, r_doc, n_queries),
+        # An arrow run's string views, made a chunk at a time to hash its ids, are kept in
+        # one array: its matches are confirmed on them in query order, where reading the
+        # ids again would jump through the whole run.
+        if isinstance(r_doc, ArrowIds) and r_doc[:1].views() is not None:
+            views = np.empty((r_doc.size, 2), dtype=np.uint64)
+        stored_keys = ChunkMade(partial(_chunk_keys, r_code, r_doc, n_queries, views=views),
                                 np.dtype(np.uint64))
     if by_query is not None:
         del r_code  # in query order, they are counted below rather than gathered
@@ -345,6 +353,9 @@ def _judged_run(
         del stored_keys
         gathered = _in_query_order(by_query, columns, order_kept=columns["doc"] is None)
         r_score, run_keys = gathered["score"], gathered["keys"]
+        if views is not None:
+            r_doc.keep_views(views)
+            del views
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None
                  else objects_at(gathered["doc"], r_doc))
         # What was gathered from is let go of now, not at the end (held the while, it
