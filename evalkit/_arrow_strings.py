@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["VIEW_BYTES", "string_views"]
+__all__ = ["VIEW_BYTES", "string_views", "view_lengths"]
 
 #: The longest string an arrow ``string_view`` holds whole (see :func:`string_views`).
 VIEW_BYTES = 12
@@ -40,6 +40,12 @@ def string_views(strings: Any) -> np.ndarray | None:
         return None
     words = np.frombuffer(views.buffers()[1], dtype=np.uint64)
     return words[2 * views.offset : 2 * (views.offset + n)].reshape(n, 2)
+
+
+def view_lengths(words: np.ndarray) -> np.ndarray:
+    """The byte length of each string from its view (:func:`string_views`): the low 32
+    bits of its first word (uint64, a new array)."""
+    return words[:, 0] & np.uint64(2**32 - 1)
 
 
 def _large_string_id() -> int:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views
+from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views, view_lengths
 from ._threads import _for_each
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes",
@@ -484,7 +484,7 @@ def view_hashes(words: np.ndarray) -> np.ndarray | None:
     hashes = np.empty(len(words), dtype=np.uint64)
     for start in range(0, len(words), _VIEW_CHUNK):
         view = words[start : start + _VIEW_CHUNK]
-        hashed = view[:, 0] & np.uint64(2**32 - 1)  # the length
+        hashed = view_lengths(view)
         if int(hashed.max()) > VIEW_BYTES:
             return None
         hashed *= _MULTIPLIERS[0]

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._arrow_strings import VIEW_BYTES
+from .._arrow_strings import VIEW_BYTES, view_lengths
 from .._arrow_strings import string_views as _views
 from .._hashing import _MULTIPLIERS, borrowable, take_objects
 from .._threads import _both, _for_each, _threads
@@ -570,7 +570,7 @@ def _equal_ids(ids: Any, rows: np.ndarray, other_ids: Any, other_rows: np.ndarra
         right = np.take(other_views, other_arrow[1], axis=0)
         equal = left[:, 0] == right[:, 0]  # the same length and first 4 bytes
         # Within 12 bytes, the same string when the second words are equal too.
-        whole = (left[:, 0] & np.uint64(2**32 - 1)) <= VIEW_BYTES
+        whole = view_lengths(left) <= VIEW_BYTES
         equal &= (left[:, 1] == right[:, 1]) | ~whole
         longer = np.flatnonzero(equal & ~whole)
         if longer.size:
