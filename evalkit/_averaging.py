@@ -367,13 +367,20 @@ def average_scores(
     beta: float = 1.0,
     zero_division: Any,
     names: dict[str, str] | None = None,
+    memo: dict[Any, np.ndarray] | None = None,
 ) -> Any:
     """Precision, recall, F or specificity (``want``) per class, or averaged as ``average`` says.
 
     ``names`` renames the metrics in warnings (e.g. "cPrecision" for the probabilistic ones).
+    ``memo``, a dict shared by calls on the same ``counts``, ``beta``, ``zero_division`` and
+    ``names``, keeps the per-class ratios and class weights one call makes for the next (a
+    table of several averages computes each once; a ratio's warnings come from the call that
+    made it).
     Returns an ndarray (``average=None``) or a float; for a stack of counts (..., k), an
     array of shape (..., k) or (...) (per class, NaN where a class is not ``present``).
     """
+    if memo is None:
+        memo = {}
     names = {**RATIOS, **(names or {})}
     tp, predicted, support, labels = counts.tp, counts.predicted, counts.support, counts.labels
     present = counts.present
@@ -391,13 +398,16 @@ def average_scores(
             pooled = [np.where(present, x, 0).sum(axis=-1, keepdims=True)
                       for x in (tp, predicted, support, tn)]
         return _scalar(_ratio(want, *pooled, beta, zero_division, None, names)[..., 0])
+    def ratio(kind: str) -> np.ndarray:
+        if kind not in memo:
+            memo[kind] = _ratio(kind, r_tp, r_predicted, r_support, tn, beta, zero_division,
+                                labels, names)
+        return memo[kind]
+
     if average == "macro_pr" and want == "f":
         # Opitz & Burst's macro-F: the F of macro-precision and macro-recall.
-        mean_p, mean_r = (
-            nan_average(_ratio(kind, r_tp, r_predicted, r_support, tn, beta, zero_division,
-                               labels, names), metric=names[kind], mask=present)
-            for kind in ("precision", "recall")
-        )
+        mean_p, mean_r = (nan_average(ratio(kind), metric=names[kind], mask=present)
+                          for kind in ("precision", "recall"))
         if beta == 0 or np.isposinf(beta):
             return mean_p if beta == 0 else mean_r
         if np.ndim(mean_p) == 0 and (np.isnan(mean_p) or np.isnan(mean_r)):
@@ -408,15 +418,17 @@ def average_scores(
                         np.atleast_1d(beta2 * mean_p + mean_r), zero_division,
                         metric=names["f"], reason="macro precision and recall are 0")
         return float(f[0]) if np.ndim(mean_p) == 0 else f
-    scores = _ratio(want, r_tp, r_predicted, r_support, tn, beta, zero_division, labels, names)
+    scores = ratio(want)
     if average is None:
         return scores if present is None else np.where(present, scores, np.nan)
     if average == "binary":
         return _scalar(scores[..., 0])
     if average in ("macro", "macro_pr"):
         return nan_average(scores, metric=names[want], mask=present)
-    weights = weights_of(support, average, n_samples=counts.n_samples, present=present)
-    return nan_average(scores, weights, metric=names[want], mask=present)
+    if ("weights", average) not in memo:
+        memo["weights", average] = weights_of(support, average, n_samples=counts.n_samples,
+                                              present=present)
+    return nan_average(scores, memo["weights", average], metric=names[want], mask=present)
 
 
 # --------------------------------------------------------------------------------------------

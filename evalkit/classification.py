@@ -646,27 +646,32 @@ def classification_report(
         keep_labels = choose_labels(counts.labels, None, choice._replace(labels=None))
         averaged = counts.subset(np.isin(counts.labels, keep_labels))
     columns = {"precision": "precision", "recall": "recall", "f": "f_score"}
+    # Each table's per-class ratios and class weights are made once, for all of its rows.
+    memo: dict[Any, np.ndarray] = {}
+    averaged_memo = memo if averaged is counts else {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         table = {name: list(average_scores(counts, None, want=want, beta=beta,
-                                           zero_division=zero_division))
+                                           zero_division=zero_division, memo=memo))
                  for want, name in columns.items()}
         for average in REPORT_AVERAGES:
             for want, name in columns.items():
                 table[name].append(average_scores(averaged, average, want=want, beta=beta,
-                                                  zero_division=zero_division))
+                                                  zero_division=zero_division,
+                                                  memo=averaged_memo))
     seen = set()
     for warning in caught:
         key = (warning.category, str(warning.message))
         if key not in seen:
             seen.add(key)
             warnings.warn(warning.message, warning.category, stacklevel=2)
-    table["support"] = list(counts.support) + [int(averaged.support.sum())] * len(REPORT_AVERAGES)
+    columns_of = {name: np.array(values, dtype=np.float64) for name, values in table.items()}
+    columns_of["support"] = np.concatenate([
+        counts.support, np.full(len(REPORT_AVERAGES), averaged.support.sum())
+    ]).astype(np.int64)
     index = pd.Index(list(counts.labels.tolist()) + list(REPORT_AVERAGES), name="class",
                      dtype=object)
-    report = pd.DataFrame(table, index=index)
-    report["support"] = report["support"].astype(np.int64)
-    return report
+    return pd.DataFrame(columns_of, index=index)
 
 
 for _function in (precision, recall, f_score, f1_score, sensitivity, specificity):

@@ -560,6 +560,35 @@ def test_classification_report_matches_sklearn_and_the_averages(pair, beta):
     assert (report.loc[["micro", "macro", "entropy"], "support"] == len(y_true)).all()
 
 
+@given(label_pairs(), st.sampled_from(ZERO_DIVISIONS), st.sampled_from([0.0, 0.5, 1.0, np.inf]),
+       st.booleans())
+def test_every_report_row_is_the_average_computed_alone(pair, zero_division, beta, exclude):
+    # The report makes each table's per-class ratios and weights once for all of its rows;
+    # every row must still be what precision / recall / f_score give on their own, with the
+    # excluded class left out of the averages only.
+    y_true, y_pred = pair
+    options = {"zero_division": zero_division}
+    if exclude:
+        options["exclude"] = [y_true[0]]
+        if len(np.union1d(y_true, y_pred)) == 1:
+            return  # nothing would be left to average
+    report = _quiet(ek.classification_report, y_true, y_pred, beta=beta, **options)
+    classes = np.union1d(y_true, y_pred).tolist()
+    per_class = [_quiet(function, y_true, y_pred, average=None, zero_division=zero_division)
+                 for function in (ek.precision, ek.recall)]
+    per_class.append(_quiet(ek.f_score, y_true, y_pred, beta=beta, average=None,
+                            zero_division=zero_division))
+    _assert_same(report.loc[classes, ["precision", "recall", "f_score"]].to_numpy(float),
+                 np.column_stack(per_class))
+    for average in ("micro", "macro", "macro_pr", "weighted", "dodrans", "entropy"):
+        alone = [_quiet(ek.precision, y_true, y_pred, average=average, **options),
+                 _quiet(ek.recall, y_true, y_pred, average=average, **options),
+                 _quiet(ek.f_score, y_true, y_pred, beta=beta, average=average, **options)]
+        _assert_same(report.loc[average, ["precision", "recall", "f_score"]].to_numpy(float),
+                     alone)
+    assert report["support"].dtype == np.int64
+
+
 def test_classification_report_with_exclude_and_labels():
     y_true = ["none"] * 6 + ["born_in"] * 3 + ["works_for"] * 2
     y_pred = ["none"] * 4 + ["born_in"] * 2 + ["born_in"] * 2 + ["none"] + ["works_for", "none"]
