@@ -201,17 +201,6 @@ def compare(binary: str, version: str, qrels: bytes, run: bytes, flags: list[str
 _RBP_LINE = re.compile(rb"rbp(?:_p=\S*)?[ \t]")
 
 
-def _measures(flags: list[str]) -> list[str]:
-    """The measure arguments of ``-m`` in ``flags`` (given as ``-m x`` or ``-mx``)."""
-    asked = []
-    for i, flag in enumerate(flags):
-        if flag == "-m" and i + 1 < len(flags):
-            asked.append(flags[i + 1])
-        elif flag.startswith("-m") and len(flag) > 2:
-            asked.append(flag[2:])
-    return asked
-
-
 def _no_result_line(run: bytes) -> bool:
     """Whether a run file holds no result line: every line blank (C white space) or a
     comment (its first field starting with '#')."""
@@ -237,7 +226,11 @@ def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, byte
     """
     if version != "10.0" or (ours[0], ours[1]) == (theirs[0], theirs[1]):
         return None  # nothing deliberate in 9.0.8's mode, or nothing to explain
-    asked = _measures(flags)
+    try:  # the flags as evalkit's command reads them
+        args = build_parser().parse_args(["trec_eval", *flags, "qrels", "run"])
+    except SystemExit:
+        return None
+    asked = args.m or []
     rbp = [m for m in asked if m == "rbp" or m.startswith("rbp.")]
     if rbp and len(asked) > len(rbp) and ours[0] == theirs[0]:
         ours_lines, theirs_lines = ours[1].splitlines(), theirs[1].splitlines()
@@ -246,7 +239,7 @@ def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, byte
                              and a.rsplit(b"\t", 1)[0] == b.rsplit(b"\t", 1)[0])
                 for a, b in zip(ours_lines, theirs_lines, strict=True)):
             return "rbp beside other measures"
-    if ("-c" in flags and "-n" not in flags and _no_result_line(run)
+    if (args.c and not args.n and _no_result_line(run)
             and ours[0] == 2 and not ours[1] and "evalkit refuses" in ours[2]
             and theirs[0] == 0):
         return "-c on a run without a result line"
