@@ -37,6 +37,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from .._factorize import factorize
 from .._lazy import version_action
 from ._command_fast import NotPlain, PlainStream
 from ._command_files import (
@@ -154,11 +155,10 @@ def _sorted_blocks(run: Any) -> Any:
     query's rows by score, whatever their order), in blocks of whole queries of about as
     many rows as a piece of the file holds, so that evaluate's memory stays small."""
     import numpy as np
-    import pandas as pd
 
     from . import _streaming
 
-    code = pd.factorize(run["query_id"].to_numpy())[0]
+    code = factorize(run["query_id"].to_numpy())[0]
     order = np.argsort(code, kind="stable")
     code = code[order]
     starts = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])

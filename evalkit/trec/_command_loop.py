@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._factorize import unique
 from ._command_fast import FastScorer
 from ._command_files import Crash, TrecEvalError
 from ._command_plan import Column
@@ -113,10 +114,8 @@ class _Scored:
 
 
 def _duplicated_queries(run: Any) -> np.ndarray:
-    import pandas as pd
-
     twice = run.duplicated(["query_id", "doc_id"]).to_numpy()
-    return pd.unique(run["query_id"].to_numpy()[twice])
+    return unique(run["query_id"].to_numpy()[twice])
 
 
 def _score_blocks(blocks: Iterable[Any], qrels: CommandQrels, scorable: np.ndarray,
@@ -147,11 +146,9 @@ def _score_blocks(blocks: Iterable[Any], qrels: CommandQrels, scorable: np.ndarr
 def _score_table(block: Any, qrels: CommandQrels, scorable: np.ndarray, labels: list[str],
                  reads_pairs: bool, options: dict[str, Any], scored: _Scored) -> None:
     """The general path of :func:`_score_blocks`: a table of whole queries, by evaluate."""
-    import pandas as pd
-
     from ._evaluate import evaluate
 
-    ids = pd.unique(block["query_id"].to_numpy(dtype=object))
+    ids = unique(block["query_id"].to_numpy(dtype=object))
     scored.query_ids.append(ids)
     code = qrels.lookup(ids)
     judged, code = ids[code >= 0], code[code >= 0]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._factorize import unique
 from ._tables import RUN_COLUMNS, _columns, _ids, _qrels_arrays, _scores
 
 __all__: list[str] = []
@@ -90,7 +91,7 @@ def _evaluate_dask(evaluate: Callable[..., pd.DataFrame], qrels: Any, run: Any, 
     template = evaluate(qrels, empty, metrics, **zero_options)
     query_id, doc_id, grade = _qrels_arrays(qrels)
     plain_qrels = pd.DataFrame({"query_id": query_id, "doc_id": doc_id, "relevance": grade})
-    judged = pd.Index(pd.unique(query_id), dtype=object)
+    judged = pd.Index(unique(query_id), dtype=object)
 
     frame, indexed = _run_frame(run)
     pieces = frame.map_partitions(_prepared, _Judged(judged), indexed,

@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
+from .._factorize import factorize
 from .._hashing import (
     borrowable,
     object_hashes_and_prefixes,
@@ -165,7 +166,7 @@ class _Join:
 
     def exact(self, run_code: np.ndarray, run_doc: np.ndarray) -> np.ndarray:
         """The qrels row of every run row, on the ids themselves (slower)."""
-        doc_code, doc_names = pd.factorize(np.concatenate([self.qrels_doc, run_doc]))
+        doc_code, doc_names = factorize(np.concatenate([self.qrels_doc, run_doc]))
         width = np.int64(max(len(doc_names), 1))
         exact = pd.Index(self.qrels_code.astype(np.int64) * width
                          + doc_code[: self.qrels_doc.size])
@@ -203,7 +204,7 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
         if isinstance(block_ids, CodedIds):  # a number per row already: each distinct id once
             return _looked_up(lookup.get_indexer(block_ids.ids), block_ids.codes)
         if block_ids.size > 4 * len(queries):  # interleaved: few distinct ids, many blocks
-            block_id, distinct = pd.factorize(block_ids)
+            block_id, distinct = factorize(block_ids)
             block_code = lookup.get_indexer(distinct).astype(np.int32)[block_id]
         else:
             block_code = lookup.get_indexer(block_ids).astype(np.int32)
@@ -604,7 +605,7 @@ def evaluate(
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     # The qrels list each query's judgements together: only each block's id is looked up.
-    block_code, queries = pd.factorize(q_blocks)
+    block_code, queries = factorize(q_blocks)
     q_code = np.repeat(block_code, np.diff(np.r_[q_starts, q_grade.size]))
     queries = pd.Index(queries)
     n_queries = len(queries)

@@ -25,6 +25,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
+from .._factorize import factorize
 from .._validation import keyword_only
 from ._measures import group_positions
 from ._ordering import _trec_order
@@ -252,7 +253,7 @@ def write_run(run: pd.DataFrame, path_or_buffer: Any, *, run_id: str | None = No
     if run_id is None:
         run_id = run["run_id"].to_numpy(dtype=object) if "run_id" in run.columns else "evalkit"
     run_ids = np.broadcast_to(np.asarray(run_id, dtype=object), query_id.shape)
-    query_code, queries = pd.factorize(query_id)
+    query_code, queries = factorize(query_id)
     _check_pair_duplicates(query_code, doc_id, np.asarray(queries, dtype=object), "run",
                            "retrieved twice")
     order = _trec_order(query_code, score, doc_id)

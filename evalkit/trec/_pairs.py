@@ -15,6 +15,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported by the functions that need it
     import pandas as pd
 
+from .._factorize import factorize
 from .._hashing import repeats_objects, string_hashes
 from .._threads import _for_each, _pieces_between
 from ._measures import block_starts
@@ -53,9 +54,7 @@ def _check_no_duplicate_pairs(query_id: np.ndarray, doc_id: np.ndarray, what: st
     """:func:`_check_no_duplicates` on the columns as object arrays of str: a reader checks
     the ids it parsed before they go into a table (pandas 3 then stores them in arrow, which
     a check of the table would turn back into objects, a copy of every id)."""
-    import pandas as pd
-
-    code, queries = pd.factorize(query_id)
+    code, queries = factorize(query_id)
     _check_pair_duplicates(code, doc_id, np.asarray(queries, dtype=object), what, verb)
 
 
@@ -109,7 +108,10 @@ def _confirm_duplicates(
         return True
     # kind="sort": numpy 2.0.0's table method overflows on uint64 keys above 2**63.
     suspects = np.flatnonzero(np.isin(keys, repeated, kind="sort"))
-    dup = pd.DataFrame({"q": code[suspects], "d": doc[suspects]}).duplicated().to_numpy()
+    docs = doc[suspects]
+    if isinstance(docs, np.ndarray):  # numbered first: pandas 2 cut str at a NUL
+        docs = factorize(docs)[0]
+    dup = pd.DataFrame({"q": code[suspects], "d": docs}).duplicated().to_numpy()
     if dup.any():  # a true duplicate, not a hash collision
         _report_duplicates(queries[code], doc, suspects[dup], what, verb)
     return False

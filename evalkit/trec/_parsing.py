@@ -69,6 +69,17 @@ def _first_bad_run_line(text: str, name: str, first_line: int = 1) -> None:
             raise ValueError(f"{where}: score must be a finite number; got {fields[4]!r}")
 
 
+def _refuse_nul(text: str, name: str, first_line: int = 1) -> None:
+    """Raise for a NUL character (byte 0), naming its line: TREC files are text, trec_eval
+    reads a NUL as the end of an id or fails (10.0: a malloc error), and pandas' parser before
+    3.0 cut the field there (two ids that differ after one read as the same)."""
+    at = text.find("\0")
+    if at >= 0:
+        line = first_line + len((text[:at] + ".").splitlines()) - 1
+        raise ValueError(f"{name}, line {line}: a NUL character (byte 0); TREC qrels and run "
+                         "files are text, with no NUL in an id")
+
+
 def _parse_table(text: str, n_fields: int, *, extra_fields: bool) -> pd.DataFrame | None:
     """Fast C parse of white-space separated fields (all kept as str).
 
@@ -108,6 +119,7 @@ def _read_qrels(path_or_buffer: Any) -> pd.DataFrame:
     """The body of :func:`evalkit.read_qrels`."""
     text = _read_text(path_or_buffer)
     name = _source_name(path_or_buffer)
+    _refuse_nul(text, name)
     table = _parse_table(text, 4, extra_fields=False)
     relevance = None
     if table is not None and not (table[3] == "").any():
@@ -136,6 +148,7 @@ def _run_table(text: str, name: str, first_line: int = 1, *,
     """The run lines of ``text`` (whose first line is line ``first_line`` of ``name``) as a
     table, malformed lines named; with ``check_pairs``, a document retrieved twice for one
     query refused (checked on the parsed ids, before the table is made)."""
+    _refuse_nul(text, name, first_line)
     table = _parse_table(text, 6, extra_fields=True)
     score = None
     if table is not None and not (table[5] == "").any():

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._factorize import factorize
 from .._validation import check_option, check_scalar, check_seed, keyword_only
 from ._measures import group_positions
 from ._ordering import _trec_order
@@ -105,7 +106,7 @@ def pool(runs: Any, *, depth: int) -> pd.DataFrame:
     for run in _run_list(runs):
         table = _as_table(run, "runs", _read_run)
         r_query, r_doc, r_score = _run_arrays(table)
-        r_code, names = pd.factorize(r_query)
+        r_code, names = factorize(r_query)
         _check_pair_duplicates(r_code, r_doc, np.asarray(names, dtype=object), "run",
                                "retrieved twice")
         order = _trec_order(r_code, r_score, r_doc)
@@ -114,10 +115,22 @@ def pool(runs: Any, *, depth: int) -> pd.DataFrame:
         queries.append(r_query[order][top])
         docs.append(r_doc[order][top])
         ranks.append(rank[top])
-    pooled = pd.DataFrame({"query_id": np.concatenate(queries), "doc_id": np.concatenate(docs),
+    # Grouped on numbers in the order of the ids (a groupby on str would number them with
+    # pandas' own factorize, which cuts ids at a NUL before pandas 3: see evalkit._factorize).
+    ids = {}
+    for column, values in (("query_id", queries), ("doc_id", docs)):
+        code, names = factorize(np.concatenate(values))
+        names = np.asarray(names, dtype=object)
+        by_name = np.argsort(names)  # Python's order of str: trec_eval's, and groupby's
+        place = np.empty(by_name.size, dtype=np.intp)
+        place[by_name] = np.arange(by_name.size)
+        ids[column] = (place[code], names[by_name])
+    pooled = pd.DataFrame({"query_id": ids["query_id"][0], "doc_id": ids["doc_id"][0],
                            "rank": np.concatenate(ranks)})
     grouped = pooled.groupby(["query_id", "doc_id"], sort=True)["rank"]
     result = grouped.agg(["min", "size"]).reset_index()
+    for column, (_, names) in ids.items():
+        result[column] = names[result[column].to_numpy()]
     return result.rename(columns={"min": "rank", "size": "n_runs"}).astype(
         {"rank": np.int64, "n_runs": np.int64})
 
@@ -188,7 +201,7 @@ def sample_qrels(qrels: Any, *, fraction: float, seed: Any = None,
     rng = check_seed(seed)
     qrels = _as_table(qrels, "qrels", _read_qrels)
     q_query, _, _ = _qrels_arrays(qrels)
-    code, _ = pd.factorize(q_query)
+    code, _ = factorize(q_query)
     # A random key per judgement; within each query the m_q smallest keys are kept.
     order = np.lexsort((rng.random(code.size), code))
     position = np.empty(code.size, dtype=np.int64)

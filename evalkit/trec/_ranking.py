@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._factorize import factorize, unique
 from .._ranking_core import is_relevant
 from .._validation import check_scalar, keyword_only
 from ._measures import group_positions
@@ -126,20 +127,25 @@ def trec_ranking(
     if wanted is not None:
         keep = r_query == wanted
         if not keep.any():
-            shown = ", ".join(map(repr, pd.unique(r_query)[:5]))
+            shown = ", ".join(map(repr, unique(r_query)[:5]))
             raise ValueError(f"query_id {wanted!r} is not in the run (its queries: {shown}"
-                             f"{', ...' if pd.unique(r_query).size > 5 else ''})")
+                             f"{', ...' if unique(r_query).size > 5 else ''})")
         r_query, r_doc, r_score = r_query[keep], r_doc[keep], r_score[keep]
-    q_code, q_names = pd.factorize(q_query)
+    q_code, q_names = factorize(q_query)
     _check_pair_duplicates(q_code, q_doc, np.asarray(q_names, dtype=object), "qrels",
                            "judged twice")
-    r_code, r_names = pd.factorize(r_query)
+    r_code, r_names = factorize(r_query)
     _check_pair_duplicates(r_code, r_doc, np.asarray(r_names, dtype=object), "run",
                            "retrieved twice")
     order = _trec_order(r_code, r_score, r_doc)
     query, doc, score = r_query[order], r_doc[order], r_score[order]
-    found = pd.MultiIndex.from_arrays([q_query, q_doc]).get_indexer(
-        pd.MultiIndex.from_arrays([query, doc]))
+    # The (query, doc) pairs as numbers (a MultiIndex of str would number them with pandas'
+    # own factorize, which cuts ids at a NUL before pandas 3: see evalkit._factorize).
+    n_judged = q_query.size
+    query_code = factorize(np.concatenate([q_query, query]))[0]
+    doc_code = factorize(np.concatenate([q_doc, doc]))[0]
+    found = pd.MultiIndex.from_arrays([query_code[:n_judged], doc_code[:n_judged]]).get_indexer(
+        pd.MultiIndex.from_arrays([query_code[n_judged:], doc_code[n_judged:]]))
     listed = found >= 0
     grade = np.zeros(found.size, dtype=np.int64)
     grade[listed] = q_grade[found[listed]]

@@ -26,6 +26,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported by the functions that need it
     import pandas as pd
 
+from .._factorize import factorize, unique
 from ._pairs import _check_no_duplicates
 
 __all__ = ["Ungrouped", "byte_pieces", "evaluate_file", "gather_rows", "open_binary",
@@ -96,7 +97,7 @@ def query_blocks(pieces: Iterable[Parsed], name: str) -> Iterator[pd.DataFrame]:
             table = pd.concat([carry, table], ignore_index=True)
         if not len(table):
             continue
-        codes, uniques = pd.factorize(table["query_id"].to_numpy())
+        codes, uniques = factorize(table["query_id"].to_numpy())
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         back = seen.intersection(uniques.tolist())
         if starts.size != len(uniques) or back:
@@ -130,7 +131,7 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
     missing = options.pop("missing_queries", "ignore")
     # The column itself, not .to_numpy(): an arrow-backed one is numbered in arrow, without
     # a str object made per judgement.
-    q_code, q_names = pd.factorize(qrels["query_id"])
+    q_code, q_names = factorize(qrels["query_id"])
     q_names = pd.Index(q_names)
     order = np.argsort(q_code, kind="stable")
     bounds = np.searchsorted(q_code[order], np.arange(len(q_names) + 1))
@@ -139,7 +140,7 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
         with open_binary(path) as handle:
             for block in query_blocks(pieces(handle, name), name):
                 _check_no_duplicates(block, f"{name}: the run", "retrieved twice")
-                codes = q_names.get_indexer(pd.unique(block["query_id"].to_numpy()))
+                codes = q_names.get_indexer(unique(block["query_id"].to_numpy()))
                 codes = codes[codes >= 0]
                 if not codes.size:
                     continue
@@ -154,7 +155,7 @@ def evaluate_file(evaluate: Callable[..., pd.DataFrame],
                           "doc_id": pd.Series([], dtype=object),
                           "score": pd.Series([], dtype=np.float64)})
     if missing == "zero":  # the judged queries the run lacks, as the in-memory call adds them
-        done = pd.Index(pd.unique(np.concatenate([r.index.to_numpy() for r in results]))
+        done = pd.Index(unique(np.concatenate([r.index.to_numpy() for r in results]))
                         if results else [])
         lacking = np.flatnonzero(~q_names.isin(done))
         if lacking.size:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._arrow_strings import VIEW_BYTES, view_lengths
 from .._arrow_strings import string_views as _views
+from .._factorize import factorize
 from .._hashing import _MULTIPLIERS, borrowable, take_objects
 from .._threads import _both, _for_each, _threads
 from ._measures import block_starts
@@ -290,7 +291,7 @@ def _factorized_ids(values: np.ndarray) -> CodedIds | None:
         return None
     if moves < 4 * len(pd.unique(head)):
         return None
-    codes, ids = pd.factorize(values)  # a missing id is numbered -1
+    codes, ids = factorize(values)  # a missing id is numbered -1
     ids = np.asarray(ids, dtype=object)
     if codes.min(initial=0) < 0 or pd.api.types.infer_dtype(ids, skipna=False) != "string":
         return None
