@@ -175,12 +175,37 @@ def test_deliberate_empty_run_with_c(run, flags, ours, kind):
     assert fuzz.deliberate("9.0.8", run, flags, ours, _PRINTED) is None
 
 
+_CRASH = ("evalkit trec_eval: trec_eval {} crashes at query '8': the highest grade of this "
+          "query is below -1")
+_GRADES = b"7 0 a 1\n8 0 a -2\n8\t0\tb\t-3.5\n9 0 a 2\n"
+
+
+@pytest.mark.parametrize("version", ["10.0", "9.0.8"])
+@pytest.mark.parametrize(("qrels", "ours", "theirs", "kind"), [
+    # trec_eval went on with a corrupted heap and failed later, or crashed later:
+    (_GRADES, (139, b"", _CRASH), (4, b"", "trec_eval: result qid '' not found in qrels"), True),
+    (_GRADES, (139, b"x\n", _CRASH), (139, b"x\ny\n", "free(): invalid next size"), True),
+    (_GRADES, (139, b"x\n", _CRASH), (0, b"x\ny\n", ""), True),
+    (_GRADES, (139, b"x\n", _CRASH), (4, b"z\n", ""), False),  # what came before differs
+    (_GRADES, (2, b"", _CRASH), (4, b"", ""), False),  # evalkit did not stop as a crash
+    (_GRADES.replace(b"-3.5", b"-1"), (139, b"", _CRASH), (4, b"", ""), False),  # max is -1
+    (_GRADES.replace(b"8 0 a -2\n8", b"9"), (139, b"", _CRASH), (4, b"", ""), False),  # no 8
+    (None, (139, b"", _CRASH), (4, b"", ""), False),  # the qrels not given: not checked
+])
+def test_deliberate_grade_below_minus_one(version, qrels, ours, theirs, kind):
+    ours = (ours[0], ours[1], ours[2].format(version))
+    expected = "a grade below -1 (undefined in trec_eval)" if kind else None
+    assert fuzz.deliberate(version, b"8 Q0 a 1 1 r\n", [], ours, theirs, qrels) == expected
+
+
 def test_deliberate_differences_are_those_help_lists():
     from evalkit.trec._command_output import help_text
 
     text = " ".join(help_text().split())
     assert "rbp starts its gain range from uninitialised memory" in text
     assert "-c on a run without a single result line prints an uninitialised run id" in text
+    assert ("whose highest grade is below -1, trec_eval clears its grade counts with a "
+            "negative size") in text
 
 
 @pytest.mark.parametrize(("version", "binary"), BINARIES)

@@ -20,8 +20,10 @@ A difference that ``evalkit trec_eval --help`` lists as deliberate is counted ap
 what it is (see :func:`deliberate`), and does not fail the run: trec_eval 10.0's ``rbp``
 beside other measures (``m_rbp.c`` starts its gain range from uninitialised memory), and
 ``-c`` on a run without a result line (trec_eval 10.0 prints an uninitialised run id;
-evalkit refuses). Each is told from the files and flags themselves, not from evalkit's
-output alone, and every other line must still be the same.
+evalkit refuses), and a query whose highest grade is below -1 (undefined in trec_eval: a
+``memset`` of a negative size; evalkit stops as a crash). Each is told from the files and
+flags themselves, not from evalkit's output alone, and every other line must still be the
+same.
 """
 
 from __future__ import annotations
@@ -192,7 +194,7 @@ def compare(binary: str, version: str, qrels: bytes, run: bytes, flags: list[str
     ours, theirs = outcomes(binary, version, qrels, run, flags, folder)
     if (ours[0], ours[1]) == (theirs[0], theirs[1]):
         return None
-    if excuse and deliberate(version, run, flags, ours, theirs) is not None:
+    if excuse and deliberate(version, run, flags, ours, theirs, qrels) is not None:
         return None
     return describe(flags, ours, theirs)
 
@@ -209,7 +211,7 @@ def _no_result_line(run: bytes) -> bool:
 
 
 def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, bytes, str],
-               theirs: tuple[int, bytes, str]) -> str | None:
+               theirs: tuple[int, bytes, str], qrels: bytes | None = None) -> str | None:
     """The deliberate difference (as ``evalkit trec_eval --help`` lists them) that
     explains evalkit's outcome ``ours`` against trec_eval's ``theirs`` (exit code, stdout,
     stderr), or None when none does:
@@ -221,11 +223,20 @@ def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, byte
     - ``"-c on a run without a result line"``: trec_eval 10.0 with ``-c`` and no ``-n`` on a
       run file with no result line, which it answers with an uninitialised run id (exit 0)
       and evalkit refuses (exit 2, saying why).
+    - ``"a grade below -1 (undefined in trec_eval)"`` (both releases): evalkit stops as a
+      crash (139) at a query whose highest grade in ``qrels`` is below -1, where trec_eval
+      clears its grade counts with a negative size; trec_eval printed at least what
+      evalkit printed, and whatever it did next (crash there or later, or go on with a
+      corrupted heap) is not compared. Only with ``qrels``, whose grades are checked.
 
     None too when the two outcomes are the same.
     """
-    if version != "10.0" or (ours[0], ours[1]) == (theirs[0], theirs[1]):
-        return None  # nothing deliberate in 9.0.8's mode, or nothing to explain
+    if (ours[0], ours[1]) == (theirs[0], theirs[1]):
+        return None  # nothing to explain
+    if qrels is not None and _undefined_grade(qrels, ours, theirs):
+        return "a grade below -1 (undefined in trec_eval)"
+    if version != "10.0":
+        return None  # nothing else deliberate in 9.0.8's mode
     try:  # the flags as evalkit's command reads them
         args = build_parser().parse_args(["trec_eval", *flags, "qrels", "run"])
     except SystemExit:
@@ -244,6 +255,27 @@ def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, byte
             and theirs[0] == 0):
         return "-c on a run without a result line"
     return None
+
+
+_UNDEFINED_GRADE = re.compile(r"crashes at query '(.*)': the highest grade of this query is "
+                              r"below -1")
+
+
+def _undefined_grade(qrels: bytes, ours: tuple[int, bytes, str],
+                     theirs: tuple[int, bytes, str]) -> bool:
+    """Whether evalkit stopped as a crash at a query whose grades in ``qrels`` are all
+    below -1 (each line's fields split as C white space splits them), and trec_eval's
+    stdout begins with evalkit's."""
+    found = _UNDEFINED_GRADE.search(ours[2])
+    if ours[0] != 139 or found is None or not theirs[1].startswith(ours[1]):
+        return False
+    query = found.group(1).encode()
+    grades = [fields[3] for fields in (line.split() for line in qrels.splitlines())
+              if len(fields) == 4 and fields[0] == query]
+    try:
+        return bool(grades) and max(int(float(grade)) for grade in grades) < -1
+    except ValueError:
+        return False
 
 
 def describe(flags: list[str], ours: tuple[int, bytes, str],
@@ -293,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                 ours, theirs = outcomes(binary, version, qrels, run, flags, folder)
                 if (ours[0], ours[1]) == (theirs[0], theirs[1]):
                     continue
-                kind = deliberate(version, run, flags, ours, theirs)
+                kind = deliberate(version, run, flags, ours, theirs, qrels)
                 if kind is not None:
                     excused[kind] = excused.get(kind, 0) + 1
                     continue

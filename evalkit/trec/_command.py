@@ -13,9 +13,14 @@ in :mod:`evalkit.trec._command_files`.
   it scores that query on a one-document "bogus" ranking and prints its ``-q`` lines.
 - Queries are evaluated in byte order of their ids. At each query trec_eval fails (exit 4,
   after printing the ``-q`` lines of the queries before) when the run or the qrels list a
-  document twice for it, or when it is the first query and its grades are all negative; a
-  later query whose highest grade is below -1 crashes trec_eval (segmentation fault; what was
-  printed up to the last full 4096-byte block survives, which is what evalkit prints too).
+  document twice for it, or when it is the first query and its grades are all negative; at
+  a later query whose highest grade is below -1 it clears its grade counts with a negative
+  size (``memset`` in ``form_res_rels.c``), which is undefined behaviour: seen here, a
+  segmentation fault at that query, or trec_eval going on with a corrupted heap to crash
+  later (``free(): invalid next size``) or fail with garbage in its message (an empty
+  docno or qid), by the C library's ``memset`` for the CPU. evalkit stops there as a crash
+  (139), printing what trec_eval prints before it (up to the last full 4096-byte block,
+  which is what survives a crash); ``--help`` lists it among the deliberate differences.
 - 10.0's ``ideal_dcg`` for a query whose grades are all negative (-1) is the ideal DCG of
   the last query evaluated before it that has a grade >= 0 (``form_res_rels.c`` leaves that
   query's grade counts in place); evalkit's ``IdealDCG`` is 0 there, the CLI prints 10.0's.

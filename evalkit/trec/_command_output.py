@@ -129,6 +129,11 @@ def help_text(version: str = DEFAULT_VERSION) -> str:
         "uninitialised run id, evalkit refuses; trec_eval 10.0's rbp starts its gain range",
         "from uninitialised memory (m_rbp.c), so beside other measures its value can vary:",
         "evalkit starts it at 0, which is what 10.0 prints for rbp alone or in all_trec;",
+        "at a query (not the first) whose highest grade is below -1, trec_eval clears its",
+        "grade counts with a negative size (form_res_rels.c), which is undefined: it",
+        "crashes there, or later, or goes on with a corrupted heap (seen: a docno or qid",
+        "printed empty in an error, exit 4), by the C library and CPU; evalkit stops",
+        "there as a crash (139), with what was printed before it;",
         "the options -D -N -M -R -T -Z -o are not supported.",
         "ek.evaluate takes the same names: ek.evaluate(qrels, run, ['map', 'P_10']).",
     ]
