@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evalkit.cli import build_parser  # noqa: E402
 from evalkit.trec import _command as _trec_eval  # noqa: E402
+from evalkit.trec._command_files import TrecEvalError, read_trec_qrels  # noqa: E402
 
 SEPARATORS = [" ", " ", " ", "\t", "  ", " \t", "\x0b", "\x0c"]
 MEASURE_ARGS = [
@@ -233,7 +234,7 @@ def deliberate(version: str, run: bytes, flags: list[str], ours: tuple[int, byte
     """
     if (ours[0], ours[1]) == (theirs[0], theirs[1]):
         return None  # nothing to explain
-    if qrels is not None and _undefined_grade(qrels, ours, theirs):
+    if qrels is not None and _undefined_grade(version, qrels, ours, theirs):
         return "a grade below -1 (undefined in trec_eval)"
     if version != "10.0":
         return None  # nothing else deliberate in 9.0.8's mode
@@ -261,21 +262,23 @@ _UNDEFINED_GRADE = re.compile(r"crashes at query '(.*)': the highest grade of th
                               r"below -1")
 
 
-def _undefined_grade(qrels: bytes, ours: tuple[int, bytes, str],
+def _undefined_grade(version: str, qrels: bytes, ours: tuple[int, bytes, str],
                      theirs: tuple[int, bytes, str]) -> bool:
-    """Whether evalkit stopped as a crash at a query whose grades in ``qrels`` are all
-    below -1 (each line's fields split as C white space splits them), and trec_eval's
-    stdout begins with evalkit's."""
+    """Whether evalkit stopped as a crash at a query whose grades in ``qrels``, read as
+    trec_eval ``version`` reads them (``atol``, 10.0's '#' lines), are all below -1, and
+    trec_eval's stdout begins with evalkit's."""
     found = _UNDEFINED_GRADE.search(ours[2])
     if ours[0] != 139 or found is None or not theirs[1].startswith(ours[1]):
         return False
-    query = found.group(1).encode()
-    grades = [fields[3] for fields in (line.split() for line in qrels.splitlines())
-              if len(fields) == 4 and fields[0] == query]
-    try:
-        return bool(grades) and max(int(float(grade)) for grade in grades) < -1
-    except ValueError:
-        return False
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "qrels")
+        Path(path).write_bytes(qrels)
+        try:
+            table = read_trec_qrels(path, version)
+        except TrecEvalError:  # a qrels trec_eval refuses: no query got as far as a crash
+            return False
+    grades = table["relevance"].to_numpy()[table["query_id"].to_numpy() == found.group(1)]
+    return bool(grades.size) and int(grades.max()) < -1
 
 
 def describe(flags: list[str], ours: tuple[int, bytes, str],

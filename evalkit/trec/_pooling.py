@@ -120,11 +120,9 @@ def pool(runs: Any, *, depth: int) -> pd.DataFrame:
     ids = {}
     for column, values in (("query_id", queries), ("doc_id", docs)):
         code, names = factorize(np.concatenate(values))
-        names = np.asarray(names, dtype=object)
-        by_name = np.argsort(names)  # Python's order of str: trec_eval's, and groupby's
-        place = np.empty(by_name.size, dtype=np.intp)
-        place[by_name] = np.arange(by_name.size)
-        ids[column] = (place[code], names[by_name])
+        # The distinct names sorted (Python's order of str, as groupby's) and each one's place.
+        ordered, place = np.unique(np.asarray(names, dtype=object), return_inverse=True)
+        ids[column] = (place.reshape(-1)[code], ordered)
     pooled = pd.DataFrame({"query_id": ids["query_id"][0], "doc_id": ids["doc_id"][0],
                            "rank": np.concatenate(ranks)})
     grouped = pooled.groupby(["query_id", "doc_id"], sort=True)["rank"]

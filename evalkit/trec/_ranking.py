@@ -127,9 +127,10 @@ def trec_ranking(
     if wanted is not None:
         keep = r_query == wanted
         if not keep.any():
-            shown = ", ".join(map(repr, unique(r_query)[:5]))
+            queries = unique(r_query)
+            shown = ", ".join(map(repr, queries[:5]))
             raise ValueError(f"query_id {wanted!r} is not in the run (its queries: {shown}"
-                             f"{', ...' if unique(r_query).size > 5 else ''})")
+                             f"{', ...' if queries.size > 5 else ''})")
         r_query, r_doc, r_score = r_query[keep], r_doc[keep], r_score[keep]
     q_code, q_names = factorize(q_query)
     _check_pair_duplicates(q_code, q_doc, np.asarray(q_names, dtype=object), "qrels",
