@@ -339,11 +339,25 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes, objects_at(distinct.astype(np.intp, copy=False), values)
 
 
+def _address_window(known: np.ndarray) -> tuple[int, int] | None:
+    """(shift, bits): the lowest shift from 4 to 11 (objects are aligned to 16 bytes at
+    least) at which ``(address >> shift) & (2**bits - 1)`` differs for each of the distinct
+    ``known`` addresses, ``bits`` giving about 1,000 slots each (2**20 at most: 4 MB). None
+    when none does: rare, but objects at one place in two arenas are 2**k MB apart."""
+    bits = min(int(known.size).bit_length() + 10, 20)
+    mask = (1 << bits) - 1
+    for shift in range(4, 12):
+        if np.unique((known >> shift) & mask).size == known.size:
+            return shift, bits
+    return None
+
+
 def _known_object_codes(values: np.ndarray, known: np.ndarray
                         ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`_object_codes` for an object array whose objects are expected to be the few
     ``known`` ones (their addresses, distinct: those seen on its first rows), or None when
-    some row holds another object, or the known objects are over ``_KNOWN_MOST``.
+    some row holds another object, the known objects are over ``_KNOWN_MOST``, or no window
+    of their address bits sets them apart (:func:`_address_window`).
 
     Some window of the address bits (starting a few bits above the alignment, about 1,000
     slots a known object, 2**20 at most) sets the known objects apart: each is a slot of a
@@ -358,15 +372,13 @@ def _known_object_codes(values: np.ndarray, known: np.ndarray
     if known.size > _KNOWN_MOST:
         return None
     known = np.sort(known)
-    addresses = np.frombuffer(values, dtype=np.intp)
-    bits = min(int(known.size).bit_length() + 10, 20)  # a table of 4 MB at most
-    mask = (1 << bits) - 1
-    for shift in range(4, 12):  # objects are aligned to 16 bytes at least
-        known_slots = (known >> shift) & mask
-        if np.unique(known_slots).size == known.size:
-            break
-    else:
+    window = _address_window(known)
+    if window is None:
         return None
+    shift, bits = window
+    mask = (1 << bits) - 1
+    known_slots = (known >> shift) & mask
+    addresses = np.frombuffer(values, dtype=np.intp)
     small = np.int32 if values.size < 2**31 else np.intp
     table = np.empty(1 << bits, dtype=small)  # slots no known object names: any number
     table[known_slots] = np.arange(known.size, dtype=small)
