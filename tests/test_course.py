@@ -85,7 +85,7 @@ def _assignment(points: tuple[int, ...] = (3, 2), total: int = 5) -> list[dict]:
     """A part's closing assignment: a prompt, a rubric table (points last) and the answer."""
     rows = "\n".join(f"| criterion {i} | all | half | {p} |" for i, p in enumerate(points))
     return [{"cell_type": "markdown", "metadata": {"tags": ["assignment"]},
-             "source": "## Assignment\n" + "a long task in many words " * 200},
+             "source": "## Assignment\n" + "a task in a few words " * 3},
             {"cell_type": "markdown", "metadata": {"tags": ["assignment"]},
              "source": f"| Criterion | Full | Half | Points |\n|---|---|---|---|\n{rows}"},
             {"cell_type": "markdown", "source": "*Your answer.*",
@@ -174,14 +174,19 @@ def test_the_small_course_holds(small):
 def test_each_part_ends_with_an_assignment_whose_rubric_adds_up(small):
     """The last notebook of a part closes with its assignment (prompt, rubric, answer cell);
     the rubric's points add up to the answer cell's; no other notebook has one; and the
-    assignment's cells do not count in the notebook's minutes."""
+    assignment's words count in the notebook's reading minutes (its brief is read there),
+    not in its exercises."""
     small_course, readme, picture = small
     path = small_course.notebooks_dir / "03-alone.ipynb"
     original = json.loads(path.read_text())
     cells = [c for c in original["cells"]
              if "assignment" not in c.get("metadata", {}).get("tags", [])]
-    assert course.reading(original["cells"], small_course.model) == course.reading(
-        cells, small_course.model)
+    with_it = course.reading(original["cells"], small_course.model)
+    without = course.reading(cells, small_course.model)
+    assert with_it.words > without.words
+    assert with_it.reading == pytest.approx(
+        without.reading + (with_it.words - without.words) / 150)
+    assert with_it.work == without.work
 
     def problems_with(cells_03, cells_01=None):
         path.write_text(json.dumps({**original, "cells": cells_03}))
@@ -365,24 +370,26 @@ def test_minutes_follow_the_reading_model(small, tmp_path):
     code = "\n".join(f"x{i} = {i}  # set" for i in range(29)) + "\n# only a comment\n"
     nb = _notebook("03", prose, code + EXPLORER, exercises=2, questions=3,
                    tries="Things to try:\n\n1. one\n2. two\n3. three\n4. four")
-    nb["cells"] += _assignment()  # the part's assignment: not counted
+    # The part's assignment is read: 35 words (19 in the task, 14 in the rubric table, 2 in the
+    # answer cell); doing it is not in the minutes.
+    nb["cells"] += _assignment()
     (tmp_path / "notebooks" / "03-alone.ipynb").write_text(json.dumps(nb))
     course.write(small_course, readme=readme, picture=picture)  # its old header line
     reading = course.reading(course._cells(small_course, "03"), small_course.model)
     assert (reading.words, reading.code_lines, reading.exercises, reading.questions,
-            reading.tries) == (350 + 15 + 3 * 6 + 11, 30 + 2, 2, 3, 4)
-    assert reading.reading == pytest.approx(394 / 150 + 32 / 6 + 3 * 1)  # 10.96
+            reading.tries) == (350 + 15 + 3 * 6 + 11 + 35, 30 + 2, 2, 3, 4)
+    assert reading.reading == pytest.approx(429 / 150 + 32 / 6 + 3 * 1)  # 11.19
     assert reading.work == 2 * 8 + 4 * 2
-    assert reading.minutes == pytest.approx(reading.reading + 24)  # 34.96
+    assert reading.minutes == pytest.approx(reading.reading + 24)  # 35.19
 
     def about_03():
         return [p for p in _problems(small_course, readme, picture, minutes=True)
                 if p.startswith("03") and "minutes" in p]
 
     assert about_03() == [
-        "03: the map says minutes = 1, the reading model 35.0 (more than 20% apart; python "
+        "03: the map says minutes = 1, the reading model 35.2 (more than 20% apart; python "
         "tools/course.py minutes --update)",
-        "03: the map says reading_minutes = 1, the reading model 11.0 (more than 20% apart; "
+        "03: the map says reading_minutes = 1, the reading model 11.2 (more than 20% apart; "
         "python tools/course.py minutes --update)"]
     # `minutes --update` sets both in the map, touching no other line.
     map_path = tmp_path / "notebooks" / "course.toml"
@@ -403,8 +410,8 @@ def test_minutes_follow_the_reading_model(small, tmp_path):
     assert header == ("*Prerequisites: none · about 35 minutes (reading and running 11, "
                       "exercises and explorer 24)*")
     small_course.model["max_minutes"] = 30
-    assert about_03() == ["03 takes 35.0 minutes by the reading model (reading and running "
-                          "11.0, exercises and explorer 24.0), over the cap of 30"]
+    assert about_03() == ["03 takes 35.2 minutes by the reading model (reading and running "
+                          "11.2, exercises and explorer 24.0), over the cap of 30"]
 
 
 def test_a_notebook_missing_from_the_map_fails(small, tmp_path):

@@ -9,7 +9,8 @@ checked against it.
 
 The reading model (``[reading_model]`` in the map, stated once): reading and running takes
 prose words / 150 + non-comment code lines / 6 + 1 per quiz question minutes, exercises and
-the explorer 8 per exercise + 2 per explorer try (a numbered item under "Things to try").
+the explorer 8 per exercise + 2 per explorer try (a numbered item under "Things to try"); a
+part's closing assignment is counted as words read (doing it is the hours its brief states).
 ``write`` puts each notebook's prerequisites and minutes (the total and its two parts) into its
 header line, the course table and suggested paths into README.md (between
 ``<!-- course-map -->`` markers), draws ``docs/course-map.svg`` and writes the Timing lines of
@@ -173,9 +174,9 @@ class Reading:
 
 def reading(cells: list[dict], model: dict[str, float]) -> Reading:
     """A notebook's size and its minutes by the reading model, in its two parts. A part's
-    open-ended assignment (cells tagged ``assignment``) is not counted: it is work for after
-    the part, and says its own time."""
-    cells = [c for c in cells if ASSIGNMENT_TAG not in c.get("metadata", {}).get("tags", [])]
+    open-ended assignment (cells tagged ``assignment``) is counted as reading: its brief and
+    rubric are read in the notebook; doing it is work for after the part, and it says how
+    long that takes."""
     markdown = [_source(c) for c in cells if c["cell_type"] == "markdown"]
     words = sum(len(re.findall(r"[A-Za-z0-9][\w'’.-]*", text)) for text in markdown)
     lines = sum(len(_code_lines(c)) for c in cells if c["cell_type"] == "code")
@@ -261,8 +262,9 @@ def readme_map(course: Course) -> str:
         f"lines / {model['code_lines_per_minute']:g} + {model['minutes_per_question']:g} per "
         f"quiz question, *exercises and explorer* {model['minutes_per_exercise']:g} per "
         f"exercise + {model['minutes_per_try']:g} per explorer try (an item of its numbered "
-        "\"Things to try\"). The table gives the total, each notebook's header both parts; a "
-        "notebook takes "
+        "\"Things to try\"). A part's closing assignment counts as words read; doing it takes "
+        "the hours its brief states, beyond these minutes. The table gives the total, each "
+        "notebook's header both parts; a notebook takes "
         f"at most {model['max_minutes']:g} minutes in all. The map, "
         "[`notebooks/course.toml`](notebooks/course.toml), is the one source of this table, "
         "the headers and the picture; `python tools/course.py check` (part of `make test`) "
