@@ -11,6 +11,9 @@ that hold a NUL are numbered in pandas' table of Python objects instead, which c
 strings (two to three times as slow); finding whether one does costs a pass over the text
 (``str.join``, a chunk at a time). Elsewhere, and for every other array, these are
 ``pd.factorize`` and ``pd.unique`` themselves.
+
+Class labels given as Python strings become numpy strings (:func:`string_labels`), which
+drop trailing NULs: a label ending in one is refused rather than merged with its neighbour.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["factorize", "unique"]
+__all__ = ["factorize", "string_labels", "unique"]
 
 # Ids joined at a time to look for a NUL: the joined text stays small.
 _CHUNK = 1 << 16
@@ -82,3 +85,52 @@ def unique(values: Any) -> Any:
     if array is None:
         return pd.unique(values)
     return pd.unique(np.append(array, _NOT_A_STRING))[:-1]
+
+
+# Labels looked at first to tell class labels (few distinct) from ids (mostly distinct).
+_LABELS_SAMPLE = 1 << 12
+
+
+def string_labels(array: np.ndarray, name: str) -> np.ndarray:
+    """An object array of str (or bytes) labels as a numpy string array, refusing a label
+    that ends in a NUL character: numpy's strings drop trailing NULs, so ``"a\\0"`` would
+    become ``"a"`` and two classes one (scikit-learn, which keeps objects, tells them apart).
+
+    Class labels (few distinct values, judged on the first rows) are numbered, each
+    distinct label converted and checked once, and the rows take theirs by number: at 10^6
+    rows of 20 classes, 54 ms against 124 for converting every row. Mostly distinct
+    labels are converted row by row, and looked through for a NUL (``str.join``) first.
+    """
+    sample = array[:_LABELS_SAMPLE]
+    if array.size > sample.size and 4 * len(factorize(sample)[1]) > sample.size:
+        _refuse_trailing_nul(name, _ending_in_nul(array))
+        return array.astype(str)
+    codes, distinct = factorize(array)  # whole strings, NULs included, on every pandas
+    distinct = np.asarray(distinct, dtype=object)
+    _refuse_trailing_nul(name, [label for label in distinct if label[-1:] in ("\0", b"\0")])
+    if codes.size and codes.min() < 0:  # a missing value: refused before, kept as numpy would
+        return array.astype(str)
+    return distinct.astype(str)[codes]
+
+
+def _ending_in_nul(array: np.ndarray) -> list[Any]:
+    """The labels of an object array of str or bytes that end in a NUL, found by joining
+    them a chunk at a time with a separator and looking for a NUL before one."""
+    for start in range(0, array.size, 1 << 16):
+        chunk = array[start : start + (1 << 16)]
+        separator, nul = (b"\1", b"\0") if isinstance(chunk[0], bytes) else ("\1", "\0")
+        if nul + separator in separator.join(chunk) + separator:  # or a NUL, \1 inside one
+            ending = [label for label in chunk if label[-1:] == nul]
+            if ending:
+                return ending
+    return []
+
+
+def _refuse_trailing_nul(name: str, labels: list[Any]) -> None:
+    if labels:
+        label = labels[0]
+        raise ValueError(
+            f"{name} holds the label {label!r}, which ends in a NUL character; numpy "
+            f"strings drop trailing NULs, so it could not be told from "
+            f"{label.rstrip(label[-1:])!r}. Rename the label (e.g. without the NUL)"
+        )

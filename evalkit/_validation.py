@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ._averaging import choose_labels
+from ._factorize import string_labels
 
 __all__ = [
     "as_array",
@@ -178,8 +179,9 @@ def _label_kind(array: np.ndarray) -> str:
 def check_labels(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     """Return class labels as a 1-D array of numbers or strings.
 
-    Booleans become 0/1; object arrays of strings become unicode arrays. Raises when the
-    labels mix strings and numbers, contain NaN or None, or are not 1-D.
+    Booleans become 0/1; lists and object arrays of strings become unicode arrays. Raises
+    when the labels mix strings and numbers, contain NaN or None, are not 1-D, or hold a
+    string ending in a NUL character (which numpy's strings would drop, merging two labels).
 
     >>> check_labels(["cat", "dog"], "y_true")
     array(['cat', 'dog'], dtype='<U3')
@@ -188,6 +190,10 @@ def check_labels(values: Any, name: str, *, allow_empty: bool = False) -> np.nda
     ...
     ValueError: y_pred mixes strings and numbers (or holds None); labels must be ...
     """
+    if isinstance(values, (list, tuple)) and values and isinstance(values[0], (str, bytes)):
+        # Read as objects, not as numpy strings, which would drop a trailing NUL unseen (and
+        # turn a number among them into a str): numbered below, then made numpy strings.
+        values = np.array(values, dtype=object)
     array = check_1d(values, name, allow_empty=allow_empty)
     kind = _label_kind(array)
     if kind == "string" and isinstance(values, (list, tuple)):
@@ -202,7 +208,9 @@ def check_labels(values: Any, name: str, *, allow_empty: bool = False) -> np.nda
     if kind == "other":
         raise ValueError(f"{name} must hold numbers or strings; got dtype {array.dtype}")
     if kind == "string":
-        return array.astype(str) if array.dtype.kind != "U" else array
+        if array.dtype.kind == "O":
+            return string_labels(array, name)
+        return array if array.dtype.kind == "U" else array.astype(str)
     if array.dtype.kind == "O":
         array = array.astype(np.float64)
     if array.dtype.kind == "b":

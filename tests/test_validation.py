@@ -7,6 +7,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalkit import _validation as v
 
@@ -120,3 +122,46 @@ def test_square_matrix_wrong_kind_of_object_is_a_type_error_like_a_vector():
         check_square_matrix([[1, 2], [3]], "table")
     np.testing.assert_array_equal(check_square_matrix([[1, 2], [3, 4]], "table"),
                                   [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_string_labels_keep_numpy_strings_and_refuse_a_trailing_nul():
+    # Class labels (few distinct) and mostly distinct ones take different routes.
+    few = np.array(["b", "a\0b", "ccc", "b"] * 2000, dtype=object)
+    many = np.array([f"id{i}\0x" for i in range(6000)], dtype=object)
+    for labels in (few, many, few.tolist(), tuple(many), pd.Series(few)):
+        checked = v.check_labels(labels, "y")
+        expected = np.asarray(labels, dtype=object).astype(str)
+        assert checked.dtype == expected.dtype and (checked == expected).all()
+    assert v.check_labels([b"x", b"yz"], "y").tolist() == ["x", "yz"]
+    # numpy would read "a\0" as "a": refused, naming the argument and the label.
+    for labels in (["a", "a\0"], np.array(["a\0", "b"], dtype=object), [b"a", b"a\0"]):
+        with pytest.raises(ValueError, match=r"^y holds the label b?'a\\x00', which ends in"):
+            v.check_labels(labels, "y")
+    late = many.copy()
+    late[5999] = "z\0"  # past the first chunk with a NUL, \1 inside a label
+    late[3] = "q\0\1q"
+    with pytest.raises(ValueError, match=r"label 'z\\x00'"):
+        v.check_labels(late, "y")
+    with pytest.raises(ValueError, match="mixes strings and numbers"):
+        v.check_labels(["a", 1], "y")
+
+
+@given(st.lists(st.sampled_from(["a", "a\0b", "a\0c", "b", "\0", "é\0z", "ab"]),
+                min_size=1, max_size=40),
+       st.lists(st.sampled_from(["a", "a\0b", "a\0c", "b", "\0", "é\0z", "ab"]),
+                min_size=1, max_size=40))
+def test_labels_holding_nuls_score_as_scikit_learn_scores_them(y_true, y_pred):
+    from sklearn.metrics import accuracy_score, f1_score
+
+    import evalkit as ek
+
+    n = min(len(y_true), len(y_pred))
+    y_true, y_pred = y_true[:n], y_pred[:n]
+    if "\0" in y_true + y_pred:  # the label "\0" ends in a NUL: refused
+        with pytest.raises(ValueError, match="ends in a NUL character"):
+            ek.accuracy(y_true, y_pred)
+        return
+    assert ek.accuracy(y_true, y_pred) == pytest.approx(accuracy_score(y_true, y_pred))
+    assert ek.f1_score(np.array(y_true, dtype=object), np.array(y_pred, dtype=object),
+                       average="macro", zero_division=0) == pytest.approx(
+        f1_score(y_true, y_pred, average="macro", zero_division=0))
