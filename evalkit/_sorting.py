@@ -27,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = ["argsort_numbers", "sort_codes", "takes_radix", "simd_sort_is_slow", "merge_kind",
-           "RADIX_MIN", "RADIX_MAX"]
+           "best_time", "RADIX_MIN", "RADIX_MAX"]
 
 # Each spelling is timed on this many items, best of _PROBE_ROUNDS: about 1 ms (argsorts) and
 # 2 ms (merges) on the Zen 4 above, so that a short job does not pay much for the choice.
@@ -45,7 +45,7 @@ RADIX_MAX = 1 << 21
 _SIGN = np.uint64(1 << 63)
 
 
-def _best_time(function: Callable[[np.ndarray], object], data: np.ndarray) -> float:
+def best_time(function: Callable[[np.ndarray], object], data: np.ndarray) -> float:
     """The shortest of _PROBE_ROUNDS calls, each on its own copy of data (made untimed)."""
     best = float("inf")
     for _ in range(_PROBE_ROUNDS):
@@ -89,7 +89,7 @@ def _lexsort_digits(keys: np.ndarray, used: int) -> np.ndarray:
 @functools.cache
 def _radix_wins() -> bool:
     values = np.random.default_rng(0).random(_PROBE_ITEMS)
-    return _best_time(_radix_argsort, values) < _best_time(np.argsort, values)
+    return best_time(_radix_argsort, values) < best_time(np.argsort, values)
 
 
 def simd_sort_is_slow(values: np.ndarray) -> bool:
@@ -142,6 +142,6 @@ def merge_kind() -> str | None:
                          dtype=np.int32).reshape(-1, 2 * _MERGE_WIDTH)
     table[:, :_MERGE_WIDTH].sort(axis=1)
     table[:, _MERGE_WIDTH:].sort(axis=1)
-    default = _best_time(lambda rows: rows.sort(axis=1), table)
-    stable = _best_time(lambda rows: rows.sort(axis=1, kind="stable"), table)
+    default = best_time(lambda rows: rows.sort(axis=1), table)
+    stable = best_time(lambda rows: rows.sort(axis=1, kind="stable"), table)
     return "stable" if stable < default else None

@@ -140,11 +140,23 @@ def test_inversion_count_on_long_arrays(monkeypatch, rng, block, n, route):
     # Lengths that are not a block times a power of two (so the last blocks are padded), block
     # lengths that leave many merge levels, permutations and heavy ties, 32- and 64-bit tags;
     # merges by the default and by the stable sort.
-    monkeypatch.setattr(correlation, "_BLOCK", block)
     for array in (rng.permutation(n), rng.integers(0, 7, n), rng.permutation(n) + 2**40):
         expected = sum(int((array[i] > array[i + 1:]).sum()) for i in range(n))
         with _sort_route(route):
+            assert _inversions(array, block=block) == expected
             assert _inversions(array) == expected
+
+
+@pytest.mark.parametrize("chosen", correlation._BLOCKS)
+def test_inversion_count_with_either_probed_block(monkeypatch, rng, chosen):
+    # Long arrays take the block length the CPU probe chose; each candidate counts the same
+    # (against the count from blocks of 16 checked above, and a hand-computed reversal).
+    assert correlation._block_length.__wrapped__() in correlation._BLOCKS  # the probe itself
+    monkeypatch.setattr(correlation, "_block_length", lambda: chosen)
+    n = correlation._UNPROBED + 1000
+    array = rng.permutation(n)
+    assert _inversions(array) == _inversions(array, block=16)
+    assert _inversions(np.arange(n)[::-1].copy()) == n * (n - 1) // 2
 
 
 @given(paired())
@@ -195,6 +207,34 @@ def test_every_counting_path_matches_brute_force(rng):
         assert tuple(counts._asdict().values()) == _pairs_by_brute_force(x, y)
         assert ek.kendall_tau(x, y) == pytest.approx(stats.kendalltau(x, y).statistic,
                                                      rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("untied", [True, False])
+def test_ranking_is_the_same_whichever_way_the_sample_points(monkeypatch, rng, untied):
+    # _Ranking guesses from a sample whether the values are untied (argsort at once) or may
+    # have few levels (sort first, maybe hash): either guess gives scipy's dense ranks.
+    n = 50_000
+    x = rng.random(n)
+    few_ties = x.copy()
+    few_ties[rng.integers(0, n, 30)] = few_ties[rng.integers(0, n, 30)]
+    signed = rng.normal(size=n).round(1)
+    signed[rng.random(n) < 0.1] = -0.0
+    monkeypatch.setattr(correlation, "_looks_untied", lambda values: untied)
+    with _sort_route("numpy"):
+        for values in (x, few_ties, rng.integers(0, 3000, n) / 7, signed):
+            ranking = _Ranking(values)
+            expected = stats.rankdata(values, method="dense") - 1
+            np.testing.assert_array_equal(ranking.ranks, expected)
+            assert ranking.levels == expected.max() + 1
+
+
+def test_the_untied_guess_sees_few_levels(rng):
+    # Values with n / 16 levels or fewer repeat in the sample; untied values never do.
+    for n in (1_000, 100_000, 2_000_000):
+        assert correlation._looks_untied(rng.random(n))
+        assert not correlation._looks_untied(rng.integers(0, n // 16, n) / 3)
+        assert not correlation._looks_untied(np.repeat(rng.random(n // 16), 16))
+        assert not correlation._looks_untied(np.tile(rng.random(n // 16), 16))
 
 
 def test_identical_and_reversed_rankings():
