@@ -23,7 +23,7 @@ from ._threads import _for_each
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes",
            "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
-           "object_hashes_and_prefixes", "objects_at", "BYTE_MASKS", "ROWS_AN_OBJECT"]
+           "object_hashes_and_prefixes", "objects_at", "splitmix64", "BYTE_MASKS", "ROWS_AN_OBJECT"]
 
 # Object arrays are hashed this many ids at a time: listing them, joining their text and
 # freeing the list then touch each id while it is still in the CPU's cache.
@@ -51,7 +51,7 @@ ROWS_AN_OBJECT = 4
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _splitmix64(x: np.ndarray) -> np.ndarray:
+def splitmix64(x: np.ndarray) -> np.ndarray:
     """Steele, Lea and Flood's SplitMix64 finaliser: every output bit depends on every input
     bit, so the top bits of a hash are as good as the others."""
     x = x ^ (x >> np.uint64(30))
@@ -64,7 +64,7 @@ def _splitmix64(x: np.ndarray) -> np.ndarray:
 
 def _odd_multipliers(count: int) -> np.ndarray:
     """``count`` fixed, well-mixed odd 64-bit numbers (SplitMix64 of 1, 2, ...)."""
-    return _splitmix64(np.arange(1, count + 1, dtype=np.uint64)
+    return splitmix64(np.arange(1, count + 1, dtype=np.uint64)
                        * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._hashing import level_ranks
+from ._hashing import level_ranks, splitmix64
 from ._results import make_result
 from ._sorting import argsort_numbers, best_time, merge_kind, sort_codes, takes_radix
 from ._validation import check_1d, check_consistent_length, check_option, keyword_only
@@ -93,10 +93,7 @@ def _looks_untied(values: np.ndarray) -> bool:
     if step <= _WINDOW:
         sample = np.sort(values)
     else:
-        mixed = np.arange(windows, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-        mixed ^= mixed >> np.uint64(29)
-        mixed *= np.uint64(0xBF58476D1CE4E5B9)
-        mixed ^= mixed >> np.uint64(32)
+        mixed = splitmix64(np.arange(1, windows + 1, dtype=np.uint64))
         starts = np.arange(windows) * step + (mixed % np.uint64(step - _WINDOW)).astype(np.int64)
         sample = np.sort(values[(starts[:, None] + np.arange(_WINDOW)).reshape(-1)])
     return not bool((sample[1:] == sample[:-1]).any())
