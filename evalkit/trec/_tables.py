@@ -393,7 +393,8 @@ def _short(strings: Any) -> bool:
 
 def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     """:func:`arrow_rows_in` for ids of at most 12 bytes each, from their views (see
-    :func:`_views`): about 3/4 of the time of ``index_in``. The names' views get slots of
+    :func:`_views`): 0.6 of the time of ``index_in`` (10.4 against 17.0 ms at 10^6 rows of
+    1,000 ids, one thread). The names' views get slots of
     a table (about 1,000 a name, 2**20 at most), told apart by a multiplicative hash of
     their two words (a few multipliers are tried), and each id is the name its view's slot
     holds when its view equals that name's, else -1 (no other name can equal it: equal
@@ -428,31 +429,32 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
             break
     else:
         return None
-    # Each slot's name (its row in value_set; an empty slot's: row 0, which no id whose
-    # view lands there equals), and each name's words: a name left out gets words no id has
-    # (a length over 12).
-    table = np.zeros(1 << bits, dtype=np.intp)
-    table[slots] = named
-    first_word = np.full(len(value_set), np.uint64(2**32 - 1))
-    second_word = np.zeros(len(value_set), dtype=np.uint64)
-    first_word[named], second_word[named] = name_words[:, 0], name_words[:, 1]
+    # Each slot's name as 1 + its row in value_set (0: an empty slot; zeros cost no page
+    # until touched), and the words of row r - 1 in row r of ``words``, side by side (read
+    # by one gather of 16 bytes a row): row 0's and those of names left out are a length
+    # over 12, which no id's view has.
+    row_at = np.zeros(1 << bits, dtype=np.int32)
+    row_at[slots] = named + 1
+    words = np.zeros((len(value_set) + 1, 2), dtype=np.uint64)
+    words[:, 0] = 2**32 - 1
+    words[named + 1] = name_words
     n = len(ids)
     rows = np.empty(n, dtype=np.int32)
 
     def one_part(part: tuple[int, int]) -> None:
         begin, end = part
-        words = _views(ids.slice(begin, end - begin))
+        id_words = _views(ids.slice(begin, end - begin))
         for start in range(0, end - begin, _VIEW_CHUNK):
-            view = words[start : start + _VIEW_CHUNK]
+            view = id_words[start : start + _VIEW_CHUNK]
             slot = view[:, 0] * first
             slot += view[:, 1] * second
             slot >>= shift
-            at = np.take(table, slot.view(np.intp))
-            same = np.take(first_word, at) == view[:, 0]
-            same &= np.take(second_word, at) == view[:, 1]
             out = rows[begin + start : begin + start + len(view)]
-            np.copyto(out, at, casting="unsafe")
-            out[~same] = -1
+            np.take(row_at, slot.view(np.intp), out=out, mode="clip")  # "raise" buffers
+            # Both words equal: the pair of booleans read as one uint16 is 0x0101.
+            same = (np.take(words, out, axis=0) == view).view(np.uint16).ravel() == 0x0101
+            out -= 1
+            np.copyto(out, -1, where=~same)
 
     if _threads() > 1 and n >= 2 * _VIEW_CHUNK:
         _both(lambda: one_part((0, n // 2)), lambda: one_part((n // 2, n)), size=n)
