@@ -649,7 +649,7 @@ def evaluate(
         grouped = r_starts is not None and r_starts.size <= n_queries
         return [code], [_interleaved_order(code, n_queries) if early and not grouped else None]
 
-    (r_code, order), join = _both(run_codes_and_order, qrels_join, size=n_rows)
+    (r_code, orders), join = _both(run_codes_and_order, qrels_join, size=n_rows)
     del r_blocks
     q_doc = join.qrels_doc
     ties = any(m.options.get("ties") == "average" for m in parsed)
@@ -660,7 +660,7 @@ def evaluate(
     tie_grade = None if ties else _tie_grades(parsed, q_grade, level, judged_only)
     try:
         ranked = _judged_run(level, q_code, q_doc, q_grade, join, names,
-                             r_code, r_doc, r_score, ties, tie_grade, order)
+                             r_code, r_doc, r_score, ties, tie_grade, orders)
     except _NotStrings:  # some doc_id is not a str: whole numbers become one, others fail
         r_blocks, r_starts, _, _ = _run_columns(run)  # read again: not kept above
         r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]

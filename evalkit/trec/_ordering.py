@@ -260,9 +260,9 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
 def _interleaved_order(code: np.ndarray, n_queries: int
                        ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`_by_query` of run rows whose query numbers ``code`` are all >= 0 (every row's
-    query judged) and change more often than there are queries (queries interleaved, which
-    only a sort groups); None for other rows, which are counted, if need be, once the rows
-    of unjudged queries are dropped. Counting the change costs 0.3 ms at 10^6 rows."""
+    query judged) and change at least ``n_queries`` times (more blocks of equal numbers than
+    queries: interleaved, which only a sort groups); None for other rows, which are counted,
+    if need be, once the rows of unjudged queries are dropped."""
     if code.size == 0 or int(code.min()) < 0:
         return None
     changes = np.count_nonzero(code[1:] != code[:-1])
