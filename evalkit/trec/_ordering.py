@@ -14,6 +14,7 @@ import numpy as np
 
 from .._hashing import take_objects
 from .._threads import _both, _for_each, _threads
+from ._measures import block_starts
 
 __all__ = ["ChunkMade"]
 
@@ -260,13 +261,11 @@ def _by_query(code: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]
 def _interleaved_order(code: np.ndarray, n_queries: int
                        ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`_by_query` of run rows whose query numbers ``code`` are all >= 0 (every row's
-    query judged) and change at least ``n_queries`` times (more blocks of equal numbers than
-    queries: interleaved, which only a sort groups); None for other rows, which are counted,
-    if need be, once the rows of unjudged queries are dropped."""
-    if code.size == 0 or int(code.min()) < 0:
-        return None
-    changes = np.count_nonzero(code[1:] != code[:-1])
-    if changes < n_queries:
+    query judged) and fall in more blocks of equal numbers than there are queries
+    (:func:`~evalkit.trec._measures.block_starts` gives none: interleaved, which only a sort
+    groups), as :func:`~evalkit.trec._evaluate._judged_run` tells them; None for other rows,
+    which are counted, if need be, once the rows of unjudged queries are dropped."""
+    if code.size == 0 or int(code.min()) < 0 or block_starts(code, most=n_queries) is not None:
         return None
     return _by_query(code, n_queries)
 
