@@ -316,12 +316,6 @@ def _judged_run(
     """
     n_queries = names.size
     r_code = run_codes.pop()
-    order = orders.pop() if orders else None
-    if order is None:
-        keep = r_code >= 0
-        if not keep.all():
-            r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
-        del keep
     # Runs list each query's rows together; if one does not, a sort makes it so (the
     # measures see only each query's ranking): a stable radix sort by query, after which
     # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
@@ -329,14 +323,22 @@ def _judged_run(
     # slow, see _sort_in_blocks). Only numbers are moved: an object array's references
     # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
     # break a tie).
-    # More blocks than queries (queries interleaved) are told by counting, not listed.
-    starts = None if order is not None else block_starts(r_code, most=n_queries)
-    run_keys: np.ndarray | None = None
-    grouped = starts is not None and _all_distinct(r_code[starts])
-    repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
-    by_query, per_query = ((None, None) if grouped else order if order is not None
-                           else _by_query(r_code, n_queries))
+    order = orders.pop() if orders else None
+    if order is not None:  # sorted by the caller: every row judged, queries interleaved
+        starts, grouped = None, False
+        by_query, per_query = order
+    else:
+        keep = r_code >= 0
+        if not keep.all():
+            r_code, r_doc, r_score = r_code[keep], r_doc[keep], r_score[keep]
+        del keep
+        # More blocks than queries (queries interleaved) are told by counting, not listed.
+        starts = block_starts(r_code, most=n_queries)
+        grouped = starts is not None and _all_distinct(r_code[starts])
+        by_query, per_query = (None, None) if grouped else _by_query(r_code, n_queries)
     del order
+    run_keys: np.ndarray | None = None
+    repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
