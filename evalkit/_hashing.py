@@ -64,8 +64,7 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
 
 def _odd_multipliers(count: int) -> np.ndarray:
     """``count`` fixed, well-mixed odd 64-bit numbers (SplitMix64 of 1, 2, ...)."""
-    return splitmix64(np.arange(1, count + 1, dtype=np.uint64)
-                       * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+    return splitmix64(np.arange(1, count + 1, dtype=np.uint64) * _GOLDEN) | np.uint64(1)
 
 
 # One odd multiplier for the length and one for each 8 bytes of an id (more made on demand).
