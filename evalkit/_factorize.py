@@ -114,12 +114,14 @@ def string_labels(array: np.ndarray, name: str) -> np.ndarray:
 
 
 def _ending_in_nul(array: np.ndarray) -> list[Any]:
-    """The labels of an object array of str or bytes that end in a NUL, found by joining
-    them a chunk at a time with a separator and looking for a NUL before one."""
+    """The labels of an object array of str or bytes that end in a NUL: each chunk is
+    joined and searched for a NUL (one character, which CPython finds with ``memchr``; a
+    search for two reads every character, 2x as long over the whole array), and only a
+    chunk that holds one is looked through label by label."""
     for start in range(0, array.size, 1 << 16):
         chunk = array[start : start + (1 << 16)]
-        separator, nul = (b"\1", b"\0") if isinstance(chunk[0], bytes) else ("\1", "\0")
-        if nul + separator in separator.join(chunk) + separator:  # or a NUL, \1 inside one
+        nul = b"\0" if isinstance(chunk[0], bytes) else "\0"
+        if nul in nul[:0].join(chunk):  # a NUL somewhere in the chunk's labels (rare)
             ending = [label for label in chunk if label[-1:] == nul]
             if ending:
                 return ending

@@ -138,10 +138,18 @@ def test_string_labels_keep_numpy_strings_and_refuse_a_trailing_nul():
         with pytest.raises(ValueError, match=r"^y holds the label b?'a\\x00', which ends in"):
             v.check_labels(labels, "y")
     late = many.copy()
-    late[5999] = "z\0"  # past the first chunk with a NUL, \1 inside a label
+    late[5999] = "z\0"  # after a label holding a NUL (and \1) that does not end in one
     late[3] = "q\0\1q"
     with pytest.raises(ValueError, match=r"label 'z\\x00'"):
         v.check_labels(late, "y")
+    # A second chunk (2^16 labels a chunk) whose one NUL ends its last label; bytes too.
+    clean = np.array([f"id{i}" for i in range(70_000)], dtype=object)
+    for text, nul in ((clean, "\0"), (clean.astype(bytes).astype(object), b"\0")):
+        assert v.check_labels(text, "y").size == 70_000
+        ending = text.copy()
+        ending[-1] = ending[-1] + nul
+        with pytest.raises(ValueError, match=r"label b?'id69999\\x00'"):
+            v.check_labels(ending, "y")
     with pytest.raises(ValueError, match="mixes strings and numbers"):
         v.check_labels(["a", 1], "y")
 
