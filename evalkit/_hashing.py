@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views, view_lengths
+from ._str_memory import ascii_strings
 from ._threads import _for_each
 
-__all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes",
-           "byte_hashes",
+__all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
            "object_hashes_and_prefixes", "objects_at", "splitmix64", "BYTE_MASKS", "ROWS_AN_OBJECT"]
 
@@ -518,11 +518,12 @@ def _utf8_hashes(ids: np.ndarray, prefix: np.ndarray | None = None) -> np.ndarra
     """The hash of each str from its UTF-8 bytes (and its ``prefix`` words, when given: see
     :func:`_hash_bytes`).
 
-    The ids are joined into one bytes object, a single pass in C (``str.join`` also checks
-    that each is a str: TypeError if not), and every id is then read 8 bytes at a time in
-    numpy. Python's ``hash`` would touch every id from Python, which takes longer for long
-    runs.
+    Compact ASCII str objects are read where they lie (:mod:`evalkit._str_memory`); other
+    ids are joined into one bytes object in C (``str.join`` checks that each is a str:
+    TypeError if not). Every id is then read 8 bytes at a time in numpy.
     """
+    if borrowable(ids) and (in_place := ascii_strings(ids)) is not None:
+        return _hash_bytes(*in_place, prefix, within=True)
     part = ids.tolist()
     if not part:
         return np.zeros(0, dtype=np.uint64)
@@ -568,10 +569,11 @@ def byte_hashes(data: Any, first: np.ndarray, length: np.ndarray) -> np.ndarray:
     return _hash_bytes(data, np.asarray(first, dtype=np.intp), np.asarray(length, dtype=np.intp))
 
 
-def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray,
-                prefix: np.ndarray | None = None) -> np.ndarray:
+def _hash_bytes(text: Any, first: np.ndarray, length: np.ndarray,
+                prefix: np.ndarray | None = None, *, within: bool = False) -> np.ndarray:
     """The hash of each byte string ``text[first:first + length]`` (``text`` padded with 8
-    zero bytes at its end).
+    zero bytes at its end). ``within``: no word is read past each string's last (a shorter
+    string's word j is read at its last, masked to 0), for strings read in place.
 
     ``prefix``, when given (uint64, shape ``(2, n)``), gets each string's first two words as
     big-endian numbers, zero-padded: compared as numbers, word 0 then word 1, they order the
@@ -586,6 +588,7 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray,
     multipliers = _multipliers((longest + 7) // 8)
     lengths_up_to_longest = np.arange(longest + 1)
     rows: np.ndarray | None = None  # the ids long enough to have word j (None: all)
+    last = first + (length & ~7) if within else words.size - 1  # the last word one may read
     for j in range((longest + 7) // 8):
         # Bytes 8j to 8j + 7 of each id (all of them: a shorter id's are masked to 0), or of
         # just the ids this long once they are few.
@@ -598,7 +601,7 @@ def _hash_bytes(text: bytes, first: np.ndarray, length: np.ndarray,
         else:
             at, lengths = first[rows] + 8 * j, length[rows]
         if j and 8 * j >= shortest:  # a short id near the end would read past it
-            np.minimum(at, words.size - 1, out=at)
+            np.minimum(at, last[rows] if within and rows is not None else last, out=at)
         word = words[at]
         if 8 * (j + 1) > shortest:  # some id ends in this word: drop the next id's bytes
             # The mask for each length (a small table), then each id's.

@@ -1,0 +1,133 @@
+"""evalkit._str_memory: str ids read where they lie must hash as their joined UTF-8 bytes do,
+be read only from their own objects, and be refused whenever they are not compact ASCII str."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalkit import _hashing, _str_memory
+
+CPYTHON = (sys.implementation.name == "cpython" and sys.byteorder == "little"
+           and not sysconfig.get_config_var("Py_GIL_DISABLED"))
+ASCII = st.text(st.characters(max_codepoint=127), max_size=40)
+
+
+def joined_hashes(ids: np.ndarray, monkeypatch: pytest.MonkeyPatch
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """object_hashes_and_prefixes with the ids joined (the reading in place turned off)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(_hashing, "ascii_strings", lambda ids: None)
+        return _hashing.object_hashes_and_prefixes(ids)
+
+
+def made(values: list[str]) -> np.ndarray:
+    """An object array of new str objects of these values (made at run time, not the
+    literals' interned constants)."""
+    return np.array(["".join(["", v]) for v in values], dtype=object)
+
+
+@pytest.mark.skipif(not CPYTHON, reason="the layout read is CPython's, with a GIL")
+def test_this_cpython_is_recognised():
+    assert _str_memory._layout() == sys.getsizeof("") - 1
+
+
+@pytest.mark.skipif(not CPYTHON, reason="the layout read is CPython's, with a GIL")
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(ASCII, min_size=1, max_size=60), st.data())
+def test_ascii_ids_read_in_place_hash_as_their_joined_bytes(values, data):
+    # Every length from 0 to 40 bytes (NULs included, which the join path must look for),
+    # and ids taken at rows (borrowed references): the memory read gives each id's bytes,
+    # and the hashes and 16-byte prefixes are those of the ids joined.
+    patch = pytest.MonkeyPatch()
+    ids = made(values)
+    memory, first, length = _str_memory.ascii_strings(ids)
+    assert [bytes(memory[f:f + n]) for f, n in zip(first, length, strict=True)] == [
+        v.encode() for v in values]
+    rows = np.array(data.draw(st.lists(st.integers(0, ids.size - 1), max_size=80)),
+                    dtype=np.intp)
+    for at in (None, rows):
+        hashes, prefix = _hashing.object_hashes_and_prefixes(ids, at)
+        chosen = ids if at is None else ids[at]
+        expected_hashes, expected_prefix = joined_hashes(chosen, patch)
+        assert hashes.tolist() == expected_hashes.tolist()
+        assert prefix.tolist() == expected_prefix.tolist()
+        expected = [int(_hashing._hash_bytes(v.encode() + bytes(8), np.array([0]),
+                                             np.array([len(v)]))[0]) for v in chosen]
+        assert _hashing.string_hashes(chosen).tolist() == expected
+
+
+class Named(str):
+    pass
+
+
+@pytest.mark.parametrize("intruder", ["é", "doc-€", "😀", "ascii then 中", Named("doc-1"),
+                                      b"doc-1", 7, None, np.nan])
+def test_anything_but_compact_ascii_str_is_left_to_the_join(intruder):
+    # One id that is not a compact ASCII str (another kind of str, a subclass, not a str)
+    # sends the whole array back to the join, which hashes str ids from their UTF-8 bytes
+    # and raises TypeError for the rest, as before.
+    ids = made([f"doc-{i}" for i in range(50)])
+    ids[17] = intruder
+    assert _str_memory.ascii_strings(ids) is None
+    if not isinstance(intruder, str):
+        with pytest.raises(TypeError):
+            _hashing.string_hashes(ids)
+        return
+    expected = [int(_hashing._hash_bytes(v.encode() + bytes(8), np.array([0]),
+                                         np.array([len(v.encode())]))[0]) for v in ids]
+    assert _hashing.string_hashes(ids).tolist() == expected
+
+
+def test_an_interpreter_the_probe_does_not_recognise_joins(monkeypatch):
+    monkeypatch.setattr(_str_memory, "_layout", lambda: None)
+    ids = made(["doc-1", "doc-22"])
+    assert _str_memory.ascii_strings(ids) is None
+    assert _hashing.string_hashes(ids).tolist() == joined_hashes(ids, monkeypatch)[0].tolist()
+
+
+GUARDED = textwrap.dedent("""
+    import ctypes, mmap, sys
+    import numpy as np
+    from evalkit._hashing import _hash_bytes
+
+    # Two pages, the second unreadable: a 3-byte id ends the first page's last word, after
+    # ids of 40 bytes. Word j of the short id, read where it would lie, is in the second.
+    page = mmap.PAGESIZE
+    buffer = mmap.mmap(-1, 2 * page)
+    start = ctypes.addressof(ctypes.c_char.from_buffer(buffer))
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    assert libc.mprotect(start + page, page, 0) == 0  # PROT_NONE
+    memory = np.frombuffer(buffer, dtype=np.uint8)  # both pages: no end to stop a read
+    first = np.array([0, 40, 80, page - 8])
+    length = np.array([40, 40, 40, 3])
+    memory[:120] = np.frombuffer(b"x" * 120, dtype=np.uint8)
+    memory[page - 8 : page - 5] = np.frombuffer(b"abc", dtype=np.uint8)
+    hashes = _hash_bytes(memory, first, length, within=sys.argv[1] == "within")
+    reference = _hash_bytes(b"abc" + bytes(8), np.array([0]), np.array([3]))
+    assert hashes[3] == reference[0]
+    print("read within")
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="mprotect through libc")
+def test_ids_read_in_place_are_read_only_within_their_own_words():
+    # Ids read in place lie among other objects; a word past an id's last one may be on a
+    # page that is not mapped. With within=True a short id's later words are read at its
+    # last word (and masked to 0): the run beside an unreadable page succeeds. The control,
+    # reading as joined text is read (every id at 8j), must crash on that page.
+    def run(mode: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", GUARDED, mode], capture_output=True,
+                              text=True, timeout=120)
+
+    within = run("within")
+    assert within.returncode == 0 and "read within" in within.stdout, within.stderr
+    assert run("joined").returncode != 0  # SIGSEGV: the test can fail
