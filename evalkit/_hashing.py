@@ -170,14 +170,18 @@ def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 def _object_hashes(values: np.ndarray, out: np.ndarray, rows: np.ndarray | None = None,
                    prefix: np.ndarray | None = None) -> np.ndarray:
-    """:func:`_utf8_hashes` of an object array's ids (of ``values[rows]`` when given),
-    ``_OBJECT_CHUNK`` at a time, into ``out`` (and their :func:`_hash_bytes` ``prefix``
-    words, when given)."""
+    """The hashes of an object array's ids (of ``values[rows]`` when given) into ``out`` (and
+    ``prefix`` words: :func:`_hash_bytes`), ``_OBJECT_CHUNK`` at a time: read in place
+    (:mod:`evalkit._str_memory`) until a chunk is refused, then joined (:func:`_utf8_hashes`)."""
+    joined = False  # a refused chunk's check cost 5-10% of its join: not paid again after one
     for start in range(0, len(out), _OBJECT_CHUNK):
         stop = start + _OBJECT_CHUNK
-        out[start:stop] = _utf8_hashes(
-            values[start:stop] if rows is None else take_objects(values, rows[start:stop]),
-            None if prefix is None else prefix[:, start:stop])
+        ids = values[start:stop] if rows is None else take_objects(values, rows[start:stop])
+        part = None if prefix is None else prefix[:, start:stop]
+        in_place = None if joined or not borrowable(ids) else ascii_strings(ids)
+        joined = in_place is None
+        out[start:stop] = (_utf8_hashes(ids, part) if joined
+                           else _hash_bytes(*in_place, part, within=True))
     return out
 
 
@@ -515,15 +519,9 @@ def view_hashes(words: np.ndarray) -> np.ndarray | None:
 
 
 def _utf8_hashes(ids: np.ndarray, prefix: np.ndarray | None = None) -> np.ndarray:
-    """The hash of each str from its UTF-8 bytes (and its ``prefix`` words, when given: see
-    :func:`_hash_bytes`).
-
-    Compact ASCII str objects are read where they lie (:mod:`evalkit._str_memory`); other
-    ids are joined into one bytes object in C (``str.join`` checks that each is a str:
-    TypeError if not). Every id is then read 8 bytes at a time in numpy.
-    """
-    if borrowable(ids) and (in_place := ascii_strings(ids)) is not None:
-        return _hash_bytes(*in_place, prefix, within=True)
+    """The hash of each str from its UTF-8 bytes (and its ``prefix`` words: :func:`_hash_bytes`),
+    the ids joined into one bytes object in C (``str.join`` checks that each is a str:
+    TypeError if not) and read 8 bytes at a time in numpy."""
     part = ids.tolist()
     if not part:
         return np.zeros(0, dtype=np.uint64)
