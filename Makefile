@@ -6,6 +6,7 @@
 #   make lab IP=0.0.0.0           listen on every network interface (default: this machine only)
 #   make test                     ruff, unit tests, doctests, nbval, student edition, site, browser
 #   make test-oldest              unit tests, doctests and notebooks on the oldest versions we promise
+#   make test-pythons             the id hashing and ranking tests on each other CPython found here
 #   make student                  the student edition (no solutions, no outputs) in build/student/
 #   make grade SUBMISSIONS=dir    mark submitted student editions: build/grades/ (FORMAT=canvas|moodle|csv)
 #   make present NB=07            one notebook in lecture mode (Voila: code hidden, explorers live)
@@ -37,10 +38,10 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 PYTEST_ARGS ?=
 
-.PHONY: help lab test test-oldest student grade present site bench clean
+.PHONY: help lab test test-oldest test-pythons student grade present site bench clean
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -88,6 +89,35 @@ test-oldest: $(OLDEST_STAMP)
 	  --doctest-modules --nbval-lax --nbval-current-env \
 	  --ignore=tests/browser -m "not install" evalkit tests notebooks $(PYTEST_ARGS)
 
+# evalkit reads str objects where CPython keeps them (evalkit/_str_memory.py), a layout that
+# changes between minor versions: the tests of the id hashing and of every ranking path on top
+# of it run on each other CPython 3 this machine has (tools/pythons.py: python3.N on PATH or
+# under pyenv), in a venv each (.venv-pythons/3.N, reinstalled when pyproject.toml or setup.py
+# changes). None found: it says so and passes (only the Python of make test is tested then).
+PYTHONS_TESTS ?= tests/test_str_memory.py tests/test_hashing.py tests/test_factorize.py \
+  tests/test_evaluate_shapes.py tests/test_trec.py tests/test_trec_ranking.py \
+  tests/test_ranking_ties.py tests/test_ranking.py tests/test_evaluation.py \
+  tests/test_streaming.py tests/test_classification.py tests/test_validation.py \
+  tests/test_trec_eval_binary.py tests/test_cli.py tests/test_dask.py
+test-pythons:
+	@pythons=$$($(PYTHON) tools/pythons.py) || exit 1; \
+	if [ -z "$$pythons" ]; then echo "test-pythons: no other CPython found (tools/pythons.py)"; exit 0; fi; \
+	for python in $$pythons; do \
+	  version=$$($$python -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	  venv=.venv-pythons/$$version; \
+	  echo "== Python $$version ($$python)"; \
+	  if [ ! -f $$venv/.installed ] || [ pyproject.toml -nt $$venv/.installed ] \
+	     || [ setup.py -nt $$venv/.installed ]; then \
+	    rm -rf $$venv && $$python -m venv $$venv \
+	    && $$venv/bin/python -m pip install --quiet --upgrade pip \
+	    && $$venv/bin/python -m pip install --quiet -e ".[dev]" \
+	    && touch $$venv/.installed || exit 1; \
+	  fi; \
+	  $$venv/bin/python -c 'from evalkit._str_memory import _layout; import sys; \
+	    print("in-place str reading:", "on" if _layout() else "off", "on", sys.version.split()[0])'; \
+	  $$venv/bin/python -m pytest -p no:cacheprovider -q $(PYTHONS_TESTS) $(PYTEST_ARGS) || exit 1; \
+	done
+
 student: $(STAMP)
 	$(BIN)/python tools/student.py --out build/student
 
@@ -126,7 +156,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(OLDEST) *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks
+	rm -rf $(VENV) $(OLDEST) .venv-pythons *.egg-info build dist .pytest_cache .ruff_cache .hypothesis .benchmarks
 	rm -rf docs/notebooks docs/reference docs/_course_map.md
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +

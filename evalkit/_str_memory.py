@@ -30,10 +30,10 @@ import numpy as np
 
 __all__ = ["ascii_strings"]
 
-# The state bits of a compact ASCII str (CPython 3.11 to 3.13, the build with a GIL; on
-# others the probe decides): kind (bits 2-4) is one byte a character, compact (bit 5) and
-# ascii (bit 6) are set; the bits below and above (interned, ready or statically allocated)
-# may be anything.
+# The state bits of a compact ASCII str (CPython 3.11 to 3.13, the build with a GIL, each run
+# by make test-pythons; on others the probe decides): kind (bits 2-4) is one byte a character,
+# compact (bit 5) and ascii (bit 6) are set; the bits below and above (interned, ready or
+# statically allocated) may be anything.
 _STATE_MASK = 0b1111100
 _STATE_ASCII = 0b1100100
 # The words of a str's header that hold its type, length and state bits.

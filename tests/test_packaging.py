@@ -169,7 +169,8 @@ def test_make_test_oldest_runs_in_ci_after_make_test():
 
 
 def test_python_version_is_stated_once_and_tested():
-    # CI tests one Python (3.11): requires-python, ruff's target and environment.yml agree.
+    # CI tests everything on the floor, 3.11 (make test-pythons: the hashing and ranking tests on
+    # the other CPythons found): requires-python, ruff's target and environment.yml agree.
     tomllib = pytest.importorskip("tomllib", reason="tomllib needs Python >= 3.11")
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert pyproject["project"]["requires-python"] == ">=3.11"
