@@ -440,6 +440,25 @@ def test_the_shipped_data_are_what_the_notebooks_and_docs_read():
     assert not any(path.suffix == ".py" for path in shipped)  # the build scripts stay home
 
 
+def test_importable_data_folders_are_declared_packages_that_ship_no_module():
+    # Else setuptools warns, on every pip install, that evalkit._data.estimation is absent
+    # from the packages; declared, its build script must still stay home (BuildPy).
+    setup_py = _setup_py()
+    declared = setup_py.data_packages()
+    assert declared[0] == "evalkit._data" and "evalkit._data.estimation" in declared
+    assert not any("course-notes" in name or "__pycache__" in name for name in declared)
+    assert (REPO / "data" / "estimation" / "make_estimates.py").is_file()
+    from setuptools.dist import Distribution
+
+    distribution = Distribution({"packages": declared})
+    distribution.script_name = str(REPO / "setup.py")
+    build = setup_py.BuildPy(distribution)
+    build.ensure_finalized()
+    assert build.find_package_modules(declared[1], str(REPO / "data" / "estimation")) == []
+    modules = build.find_package_modules("evalkit.stats", str(REPO / "evalkit" / "stats"))
+    assert {"__init__", "bootstrap"} <= {module for _, module, _ in modules}
+
+
 def test_the_course_notebooks_and_their_digests_are_shipped():
     setup_py = _setup_py()
     folder = REPO / setup_py.NOTEBOOK_FOLDER

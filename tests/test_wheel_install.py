@@ -80,8 +80,8 @@ def _run(command: list, cwd: Path, env: dict[str, str], what: str,
     return done
 
 
-_LEFTOVERS = {".git", ".venv", ".venv-oldest", "build", "dist", "__pycache__", ".pytest_cache",
-              ".hypothesis", ".ruff_cache", ".ipynb_checkpoints", ".benchmarks"}
+_LEFTOVERS = {".git", ".venv", ".venv-oldest", ".venv-pythons", "build", "dist", "__pycache__",
+              ".pytest_cache", ".hypothesis", ".ruff_cache", ".ipynb_checkpoints", ".benchmarks"}
 
 
 def _build_leftovers(folder: str, names: list[str]) -> set[str]:
@@ -156,8 +156,10 @@ def test_wheel_installs_into_a_clean_venv_and_runs_the_course_from_an_empty_fold
     _run([builder, "-m", "pip", "install", "--quiet", "build"], tmp_path, env,
          "installing the build frontend")
     dist = tmp_path / "dist"
-    _run([builder, "-m", "build", "--outdir", dist, source], tmp_path, env,
-         "python -m build (sdist, then the wheel from the sdist)")
+    built = _run([builder, "-m", "build", "--outdir", dist, source], tmp_path, env,
+                 "python -m build (sdist, then the wheel from the sdist)")
+    # setuptools' warning that a data folder is not a declared package (see setup.py).
+    assert "is absent from the `packages` configuration" not in built.stdout + built.stderr
     (wheel,) = dist.glob("evalkit-*.whl")
     (sdist,) = dist.glob("evalkit-*.tar.gz")
     with zipfile.ZipFile(wheel) as archive:
