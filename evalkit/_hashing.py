@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views, view_lengths
-from ._str_memory import ascii_strings
+from ._str_memory import ArrayAt, ascii_strings
 from ._threads import _for_each
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes", "byte_hashes",
@@ -208,17 +208,6 @@ def object_hashes_and_prefixes(values: np.ndarray,
     return _object_hashes(values, np.empty(n, dtype=np.uint64), rows, prefix), prefix
 
 
-class _BorrowedReferences:
-    """An array of object addresses offered to numpy as a read-only object array (the array
-    interface's type "O": the memory holds pointers to Python objects), holding on to the
-    array whose references they are."""
-
-    def __init__(self, addresses: np.ndarray, owner: np.ndarray) -> None:
-        self.addresses, self.owner = addresses, owner
-        self.__array_interface__ = {"shape": addresses.shape, "typestr": "|O", "version": 3,
-                                    "data": (addresses.ctypes.data, True)}  # True: read-only
-
-
 def borrowable(values: Any) -> bool:
     """Whether ``values`` is an array whose buffer holds its objects' addresses, one after
     the other (a 1-D contiguous object array): :func:`take_objects` borrows from it, and its
@@ -255,8 +244,10 @@ def objects_at(addresses: np.ndarray, owner: np.ndarray) -> np.ndarray:
     """The objects at ``addresses`` (``intp``, read from a :func:`borrowable` array with
     ``np.frombuffer(owner, dtype=np.intp)`` and gathered), all held by the object array
     ``owner``, as a read-only object array that borrows ``owner``'s references (see
-    :func:`take_objects`)."""
-    return np.asarray(_BorrowedReferences(addresses, owner))
+    :func:`take_objects`): the addresses offered to numpy as an object array (type "O": the
+    memory holds pointers to Python objects), which holds on to them and to ``owner``."""
+    addresses = np.ascontiguousarray(addresses, dtype=np.intp)
+    return np.asarray(ArrayAt(addresses.ctypes.data, addresses.shape, "|O", (addresses, owner)))
 
 
 def repeats_objects(values: np.ndarray) -> bool:

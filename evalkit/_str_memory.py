@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-__all__ = ["ascii_strings"]
+__all__ = ["ascii_strings", "ArrayAt"]
 
 # The state bits of a compact ASCII str (CPython 3.11 to 3.13, the build with a GIL, each run
 # by make test-pythons; on others the probe decides): kind (bits 2-4) is one byte a character,
@@ -40,19 +40,27 @@ _STATE_ASCII = 0b1100100
 _TYPE, _LENGTH, _STATE = 1, 2, 4
 
 
-class _Memory:
-    """Read-only bytes of this process's memory from ``start``, offered to numpy (the array
-    interface); the caller keeps the objects in it alive."""
+class ArrayAt:
+    """``shape`` items of numpy type ``typestr`` in this process's memory from ``address``,
+    offered to numpy as a read-only array (the array interface), which holds on to ``keep``:
+    what keeps that memory alive, if the caller does not (``np.asarray`` of it keeps it)."""
 
-    def __init__(self, start: int, size: int) -> None:
-        self.__array_interface__ = {"shape": (size,), "typestr": "|u1", "version": 3,
-                                    "data": (start, True)}  # True: read-only
+    def __init__(self, address: int, shape: tuple[int, ...], typestr: str,
+                 keep: object = None) -> None:
+        self.keep = keep
+        self.__array_interface__ = {"shape": shape, "typestr": typestr, "version": 3,
+                                    "data": (address, True)}  # True: read-only
+
+
+def _bytes(start: int, size: int) -> np.ndarray:
+    """``size`` bytes of memory from ``start``; the caller keeps the objects in it alive."""
+    return np.asarray(ArrayAt(start, (size,), "|u1"))
 
 
 def _words(start: int, size: int) -> np.ndarray:
     """The 8-byte words of memory from ``start`` (a multiple of 8), ``size`` bytes or more,
     as signed numbers (a length is a ``Py_ssize_t``)."""
-    return np.asarray(_Memory(start, size + 8)).view(np.intp)
+    return _bytes(start, size + 8).view(np.intp)
 
 
 def _read(addresses: np.ndarray, header: int
@@ -72,7 +80,7 @@ def _read(addresses: np.ndarray, header: int
         return None
     length = words[word + _LENGTH]
     longest = int(length.max())
-    memory = np.asarray(_Memory(low, high - low + header + longest + 8))
+    memory = _bytes(low, high - low + header + longest + 8)
     at += header
     return memory, at, length
 
