@@ -40,11 +40,11 @@ def packages() -> list[str]:
 def data_packages() -> list[str]:
     """The data package and each folder under it whose name is a Python identifier (the others,
     ``course-notes``, ``stdlib-docs``, cannot be imported, and setuptools leaves them be)."""
-    folders = sorted(path for path in (HERE / DATA_FOLDER).rglob("*") if path.is_dir()
-                     and all(part.isidentifier() and part != "__pycache__"
-                             for part in path.relative_to(HERE / DATA_FOLDER).parts))
-    return [DATA_PACKAGE] + [".".join([DATA_PACKAGE, *path.relative_to(HERE / DATA_FOLDER).parts])
-                             for path in folders]
+    root = HERE / DATA_FOLDER
+    folders = sorted(path.relative_to(root).parts for path in root.rglob("*") if path.is_dir())
+    return [DATA_PACKAGE] + [".".join([DATA_PACKAGE, *parts]) for parts in folders
+                             if all(part.isidentifier() and part != "__pycache__"
+                                    for part in parts)]
 
 
 class BuildPy(build_py):

@@ -73,12 +73,13 @@ def others(path: str | None = None, pyenv_root: Path | None = None) -> list[Path
     """One interpreter of each CPython minor version at or above the floor, other than this
     one's, with the GIL (see the module's docstring)."""
     chosen: dict[tuple[int, int], Path] = {}
+    lowest = floor()
     for python in candidates(path, pyenv_root):
         described = _describe(python)
         if described is None:
             continue
         name, version, free_threaded = described
-        if (name == "cpython" and not free_threaded and version >= floor()
+        if (name == "cpython" and not free_threaded and version >= lowest
                 and version != sys.version_info[:2] and version not in chosen):
             chosen[version] = python
     return [chosen[version] for version in sorted(chosen)]
