@@ -454,14 +454,51 @@ def test_ids_of_a_vocabulary_hashed_once_each(monkeypatch, order, known):
         ek.evaluate(qrels, twice, ["AP"])
 
 
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.text(st.characters(max_codepoint=127), max_size=7), min_size=1,
+                max_size=40, unique=True), st.data())
+def test_short_query_ids_are_numbered_as_their_strings(vocabulary, data):
+    # _short_ids on object columns of new str objects, judged on their first 16 rows: when
+    # it numbers them (interleaved there), each row's id is that of its number, ids first
+    # seen after those rows included, and the ids are distinct; grouped first rows: None.
+    from evalkit._str_memory import short_keys
+
+    # The first rows cycle through up to 3 ids (interleaved) or list them in order (grouped,
+    # unless there is one); the later ones draw from all.
+    few = data.draw(st.integers(1, min(3, len(vocabulary))))
+    head = [i % few for i in range(16)]
+    if data.draw(st.booleans()):
+        head.sort()
+    rows = head + data.draw(st.lists(st.integers(0, len(vocabulary) - 1), max_size=300))
+    values = np.array(["".join(["", vocabulary[row]]) for row in rows], dtype=object)
+    with mock.patch.object(_tables, "_REPEATS_SAMPLE", 16):
+        coded = _tables._short_ids(values)
+    keys = short_keys(values[:16])
+    if np.count_nonzero(keys[1:] != keys[:-1]) < 4 * np.unique(keys).size:
+        assert coded is None
+        return
+    assert coded is not None
+    assert coded.ids[coded.codes].tolist() == values.tolist()
+    assert sorted(coded.ids.tolist()) == sorted(set(values.tolist()))
+    assert coded.codes.dtype == np.int32
+
+
+@pytest.mark.parametrize("route", ["read in place", "factorized"])
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("query_ids", ["str", "with an int", "with a missing one"])
-def test_interleaved_query_ids_an_object_a_row_are_factorized(monkeypatch, order, query_ids):
+def test_interleaved_query_ids_an_object_a_row_are_numbered_by_their_strings(
+        monkeypatch, route, order, query_ids):
     # An object column with a str object in every row (no object recurs) whose queries are
-    # interleaved (more blocks than 4 a distinct id in the first rows) is numbered by
-    # pd.factorize; a grouped one, or one holding an int or a missing id, as before: the
-    # same values as the plain run, the int read as its text, the missing id named.
+    # interleaved (more blocks than 4 a distinct id in the first rows) is numbered by its
+    # strings: read in place as numbers when they are short ASCII str (_short_ids), else by
+    # pd.factorize (_factorized_ids; here also with the reading in place turned off); a
+    # grouped one, or one holding an int or a missing id, as before: the same values as the
+    # plain run, the int read as its text, the missing id named.
+    from evalkit import _str_memory
+
     monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 256)
+    if route == "factorized":
+        monkeypatch.setattr(_str_memory, "short_keys", lambda ids: None)
     qrels, run = collection(12, n_queries=30)
     assert len(run) > 256
     shuffled = reorder(run, order, 3)
@@ -473,22 +510,38 @@ def test_interleaved_query_ids_an_object_a_row_are_factorized(monkeypatch, order
     shuffled["query_id"] = pd.Series([name if name is None or isinstance(name, int)
                                       else "".join(list(name)) for name in names],
                                      index=shuffled.index, dtype=object)
-    factorized = []
-    factorize = _tables._factorized_ids
-    monkeypatch.setattr(_tables, "_factorized_ids",
-                        lambda values: factorized.append(factorize(values)) or factorized[-1])
+    numbered: dict[str, list] = {"short": [], "factorized": []}
+
+    def spy(kind: str, number):
+        def numbering(values):
+            numbered[kind].append(number(values))
+            return numbered[kind][-1]
+        return numbering
+
+    monkeypatch.setattr(_tables, "_short_ids", spy("short", _tables._short_ids))
+    monkeypatch.setattr(_tables, "_factorized_ids", spy("factorized", _tables._factorized_ids))
     if query_ids == "with a missing one":
         with pytest.raises(ValueError, match=r"run\['query_id'\]"):
             ek.evaluate(qrels, shuffled, LABELS)
-        assert factorized == [None]
+        assert numbered == {"short": [None], "factorized": [None]}
         return
     ours = ek.evaluate(qrels, shuffled, LABELS)
     interleaved = order in ("interleaved", "round robin")
-    assert [coded is not None for coded in factorized] == [interleaved and query_ids == "str"]
-    if factorized[0] is not None:
-        codes, ids = pd.factorize(shuffled["query_id"].to_numpy())
-        np.testing.assert_array_equal(factorized[0].codes, codes)
-        assert factorized[0].ids.tolist() == ids.tolist()
+    by_strings = interleaved and query_ids == "str"
+    short = by_strings and route == "read in place"
+    assert [coded is not None for coded in numbered["short"]] == [short]
+    assert [coded is not None for coded in numbered["factorized"]] == (
+        [] if short else [by_strings])
+    values = shuffled["query_id"].to_numpy()
+    coded = (numbered["short"] + numbered["factorized"])[-1 if not short else 0]
+    if coded is not None:
+        assert coded.codes.dtype == np.int32
+        assert coded.ids[coded.codes].tolist() == values.tolist()
+        assert sorted(coded.ids.tolist()) == sorted(set(values.tolist()))
+    if numbered["factorized"] and numbered["factorized"][0] is not None:
+        codes, ids = pd.factorize(values)
+        np.testing.assert_array_equal(numbered["factorized"][0].codes, codes)
+        assert numbered["factorized"][0].ids.tolist() == ids.tolist()
     as_read = run["query_id"].astype(str)
     if query_ids == "with an int":
         as_read = as_read.replace("q7", "7")

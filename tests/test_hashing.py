@@ -242,11 +242,12 @@ def test_one_rule_says_when_objects_recur(monkeypatch, rows_an_object):
     # An object array of 200,000 rows of 1,000 objects (200 rows each, interleaved) repeats
     # its objects when ROWS_AN_OBJECT is well under that, for hashing (repeats_objects,
     # which estimates it) and for numbering an interleaved query column (_coded_ids) alike:
-    # by object when they recur, else by their strings (_factorized_ids, see
+    # by object when they recur, else by their strings (_short_ids or _factorized_ids, see
     # test_evaluate_shapes; here made to decline, so that only the object route numbers).
     from evalkit.trec import _tables
 
     monkeypatch.setattr(_hashing, "ROWS_AN_OBJECT", rows_an_object)
+    monkeypatch.setattr(_tables, "_short_ids", lambda values: None)
     factorized = []
     monkeypatch.setattr(_tables, "_factorized_ids", lambda values: factorized.append(values.size))
     rng = np.random.default_rng(1)

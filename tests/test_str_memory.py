@@ -148,3 +148,58 @@ def test_after_a_refused_chunk_the_rest_are_joined_unchecked(monkeypatch):
     checked.clear()
     assert _hashing.string_hashes(ids[1:], repeated=False).tolist() == expected[1:]
     assert checked == [4, 4, 3]  # all ASCII: each chunk read in place
+
+
+SHORT = st.text(st.characters(max_codepoint=127), max_size=_str_memory.SHORT_KEY_MOST)
+
+
+@pytest.mark.skipif(not CPYTHON, reason="the layout read is CPython's, with a GIL")
+@pytest.mark.parametrize("threads", ["1", "2"])
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(SHORT, min_size=1, max_size=12), st.data())
+def test_short_ids_read_as_keys_are_equal_exactly_when_the_ids_are(threads, vocabulary, data):
+    # Ids of 0 to 7 ASCII characters, NULs included ("a" and "a\0" differ only in length),
+    # each row a new object, read a few ids a chunk (some chunks on a second thread): equal
+    # keys for equal ids and only for them, as pd.factorize numbers the ids.
+    patch = pytest.MonkeyPatch()
+    with patch.context() as patched:
+        patched.setenv("EVALKIT_THREADS", threads)
+        patched.setattr(_str_memory, "_SHORT_CHUNK", 8)
+        rows = data.draw(st.lists(st.integers(0, len(vocabulary) - 1), min_size=1,
+                                  max_size=100))
+        ids = made([vocabulary[row] for row in rows])
+        keys = _str_memory.short_keys(ids)
+    assert keys is not None and keys.dtype == np.uint64
+    assert pd_codes(keys) == pd_codes(ids)
+    assert [int(key) >> 56 for key in keys] == [len(i) for i in ids]
+    assert all(int(key) & ((1 << 56) - 1) == int.from_bytes(i.encode(), "little")
+               for key, i in zip(keys, ids, strict=True))
+
+
+def pd_codes(values: np.ndarray) -> list[int]:
+    import pandas as pd
+
+    return pd.factorize(values)[0].tolist()
+
+
+@pytest.mark.skipif(not CPYTHON, reason="the layout read is CPython's, with a GIL")
+@pytest.mark.parametrize("intruder", ["12345678", "é", "q-€", Named("q1"), b"q1", 7, None,
+                                      np.nan])
+@pytest.mark.parametrize("where", [0, 29])
+def test_short_keys_refuse_an_id_they_cannot_read_exactly(monkeypatch, intruder, where):
+    # One id longer than 7 characters, not ASCII, a subclass or not a str, in the first
+    # chunk or the last: no keys (the caller numbers the ids by their strings).
+    monkeypatch.setattr(_str_memory, "_SHORT_CHUNK", 8)
+    ids = made([f"q{i}" for i in range(30)])
+    assert _str_memory.short_keys(ids) is not None
+    ids[where] = intruder
+    assert _str_memory.short_keys(ids) is None
+
+
+def test_short_keys_need_a_recognised_interpreter(monkeypatch):
+    monkeypatch.setattr(_str_memory, "_layout", lambda: None)
+    assert _str_memory.short_keys(made(["q1", "q2"])) is None
+    assert _str_memory.short_keys(np.zeros(0, dtype=object)) is None
+    monkeypatch.undo()
+    if CPYTHON:  # no ids: no keys, and none refused
+        assert _str_memory.short_keys(np.zeros(0, dtype=object)).shape == (0,)
