@@ -162,12 +162,12 @@ _LENGTH_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(SHORT_KEY_MOST + 1)]
                          dtype=np.uint64)
 
 
-def short_keys(ids: np.ndarray) -> np.ndarray | None:
+def short_keys(ids: np.ndarray, out: np.ndarray | None = None) -> np.ndarray | None:
     """Each id of a 1-D contiguous object array as a number that equal ids, and only they,
     share (uint64): its characters' bytes, read in place (see :func:`ascii_strings`), and
     its length in the top byte. None unless every id is a compact ASCII str of at most
     ``SHORT_KEY_MOST`` characters on an interpreter whose layout :func:`_layout`
-    recognises.
+    recognises. ``out``: a uint64 array of ``ids.size`` to write the keys to.
 
     An id's characters start a word (the header's size is a multiple of 8) and fill at most
     7 bytes of it; the rest of that word is read (the terminating NUL, then memory of the
@@ -188,7 +188,7 @@ def short_keys(ids: np.ndarray) -> np.ndarray | None:
     if header is None:
         return None
     addresses = np.frombuffer(ids, dtype=np.intp)
-    keys = np.empty(addresses.size, dtype=np.uint64)
+    keys = np.empty(addresses.size, dtype=np.uint64) if out is None else out
     refused: list[int] = []  # the chunks holding an id that is not read as a key
 
     def one_chunk(start: int) -> None:
