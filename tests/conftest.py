@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 
 import matplotlib
 import numpy as np
@@ -21,6 +23,16 @@ settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The Python file at ``path`` (a tool, a bench or data script, setup.py: not in a
+    package) imported as module ``name``; its ``__name__`` is not "__main__", so what it
+    runs as a script is not run."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(params=["numpy's sorts", "radix sorts"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -10,17 +9,14 @@ import textwrap
 
 import pytest
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 BENCHMARKS = REPO / "benchmarks"
 
 
 @pytest.fixture(scope="module")
 def run_all():
-    spec = importlib.util.spec_from_file_location("run_all", BENCHMARKS / "run_all.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / "run_all.py", "run_all")
 
 
 def fake_run() -> dict:

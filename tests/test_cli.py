@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import evalkit as ek
 from evalkit.cli import main
 from evalkit.trec import _command_files, _registry
+from tests.conftest import REPO, load_script
 from tests.test_trec import random_collection
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -812,20 +813,15 @@ def test_fast_path_fixed_decimals_as_atof(seed):
 def test_fixed_decimal_runs_against_the_binaries(version, seed, tmp_path, monkeypatch):
     # Runs whose scores all have k decimals (read by _fixed_decimals), with ties, in pieces
     # of any size, against the real trec_eval, byte for byte.
-    import importlib.util
     import os
     import random
-    from pathlib import Path
 
     from evalkit.trec import _streaming
 
     binary = os.environ.get("TREC_EVAL" if version == "10.0" else "TREC_EVAL_9")
     if not binary:
         pytest.skip("set TREC_EVAL / TREC_EVAL_9")
-    spec = importlib.util.spec_from_file_location(
-        "fuzz_trec_eval", Path(__file__).resolve().parents[1] / "tools" / "fuzz_trec_eval.py")
-    fuzz = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fuzz)
+    fuzz = load_script(REPO / "tools" / "fuzz_trec_eval.py", "fuzz_trec_eval")
     rng = random.Random(f"fixed-runs-{seed}")
     monkeypatch.setattr(_streaming, "_CHUNK_BYTES", rng.choice([50, 400, 1 << 20]))
     k = rng.randint(0, 4)

@@ -8,7 +8,7 @@ import pytest
 
 from evalkit import datasets
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 
 def test_finds_the_repository_data_folder(monkeypatch):
@@ -97,12 +97,8 @@ def test_load_collection_names_a_missing_collection():
 
 
 def test_second_judgements_cover_exactly_the_drawn_sample():
-    import importlib.util
-
     folder = REPO / "data" / "stdlib-docs" / "second-judge"
-    spec = importlib.util.spec_from_file_location("build_sample", folder / "build_sample.py")
-    build_sample = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_sample)
+    build_sample = load_script(folder / "build_sample.py", "build_sample")
     drawn = build_sample.draw()
     sample = pd.read_csv(folder / "sample.tsv", sep="\t", dtype=str)
     assert list(sample.itertuples(index=False, name=None)) == drawn
@@ -118,13 +114,8 @@ def test_second_judgements_cover_exactly_the_drawn_sample():
 
 
 def _system_runs_script():
-    import importlib.util
-
-    path = REPO / "data" / "stdlib-docs" / "system-runs" / "make_runs.py"
-    spec = importlib.util.spec_from_file_location("make_runs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "data" / "stdlib-docs" / "system-runs" / "make_runs.py",
+                       "make_runs")
 
 
 def _shipped_system_runs() -> pd.DataFrame:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import importlib.util
 import json
 import math
 import os
@@ -24,19 +23,12 @@ from hypothesis import strategies as st
 from evalkit.course import _check_cells, _gradebook, _kernel, _marking, _sandbox, grading
 from evalkit.course.checks import AnswerDigest
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 pytest.importorskip("nbclient")
 
 
-def _load_student_tool():
-    spec = importlib.util.spec_from_file_location("student_tool", REPO / "tools" / "student.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-student_tool = _load_student_tool()
+student_tool = load_script(REPO / "tools" / "student.py", "student_tool")
 
 TIMEOUT = 15.0  # seconds per submission: the small notebook runs in well under one
 CELL_TIMEOUT = 6.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -13,7 +12,7 @@ import pytest
 
 import evalkit
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 API_MD = REPO.parent / "shared" / "API.md"
@@ -73,10 +72,7 @@ def test_runtime_dependencies_are_the_chosen_five():
 
 
 def _oldest():
-    spec = importlib.util.spec_from_file_location("oldest", REPO / "tools" / "oldest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "oldest.py", "oldest")
 
 
 def test_make_test_oldest_pins_exactly_the_floors_of_pyproject():
@@ -399,10 +395,7 @@ def test_import_evalkit_leaves_scipy_matplotlib_and_ipywidgets_for_first_use():
 
 
 def _setup_py():
-    spec = importlib.util.spec_from_file_location("evalkit_setup", REPO / "setup.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # __name__ is not "__main__": setup() is not run
-    return module
+    return load_script(REPO / "setup.py", "evalkit_setup")  # setup() is not run
 
 
 def test_every_folder_of_evalkit_with_python_files_is_a_discovered_package():

@@ -3,7 +3,6 @@ minor version at or above requires-python, with the GIL, the newest patch releas
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import stat
 import sys
@@ -11,16 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake interpreters are sh scripts")
 
 
 def _pythons():
-    spec = importlib.util.spec_from_file_location("pythons", REPO / "tools" / "pythons.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "pythons.py", "pythons")
 
 
 def _fake(path: Path, described: str | None) -> Path:

@@ -3,7 +3,6 @@ never overwrites a student's work."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,19 +11,12 @@ import pytest
 
 from evalkit.course.checks import AnswerDigest
 
-from .conftest import REPO
+from .conftest import REPO, load_script
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 
 
-def _load_tool():
-    spec = importlib.util.spec_from_file_location("student_tool", REPO / "tools" / "student.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-student = _load_tool()
+student = load_script(REPO / "tools" / "student.py", "student_tool")
 
 
 def _digests(**answers) -> dict:

@@ -17,12 +17,13 @@ stdout and the exit status must be the same (a crash of trec_eval is evalkit's 1
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 from pathlib import Path
 
 import pytest
+
+from .conftest import REPO, load_script
 
 TREC_EVAL = os.environ.get("TREC_EVAL")
 TREC_EVAL_9 = os.environ.get("TREC_EVAL_9")
@@ -33,10 +34,7 @@ BINARIES = [pytest.param("10.0", TREC_EVAL, id="10.0",
 SUITE = Path(os.environ.get("TREC_EVAL_TESTS")
              or (Path(TREC_EVAL).parent / "test" if TREC_EVAL else "/nonexistent"))
 
-_spec = importlib.util.spec_from_file_location(
-    "fuzz_trec_eval", Path(__file__).resolve().parents[1] / "tools" / "fuzz_trec_eval.py")
-fuzz = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fuzz)
+fuzz = load_script(REPO / "tools" / "fuzz_trec_eval.py", "fuzz_trec_eval")
 
 # (expected output, arguments) of trec_eval 10.0's Makefile quicktest that evalkit supports
 # (-M, -R prefs/qrels_jg and -Z are not).
