@@ -67,10 +67,10 @@ def _words(start: int, size: int) -> np.ndarray:
 
 
 def _headers(addresses: np.ndarray, header: int
-             ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
-    """``(low, words, word, length)``: the lowest address, the 8-byte words of memory from
-    it to past the last header, where each object's first word is among them and each str's
-    length; None unless each object is a compact ASCII str."""
+             ) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(low, high, words, word, length)``: the lowest and highest address, the 8-byte
+    words of memory from the lowest to past the last header, where each object's first word
+    is among them and each str's length; None unless each object is a compact ASCII str."""
     low, high = int(addresses.min()), int(addresses.max())
     if int(np.bitwise_or.reduce(addresses)) % 8:
         return None
@@ -81,7 +81,7 @@ def _headers(addresses: np.ndarray, header: int
         return None
     if not bool(((words[_STATE:][word] & _STATE_MASK) == _STATE_ASCII).all()):
         return None
-    return low, words, word, words[_LENGTH:][word]
+    return low, high, words, word, words[_LENGTH:][word]
 
 
 def _read(addresses: np.ndarray, header: int
@@ -92,8 +92,8 @@ def _read(addresses: np.ndarray, header: int
     read = _headers(addresses, header)
     if read is None:
         return None
-    low, _, word, length = read
-    memory = _bytes(low, int(addresses.max()) - low + header + int(length.max()) + 8)
+    low, high, _, word, length = read
+    memory = _bytes(low, high - low + header + int(length.max()) + 8)
     return memory, (word << 3) + header, length
 
 
@@ -195,10 +195,10 @@ def short_keys(ids: np.ndarray, out: np.ndarray | None = None) -> np.ndarray | N
         if refused:  # the ids are hashed instead: the chunks left need not be read
             return
         read = _headers(addresses[start : start + _SHORT_CHUNK], header)
-        if read is None or int(read[3].max()) > SHORT_KEY_MOST:
+        if read is None or int(read[-1].max()) > SHORT_KEY_MOST:
             refused.append(start)
             return
-        _, words, word, length = read
+        _, _, words, word, length = read
         key = keys[start : start + _SHORT_CHUNK]
         np.bitwise_and(words[header // 8 :][word].view(np.uint64), _LENGTH_MASKS[length],
                        out=key)

@@ -294,25 +294,33 @@ def _short_ids(values: np.ndarray) -> CodedIds | bool | None:
     head = short_keys(values[:_REPEATS_SAMPLE])
     if head is None:
         return None
-    known = np.sort(pd.unique(head))
-    if np.count_nonzero(head[1:] != head[:-1]) < 4 * known.size:
-        return False  # grouped
+    # Keys below 2**59 (the length's top byte): ranked as int64, in the order of uint64.
+    known = np.sort(pd.unique(head)).view(np.int64)
+    if not _interleaved(np.count_nonzero(head[1:] != head[:-1]), known.size):
+        return False
     keys = np.empty(values.size, dtype=np.uint64)
     keys[: head.size] = head
     if short_keys(values[head.size :], out=keys[head.size :]) is None:
         return None
-    keys = keys.view(np.int64)  # < 2**59: the length's top byte
+    keys = keys.view(np.int64)
+    seen = head.size  # the first rows, in which each id of ``known`` is seen
     del head
-    seen = _REPEATS_SAMPLE  # the rows in which each id of ``known`` is seen
-    codes = level_ranks(keys, known.view(np.int64))
-    unknown = np.take(known.view(np.int64), codes, mode="clip") != keys
+    codes = level_ranks(keys, known)
+    unknown = np.take(known, codes, mode="clip") != keys
     if unknown.any():  # ids first seen later: ranked again among all
-        known = np.union1d(known, keys[unknown].view(np.uint64))
-        codes, seen = level_ranks(keys, known.view(np.int64)), keys.size
+        known = np.union1d(known, keys[unknown])
+        codes, seen = level_ranks(keys, known), keys.size
     del unknown
     first = np.empty(known.size, dtype=np.intp)  # the first row of each id
-    first[codes[:seen][::-1]] = np.arange(min(seen, keys.size) - 1, -1, -1, dtype=np.intp)
+    first[codes[:seen][::-1]] = np.arange(seen - 1, -1, -1, dtype=np.intp)
     return CodedIds(values[first], codes.astype(np.int32))
+
+
+def _interleaved(moves: int, distinct: int) -> bool:
+    """Whether a query column's first rows are interleaved, told from how often the id
+    changes from one row to the next (``moves``) and how many distinct ids they hold: at
+    least 4 changes a distinct id (a grouped column changes about once each)."""
+    return moves >= 4 * distinct
 
 
 def _factorized_ids(values: np.ndarray) -> CodedIds | None:
@@ -328,7 +336,7 @@ def _factorized_ids(values: np.ndarray) -> CodedIds | None:
         moves = np.count_nonzero(np.asarray(head[1:] != head[:-1], dtype=bool))
     except (TypeError, ValueError):  # e.g. pd.NA, whose comparisons are not booleans
         return None
-    if moves < 4 * len(pd.unique(head)):
+    if not _interleaved(moves, len(pd.unique(head))):
         return None
     codes, ids = factorize(values)  # a missing id is numbered -1
     ids = np.asarray(ids, dtype=object)
