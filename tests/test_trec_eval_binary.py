@@ -1,9 +1,11 @@
 """``evalkit trec_eval`` against the real trec_eval programs, byte for byte.
 
 Runs when the environment names the binaries (built from NIST's sources,
-https://github.com/usnistgov/trec_eval): ``TREC_EVAL`` a trec_eval 10.0 and ``TREC_EVAL_9`` a
-trec_eval 9.0.8 (tag v9.0.8); each test skips otherwise (CI has neither). trec_eval's own test
-files are read from ``TREC_EVAL_TESTS`` (default: the ``test`` folder beside the 10.0 binary).
+https://github.com/usnistgov/trec_eval): ``TREC_EVAL`` a trec_eval 10.0 (tag v10.0: the
+older tag 10.0-rc2, of 2023, still counts iprec_at_recall's relevant documents as 9.0.8
+does) and ``TREC_EVAL_9`` a trec_eval 9.0.8 (tag v9.0.8); each test skips otherwise (CI has
+neither). trec_eval's own test files are read from ``TREC_EVAL_TESTS`` (default: the ``test``
+folder beside the 10.0 binary).
 
 - trec_eval 10.0's own test suite (Makefile ``quicktest``) for every case evalkit supports,
   against the expected outputs and against both binaries.
