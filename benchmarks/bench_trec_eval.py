@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
             c_out, ek_out = ((folder_path / name).read_bytes() for name in ("c.out", "ek.out"))
             same = code_c == code_ek and c_out == ek_out
             if not same:  # the ratio is not measured: say why (another trec_eval release?)
-                print_note(f"{count(n_lines)} lines: the outputs differ (exit codes {code_c} "
+                print_note(f"{count(n_lines)} lines: the two processes differ (exit codes {code_c} "
                            f"and {code_ek}); {first_difference(c_out, ek_out)}. Is {binary} "
                            "trec_eval 10.0 (git tag v10.0)? The older tag 10.0-rc2, of 2023, "
                            "counts iprec_at_recall's relevant documents as 9.0.8 does.")
@@ -195,9 +195,11 @@ def first_difference(c_out: bytes, ek_out: bytes) -> str:
         c_line = c_lines[number] if number < len(c_lines) else None
         ek_line = ek_lines[number] if number < len(ek_lines) else None
         if c_line != ek_line:
-            shown = [repr(" ".join(line.split())) if line is not None else "(no line)"
+            shown = [repr(line) if line is not None else "(no line)"
                      for line in (c_line, ek_line)]
             return f"line {number + 1}: trec_eval {shown[0]}, evalkit {shown[1]}"
+    if c_out == ek_out:
+        return "the same output"
     return "the same lines (they differ in their line ends)"
 
 
