@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE)]
+sys.path[:0] = [str(HERE.parent), str(HERE), str(HERE.parent / "tools")]
 from _timing import count, print_note, print_table, record_goal, record_sizes  # noqa: E402
 
 QUICK = os.environ.get("EVALKIT_BENCH_QUICK") == "1"
@@ -148,6 +148,8 @@ def main(argv: list[str] | None = None) -> None:
             c_out, ek_out = ((folder_path / name).read_bytes() for name in ("c.out", "ek.out"))
             same = code_c == code_ek and c_out == ek_out
             if not same:  # the ratio is not measured: say why (another trec_eval release?)
+                from fuzz_trec_eval import first_difference  # tools/: imports evalkit
+
                 print_note(f"{count(n_lines)} lines: the two processes differ (exit codes {code_c} "
                            f"and {code_ek}); {first_difference(c_out, ek_out)}. Is {binary} "
                            "trec_eval 10.0 (git tag v10.0)? The older tag 10.0-rc2, of 2023, "
@@ -178,29 +180,6 @@ def main(argv: list[str] | None = None) -> None:
                                  env)[0] for _ in range(args.repeats))
         for n_lines, c_time, ek_time in below:
             print_note(floor_note(n_lines, c_time, ek_time, floor, args.repeats))
-
-
-def first_difference(c_out: bytes, ek_out: bytes) -> str:
-    """Where two outputs first differ, as a line of each (the first lines of the C program's
-    output and of evalkit's that are not the same).
-
-    >>> first_difference(b"P_5 all 0.2\\nP_10 all 0.1\\n", b"P_5 all 0.2\\nP_10 all 0.3\\n")
-    "line 2: trec_eval 'P_10 all 0.1', evalkit 'P_10 all 0.3'"
-    >>> first_difference(b"a\\nb\\n", b"a\\n")
-    "line 2: trec_eval 'b', evalkit (no line)"
-    """
-    c_lines = c_out.decode(errors="replace").splitlines()
-    ek_lines = ek_out.decode(errors="replace").splitlines()
-    for number in range(max(len(c_lines), len(ek_lines))):
-        c_line = c_lines[number] if number < len(c_lines) else None
-        ek_line = ek_lines[number] if number < len(ek_lines) else None
-        if c_line != ek_line:
-            shown = [repr(line) if line is not None else "(no line)"
-                     for line in (c_line, ek_line)]
-            return f"line {number + 1}: trec_eval {shown[0]}, evalkit {shown[1]}"
-    if c_out == ek_out:
-        return "the same output"
-    return "the same lines (they differ in their line ends)"
 
 
 def floor_note(n_lines: int, c_time: float, ek_time: float, floor: float,

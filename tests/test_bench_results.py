@@ -243,22 +243,11 @@ def test_ratio_rounds_interleaves_and_keeps_every_round():
     assert calls == ["ours", "theirs"] * 2 + ["theirs", "ours"] * 2 + ["ours", "theirs"] * 2
 
 
-def test_bench_trec_eval_names_where_two_outputs_differ():
-    """A trec_eval whose output differs from evalkit's (built from an older tag, say) leaves the
-    ratio unmeasured: the bench then prints the first line that differs, and its notes'
-    examples hold."""
+
+def test_bench_trec_eval_notes_hold():
+    """The examples of bench_trec_eval's notes (the start-up floor's) hold."""
     import doctest
 
     bench = load_script(BENCHMARKS / "bench_trec_eval.py", "bench_trec_eval")
-    c_out = b"iprec_at_recall_0.20  \t301\t0.0437\niprec_at_recall_0.30  \t301\t0.0230\n"
-    ek_out = b"iprec_at_recall_0.20  \t301\t0.0437\niprec_at_recall_0.30  \t301\t0.0241\n"
-    assert bench.first_difference(c_out, ek_out) == (
-        "line 2: trec_eval 'iprec_at_recall_0.30  \\t301\\t0.0230', "
-        "evalkit 'iprec_at_recall_0.30  \\t301\\t0.0241'")
-    assert bench.first_difference(c_out, c_out[:-1]).startswith("the same lines")
-    assert bench.first_difference(c_out, c_out) == "the same output"  # exit codes differ
-    assert bench.first_difference(b"P_5 all 0.2\n", b"P_5  all 0.2\n").startswith("line 1")
-    assert bench.first_difference(b"", b"P_5 all 0.2\n") == (
-        "line 1: trec_eval (no line), evalkit 'P_5 all 0.2'")
     failed, tried = doctest.testmod(bench)
-    assert tried >= 3 and failed == 0
+    assert tried >= 1 and failed == 0

@@ -524,3 +524,23 @@ def test_fast_path_hash_of_an_id_does_not_depend_on_the_others():
     assert len(set(alone)) == len(ids)
     strings = np.array([i.decode() for i in ids], dtype=object)
     assert list(string_hashes(strings)) == alone
+
+
+def test_first_difference_names_the_first_line_that_differs():
+    """What the fuzzer and bench_trec_eval print when trec_eval's output and evalkit's differ
+    (a trec_eval built from an older tag, say): the first line that differs, each as printed,
+    and the module's examples hold."""
+    import doctest
+
+    c_out = b"iprec_at_recall_0.20  \t301\t0.0437\niprec_at_recall_0.30  \t301\t0.0230\n"
+    ek_out = b"iprec_at_recall_0.20  \t301\t0.0437\niprec_at_recall_0.30  \t301\t0.0241\n"
+    assert fuzz.first_difference(c_out, ek_out) == (
+        "line 2: trec_eval 'iprec_at_recall_0.30  \\t301\\t0.0230', "
+        "evalkit 'iprec_at_recall_0.30  \\t301\\t0.0241'")
+    assert fuzz.first_difference(c_out, c_out[:-1]).startswith("the same lines")
+    assert fuzz.first_difference(c_out, c_out) == "the same output"  # exit codes differ
+    assert fuzz.first_difference(b"P_5 all 0.2\n", b"P_5  all 0.2\n").startswith("line 1")
+    assert fuzz.first_difference(b"", b"P_5 all 0.2\n") == (
+        "line 1: trec_eval (no line), evalkit 'P_5 all 0.2'")
+    failed, tried = doctest.testmod(fuzz)
+    assert tried >= 2 and failed == 0

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import os
 import random
 import re
@@ -287,14 +288,27 @@ def describe(flags: list[str], ours: tuple[int, bytes, str],
     return (f"flags {flags}: exit ours {ours[0]} theirs {theirs[0]}; stderr ours "
             f"{ours[2].strip()[:200]!r} theirs {theirs[2].strip()[:200]!r}; stdout "
             f"{len(ours[1])} vs {len(theirs[1])} bytes; first differing line: "
-            + _first_diff(ours[1], theirs[1]))
+            + first_difference(theirs[1], ours[1]))
 
 
-def _first_diff(a: bytes, b: bytes) -> str:
-    for x, y in zip(a.splitlines(), b.splitlines(), strict=False):
-        if x != y:
-            return f"{x!r} vs {y!r}"
-    return "(one output is a prefix of the other)"
+def first_difference(c_out: bytes, ek_out: bytes) -> str:
+    """Where two outputs first differ, as a line of each (the first lines of the C program's
+    output and of evalkit's that are not the same), each as printed (tabs and spaces kept).
+
+    >>> first_difference(b"P_5 all 0.2\\nP_10 all 0.1\\n", b"P_5 all 0.2\\nP_10 all 0.3\\n")
+    "line 2: trec_eval 'P_10 all 0.1', evalkit 'P_10 all 0.3'"
+    >>> first_difference(b"a\\nb\\n", b"a\\n")
+    "line 2: trec_eval 'b', evalkit (no line)"
+    """
+    c_lines = c_out.decode(errors="replace").splitlines()
+    ek_lines = ek_out.decode(errors="replace").splitlines()
+    for number, lines in enumerate(itertools.zip_longest(c_lines, ek_lines), start=1):
+        if lines[0] != lines[1]:
+            shown = [repr(line) if line is not None else "(no line)" for line in lines]
+            return f"line {number}: trec_eval {shown[0]}, evalkit {shown[1]}"
+    if c_out == ek_out:
+        return "the same output"
+    return "the same lines (they differ in their line ends)"
 
 
 def main(argv: list[str] | None = None) -> int:
