@@ -754,12 +754,13 @@ def test_interleaved_rows_counted_beside_the_qrels_join_score_as_grouped(monkeyp
 def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n,
                                                                   order_kept, chunk):
     # An interleaved run's scores, keys and object references are put in query order:
-    # scattered to each row's place a chunk at a time (the rows split between two threads
-    # where there are several, at a chunk's end), or, on several threads when the caller
-    # keeps the order, gathered half a column at a time. Each equals the column gathered at once,
+    # gathered half a column at a time (object references among the columns), or, for the
+    # columns of an arrow run (the caller keeps the order), scattered to each row's place a
+    # chunk at a time (the rows split between two threads where there are several, at a
+    # chunk's end) or gathered on several threads. Each equals the column gathered at once,
     # and a missing column stays missing; chunks of 4 rows end inside the run. A column
     # made a chunk at a time (the keys of ids hashed as stored) is made once, chunk by
-    # chunk, and scattered, whether or not the caller keeps the order.
+    # chunk, whichever way it is then moved.
     from evalkit import _threads
 
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)

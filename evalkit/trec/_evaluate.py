@@ -344,8 +344,7 @@ def _judged_run(
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
     # vocabulary) is hashed once per object, in memory order, all first (once the rows are
     # in query order: its keys are then made in that order, not gathered). Keys made in
-    # stored order are made a chunk at a time as they are put in query order, each chunk
-    # scattered while in cache (no column of keys in stored order).
+    # stored order are put in query order with the scores (see _in_query_order).
     stored_keys = views = None
     if not repeated and not grouped and not _closer_in(r_doc, by_query):
         # An arrow run's string views, made a chunk at a time to hash its ids, are kept in

@@ -281,34 +281,42 @@ class ChunkMade(NamedTuple):
 def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
                     order_kept: bool = False) -> dict[str, np.ndarray | None]:
     """``column[by_query]`` for each column (None stays None), a column being an array or
-    :class:`ChunkMade`, whose chunks are made as they are scattered (while in cache).
+    :class:`ChunkMade` (made a chunk at a time).
 
-    Scattered: each row's place in query order (the inverse of ``by_query``,
-    :func:`_places`) is worked out once, then each column is read in its stored order and
-    written to those places, which does not hold the core up as the reads of a gather in an
-    order that jumps through the whole run do; a chunk of places at a time, whose intp copy
-    stays in cache (whole-run index arrays took 9.2 ms and 1,228 page faults a call against
-    4.6 ms and none, pyarrow on one thread at 10^6 rows). On several threads, the rows are
-    split between two, at a chunk's end, each thread scattering every column of its half:
-    the order by query is stable, so the rows of one query from the first half take the
-    places before those from the second, and the two threads write to different cache lines
-    but for one a query at the seam. Columns split between the threads had left one thread
-    with the keys' making and the other with the scores (pyarrow at 10^6 rows, default
-    threads: 50.8 -> 47.6 ms, best fifth of 60 calls in one process, and 1.28x -> 1.22x
-    the grouped run's time). But where the caller keeps
-    ``by_query`` (``order_kept``: an arrow run's ids, read in that order), there are several
-    threads and no column is made, gathered half a column at a time in the threads of
-    ``_for_each``: the rows' places on top of the order it keeps measured slower there
-    (pyarrow, 1.30x against 1.35x the grouped run's time, median of 6 processes). A made
-    column (keys hashed as stored) is scattered: made and scattered a chunk at a time, with
-    no column of it in stored order (pyarrow, default threads: 1.33x -> 1.30x, two
-    processes of 40 calls)."""
+    Two ways, measured on two CPUs that rank them differently:
+
+    - Gathered, half a column at a time in the threads of ``_for_each`` (a made column made
+      whole first, a chunk at a time in those threads): when an object array's references
+      are among the columns (``order_kept`` False). On an Intel Xeon (AVX-512, 2 vCPUs),
+      against the scatter below, the interleaved run's time over the grouped one's, median
+      of 4 processes each, default threads / one thread: shared ids 1.21x / 1.31x -> 1.13x
+      / 1.22x, python str 1.28x / 1.36x -> 1.19x / 1.31x, queries interleaved 1.26x / 1.30x
+      -> 1.22x / 1.26x, object copies 1.40x / 1.43x -> 1.38x / 1.37x. Gathering the two
+      columns without the references (the ids read through ``by_query``) was not faster.
+    - Scattered, for an arrow run's ids (``order_kept``: the caller reads them through
+      ``by_query``), where gathering a made column whole measured slower on the same Xeon
+      (pyarrow, default threads, 1.47x -> 1.54x the grouped run's time, median of 3): each
+      row's place in query order (the inverse of ``by_query``, :func:`_places`) is worked
+      out once, then each column is read in its stored order and written to those places, a
+      chunk of places at a time, whose intp copy stays in cache, and a made column is made
+      and scattered a chunk at a time, while in cache, with no column of it in stored order
+      (pyarrow, default threads, on an AMD EPYC: 1.33x -> 1.30x). On several threads the
+      rows are split between two, at a chunk's end, each thread scattering every column of
+      its half: the order by query is stable, so the rows of one query from the first half
+      take the places before those from the second. With no made column and several
+      threads, gathered as above (AMD EPYC, pyarrow: 1.30x against 1.35x).
+    """
     n = by_query.size
     out = {name: None if column is None else np.empty(n, dtype=column.dtype)
            for name, column in columns.items()}
     names = [name for name, column in columns.items() if column is not None]
     made = any(isinstance(column, ChunkMade) for column in columns.values())
-    if _threads() == 1 or not order_kept or made:
+    if not order_kept:  # an object array's references among the columns: all gathered
+        columns = {name: _made_whole(column, n) if isinstance(column, ChunkMade) else column
+                   for name, column in columns.items()}
+        _gather(by_query, columns, out, names)
+        return out
+    if _threads() == 1 or made:  # an arrow run's columns
         place = _places(by_query)
 
         def scatter(begin: int, end: int) -> None:
@@ -323,6 +331,15 @@ def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
         middle = (n // 2) // _LOOKUP_CHUNK * _LOOKUP_CHUNK
         _both(lambda: scatter(0, middle), lambda: scatter(middle, n), size=n)
         return out
+    _gather(by_query, columns, out, names)
+    return out
+
+
+def _gather(by_query: np.ndarray, columns: dict[str, Any], out: dict[str, Any],
+            names: list[str]) -> None:
+    """``out[name][:] = columns[name][by_query]`` for each of ``names``, half a column at a
+    time in the threads of ``_for_each``."""
+    n = by_query.size
     halves = [(name, start, stop) for name in names for start, stop in ((0, n // 2), (n // 2, n))]
 
     def gather(half: tuple[str, int, int]) -> None:
@@ -331,7 +348,19 @@ def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
         np.take(columns[name], by_query[start:stop], out=out[name][start:stop], mode="clip")
 
     _for_each(gather, halves)
-    return out
+
+
+def _made_whole(column: ChunkMade, n: int) -> np.ndarray:
+    """The ``n`` rows of a :class:`ChunkMade` column, made a chunk at a time in the
+    threads of ``_for_each``."""
+    whole = np.empty(n, dtype=column.dtype)
+
+    def one_chunk(start: int) -> None:
+        stop = min(start + _LOOKUP_CHUNK, n)
+        whole[start:stop] = column.make(start, stop)
+
+    _for_each(one_chunk, range(0, n, _LOOKUP_CHUNK))
+    return whole
 
 
 def _places(by_query: np.ndarray) -> np.ndarray:
