@@ -243,7 +243,6 @@ def test_ratio_rounds_interleaves_and_keeps_every_round():
     assert calls == ["ours", "theirs"] * 2 + ["theirs", "ours"] * 2 + ["ours", "theirs"] * 2
 
 
-
 def test_bench_trec_eval_notes_hold():
     """The examples of bench_trec_eval's notes (the start-up floor's) hold."""
     import doctest

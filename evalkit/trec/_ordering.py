@@ -271,8 +271,9 @@ def _interleaved_order(code: np.ndarray, n_queries: int
 
 
 class ChunkMade(NamedTuple):
-    """A column of ``dtype`` made a chunk of rows at a time as it is put in query order
-    (see :func:`_in_query_order`): ``make(start, stop)`` gives its rows ``start:stop``."""
+    """A column of ``dtype`` made a chunk of rows at a time, as :func:`_in_query_order`
+    puts it in query order (scattered chunk by chunk, or made whole, then gathered):
+    ``make(start, stop)`` gives its rows ``start:stop``."""
 
     make: Callable[[int, int], np.ndarray]
     dtype: np.dtype
