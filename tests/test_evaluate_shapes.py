@@ -200,7 +200,7 @@ def test_options_on_interleaved_arrow_runs(storage, missing_queries, order):
 
 
 @pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("storage", ["object", "pyarrow", "python"])
+@pytest.mark.parametrize("storage", ["object", "object copies", "pyarrow", "python"])
 def test_duplicates_are_refused_in_every_storage_and_order(storage, order):
     qrels, run = collection(3, n_queries=6)
     judged = run[run["query_id"].isin(qrels["query_id"])].index[0]
@@ -339,6 +339,45 @@ def test_matches_are_confirmed_on_the_arrow_ids(large, route, ids, other, seed):
             assert equal.tolist() == [names[i] == other[j]
                                       for i, j in zip(rows, other_rows, strict=True)]
         assert (left._views is None) == (route == "arrow")
+
+
+class _Counted(str):
+    """A str that counts its comparisons."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        _Counted.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(names=st.lists(st.text(max_size=4), min_size=1, max_size=30, unique=True),
+       data=st.data())
+def test_matches_are_confirmed_on_the_object_ids(names, data):
+    # Object ids (an array, or read through an order as an interleaved run's are when its
+    # keys were made as stored, sliced as a piece is) are compared on their references
+    # first: only rows holding two objects compare their strings. Each answer is Python's.
+    shared = [_Counted(name) for name in names]  # objects the qrels hold too
+    picks = data.draw(st.lists(st.tuples(st.integers(0, len(names) - 1), st.booleans()),
+                               min_size=2, max_size=40))
+    left = np.array([shared[i] if same else _Counted("".join([names[i]]))
+                     for i, same in picks], dtype=object)
+    right = np.array(shared, dtype=object)
+    rng = np.random.default_rng(len(picks))
+    order = rng.permutation(len(picks))
+    for run_ids, held in ((left, left), (_tables.ReorderedIds(left, order)[1:], left[order][1:])):
+        rows = rng.integers(0, len(held), 50)
+        other_rows = rng.integers(0, len(names), 50)
+        _Counted.compared = 0
+        equal = _tables._equal_ids(run_ids, rows, right, other_rows)
+        assert equal.dtype == bool
+        assert equal.tolist() == [str(held[i]) == names[j]
+                                  for i, j in zip(rows, other_rows, strict=True)]
+        assert _Counted.compared == sum(held[i] is not right[j]
+                                        for i, j in zip(rows, other_rows, strict=True))
 
 
 @pytest.mark.parametrize("long_ids", [False, True])
@@ -748,14 +787,14 @@ def test_interleaved_rows_counted_beside_the_qrels_join_score_as_grouped(monkeyp
 
 
 @pytest.mark.parametrize("chunk", [4, 1 << 16])
-@pytest.mark.parametrize("order_kept", [False, True])
+@pytest.mark.parametrize("scatter", [False, True])
 @pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 1_001])
 def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, threads, n,
-                                                                  order_kept, chunk):
+                                                                  scatter, chunk):
     # An interleaved run's scores, keys and object references are put in query order:
-    # gathered half a column at a time (object references among the columns), or, for the
-    # columns of an arrow run (the caller keeps the order), scattered to each row's place a
+    # gathered half a column at a time (an object array's run), or, for the columns of an
+    # arrow run (the caller keeps the order), scattered to each row's place a
     # chunk at a time (the rows split between two threads where there are several, at a
     # chunk's end) or gathered on several threads. Each equals the column gathered at once,
     # and a missing column stays missing; chunks of 4 rows end inside the run. A column
@@ -771,7 +810,7 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
     by_query = np.argsort(code, kind="stable")
     columns = {"score": rng.random(n), "keys": rng.integers(0, 2**63, n).astype(np.uint64),
                "doc": np.arange(n, dtype=np.intp) * 16 + 3, "none": None}
-    gathered = _ordering._in_query_order(by_query, columns, order_kept=order_kept)
+    gathered = _ordering._in_query_order(by_query, columns, scatter=scatter)
     assert gathered["none"] is None
     for name in ("score", "keys", "doc"):
         assert gathered[name].dtype == columns[name].dtype
@@ -780,7 +819,7 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
     columns["made"] = _ordering.ChunkMade(lambda start, stop: made.append((start, stop))
                                           or stored[start:stop] + np.uint64(0),
                                           np.dtype(np.uint64))
-    gathered = _ordering._in_query_order(by_query, columns, order_kept=order_kept)
+    gathered = _ordering._in_query_order(by_query, columns, scatter=scatter)
     assert sorted(made) == [(start, min(start + chunk, n)) for start in range(0, n, chunk)]
     assert gathered["made"].dtype == np.uint64
     np.testing.assert_array_equal(gathered["made"], stored[by_query])

@@ -356,13 +356,16 @@ def _judged_run(
                                 np.dtype(np.uint64))
     if by_query is not None:
         del r_code  # in query order, they are counted below rather than gathered
-        # An object array's references are put in query order at once with the scores
-        # (and keys), as numbers, no object touched (borrowed, see take_objects); other ids
-        # when read, through by_query, which is then kept.
+        # An object array's references, when its ids are hashed in query order, are put
+        # in that order at once with the scores, as numbers, no object touched (borrowed,
+        # see take_objects); other ids (arrow ones, or objects whose keys were made as
+        # stored: then only the few a piece looks at) are read through by_query, then kept.
+        objects = borrowable(r_doc)
         columns = {"score": r_score, "keys": stored_keys,
-                   "doc": np.frombuffer(r_doc, dtype=np.intp) if borrowable(r_doc) else None}
+                   "doc": (np.frombuffer(r_doc, dtype=np.intp)
+                           if objects and stored_keys is None else None)}
         del stored_keys
-        gathered = _in_query_order(by_query, columns, order_kept=columns["doc"] is None)
+        gathered = _in_query_order(by_query, columns, scatter=not objects)
         r_score, run_keys = gathered["score"], gathered["keys"]
         if views is not None:
             r_doc.keep_views(views)

@@ -280,21 +280,25 @@ class ChunkMade(NamedTuple):
 
 
 def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
-                    order_kept: bool = False) -> dict[str, np.ndarray | None]:
+                    scatter: bool = False) -> dict[str, np.ndarray | None]:
     """``column[by_query]`` for each column (None stays None), a column being an array or
     :class:`ChunkMade` (made a chunk at a time).
 
     Two ways, measured on two CPUs that rank them differently:
 
     - Gathered, half a column at a time in the threads of ``_for_each`` (a made column made
-      whole first, a chunk at a time in those threads): when an object array's references
-      are among the columns (``order_kept`` False). On an Intel Xeon (AVX-512, 2 vCPUs),
-      against the scatter below, the interleaved run's time over the grouped one's, median
-      of 4 processes each, default threads / one thread: shared ids 1.21x / 1.31x -> 1.13x
-      / 1.22x, python str 1.28x / 1.36x -> 1.19x / 1.31x, queries interleaved 1.26x / 1.30x
-      -> 1.22x / 1.26x, object copies 1.40x / 1.43x -> 1.38x / 1.37x. Gathering the two
-      columns without the references (the ids read through ``by_query``) was not faster.
-    - Scattered, for an arrow run's ids (``order_kept``: the caller reads them through
+      whole first, a chunk at a time in those threads): an object array's run (``scatter``
+      False), whose columns are its scores and either its references (ids hashed in query
+      order) or its keys (ids hashed as stored, read through ``by_query`` where a piece
+      looks at them). On an Intel Xeon (AVX-512, 2 vCPUs), against the scatter below, the
+      interleaved run's time over the grouped one's, median of 4 processes each, default
+      threads / one thread: shared ids 1.21x / 1.31x -> 1.13x / 1.22x, python str 1.28x /
+      1.36x -> 1.19x / 1.31x, queries interleaved 1.26x / 1.30x -> 1.22x / 1.26x, object
+      copies 1.40x / 1.43x -> 1.38x / 1.37x. The references of object copies then left out
+      of the columns (their keys made as stored): the interleaved run 1-2% faster on
+      default threads, 2.2-3.0% on one (old and new taken in turn, 15 rounds in each of 3
+      processes, the median of the paired ratios).
+    - Scattered, for an arrow run's ids (``scatter``: the caller reads them through
       ``by_query``), where gathering a made column whole measured slower on the same Xeon
       (pyarrow, default threads, 1.47x -> 1.54x the grouped run's time, median of 3): each
       row's place in query order (the inverse of ``by_query``, :func:`_places`) is worked
@@ -312,7 +316,7 @@ def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
            for name, column in columns.items()}
     names = [name for name, column in columns.items() if column is not None]
     made = any(isinstance(column, ChunkMade) for column in columns.values())
-    if not order_kept:  # an object array's references among the columns: all gathered
+    if not scatter:  # an object array's run: all gathered
         columns = {name: _made_whole(column, n) if isinstance(column, ChunkMade) else column
                    for name, column in columns.items()}
         _gather(by_query, columns, out, names)
