@@ -363,7 +363,7 @@ def test_matches_are_confirmed_on_the_object_ids(names, data):
     shared = [_Counted(name) for name in names]  # objects the qrels hold too
     picks = data.draw(st.lists(st.tuples(st.integers(0, len(names) - 1), st.booleans()),
                                min_size=2, max_size=40))
-    left = np.array([shared[i] if same else _Counted("".join([names[i]]))
+    left = np.array([shared[i] if same else _Counted(names[i])  # a subclass: a new object
                      for i, same in picks], dtype=object)
     right = np.array(shared, dtype=object)
     rng = np.random.default_rng(len(picks))
@@ -794,12 +794,12 @@ def test_columns_are_put_in_query_order_on_one_thread_or_several(monkeypatch, th
                                                                   scatter, chunk):
     # An interleaved run's scores, keys and object references are put in query order:
     # gathered half a column at a time (an object array's run), or, for the columns of an
-    # arrow run (the caller keeps the order), scattered to each row's place a
-    # chunk at a time (the rows split between two threads where there are several, at a
-    # chunk's end) or gathered on several threads. Each equals the column gathered at once,
-    # and a missing column stays missing; chunks of 4 rows end inside the run. A column
-    # made a chunk at a time (the keys of ids hashed as stored) is made once, chunk by
-    # chunk, whichever way it is then moved.
+    # arrow run (the caller keeps the order), scattered to each row's place a chunk at a
+    # time (the rows split between two threads where there are several, at a chunk's end)
+    # or gathered on several threads. Each equals the column gathered at once, and a
+    # missing column stays missing; chunks of 4 rows end inside the run. A column made a
+    # chunk at a time (the keys of ids hashed as stored) is made once, chunk by chunk,
+    # whichever way it is then moved.
     from evalkit import _threads
 
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)

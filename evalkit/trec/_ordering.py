@@ -298,8 +298,8 @@ def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
       of the columns (their keys made as stored): the interleaved run 1-2% faster on
       default threads, 2.2-3.0% on one (old and new taken in turn, 15 rounds in each of 3
       processes, the median of the paired ratios).
-    - Scattered, for an arrow run's ids (``scatter``: the caller reads them through
-      ``by_query``), where gathering a made column whole measured slower on the same Xeon
+    - Scattered, for an arrow run (``scatter``), whose ids the caller reads through
+      ``by_query``, where gathering a made column whole measured slower on the same Xeon
       (pyarrow, default threads, 1.47x -> 1.54x the grouped run's time, median of 3): each
       row's place in query order (the inverse of ``by_query``, :func:`_places`) is worked
       out once, then each column is read in its stored order and written to those places, a
