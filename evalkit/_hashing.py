@@ -19,7 +19,7 @@ import numpy as np
 
 from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views, view_lengths
 from ._str_memory import ArrayAt, ascii_strings
-from ._threads import _for_each
+from ._threads import _for_each, _threads
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
@@ -29,7 +29,14 @@ __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_has
 # freeing the list then touch each id while it is still in the CPU's cache. Read in place,
 # fewer chunks pay fewer calls: 10^6 ASCII ids 28.7 -> 27.5 ms at 2**15 against 2**14 (joined,
 # 57 ms either way); at 2**16, 2**17 slower again (the chunk's temporaries leave the cache).
+# On one thread, _OBJECT_CHUNK_ALONE at most: a chunk's objects and temporaries then stay in
+# a core's L2 (Intel Xeon, 2 MB; 10^6 ids, median of 7 rounds: 37.3 ms at 2**15, 34.7 at
+# 2**14, 31.5 at 2**13, 32.8 at 2**12). Not on several threads, where the chunks are hashed
+# side by side: the shorter a chunk's numpy loops, the longer each thread waits for the GIL
+# between them (evaluate on the object shapes of the bench: 5-8% faster on one thread at
+# 2**13, 7-11% slower on two).
 _OBJECT_CHUNK = 1 << 15
+_OBJECT_CHUNK_ALONE = 1 << 13
 # _object_codes numbers objects in a table of addresses when it needs at most this many
 # slots per row (8 bytes each; 0: never); above _DENSE_SLOTS_PER_ROW, in a table of the pages
 # they lie in instead when that leaves out half the slots or more.
@@ -173,11 +180,13 @@ def string_hashes_at(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def _object_hashes(values: np.ndarray, out: np.ndarray, rows: np.ndarray | None = None,
                    prefix: np.ndarray | None = None) -> np.ndarray:
     """The hashes of an object array's ids (of ``values[rows]`` when given) into ``out`` (and
-    ``prefix`` words: :func:`_hash_bytes`), ``_OBJECT_CHUNK`` at a time: read in place
+    ``prefix`` words: :func:`_hash_bytes`), ``_OBJECT_CHUNK`` at a time (on one thread
+    ``_OBJECT_CHUNK_ALONE`` at most): read in place
     (:mod:`evalkit._str_memory`) until a chunk is refused, then joined (:func:`_utf8_hashes`)."""
     joined = False  # a refused chunk's check cost 5-10% of its join: not paid again after one
-    for start in range(0, len(out), _OBJECT_CHUNK):
-        stop = start + _OBJECT_CHUNK
+    chunk = _OBJECT_CHUNK if _threads() > 1 else min(_OBJECT_CHUNK, _OBJECT_CHUNK_ALONE)
+    for start in range(0, len(out), chunk):
+        stop = start + chunk
         ids = values[start:stop] if rows is None else take_objects(values, rows[start:stop])
         part = None if prefix is None else prefix[:, start:stop]
         in_place = None if joined or not borrowable(ids) else ascii_strings(ids)
