@@ -25,17 +25,17 @@ __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_has
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
            "object_hashes_and_prefixes", "objects_at", "splitmix64", "BYTE_MASKS", "ROWS_AN_OBJECT"]
 
-# Object arrays are hashed this many ids at a time: listing them, joining their text and
-# freeing the list then touch each id while it is still in the CPU's cache. Read in place,
-# fewer chunks pay fewer calls: 10^6 ASCII ids 28.7 -> 27.5 ms at 2**15 against 2**14 (joined,
-# 57 ms either way); at 2**16, 2**17 slower again (the chunk's temporaries leave the cache).
-# On one thread, _OBJECT_CHUNK_ALONE at most: a chunk's objects and temporaries then stay in
-# a core's L2 (Intel Xeon, 2 MB; 10^6 ids, median of 7 rounds: 37.3 ms at 2**15, 34.7 at
-# 2**14, 31.5 at 2**13, 32.8 at 2**12). Not on several threads, where the chunks are hashed
-# side by side: the shorter a chunk's numpy loops, the longer each thread waits for the GIL
-# between them (evaluate on the object shapes of the bench: 5-8% faster on one thread at
-# 2**13, 7-11% slower on two).
-_OBJECT_CHUNK = 1 << 15
+# Object arrays are hashed _OBJECT_CHUNK ids at a time on several threads, at most
+# _OBJECT_CHUNK_ALONE on one: listing them, joining their text and freeing the list then touch
+# each id while it is still in the CPU's cache. On one thread, a chunk's objects and
+# temporaries should stay in a core's L2 (Intel Xeon, 2 MB; 10^6 ASCII ids, median of 7
+# rounds: 37.3 ms at 2**15, 34.7 at 2**14, 31.5 at 2**13, 32.8 at 2**12; non-ASCII, joined,
+# 60.9 against 55.8 at 2**13). On several threads, where chunks are hashed side by side, the
+# shorter a chunk's numpy loops the longer each thread waits for the GIL between them: 10^6
+# ids in two halves on two threads, 40.9 ms at 2**13, 26.1 at 2**15, 22.9 at 2**17, against
+# 32.3 on one thread at 2**13 (evaluate on the object shapes of the bench, two threads, old
+# and new in turn: 4-8% faster at 2**16 than at 2**15).
+_OBJECT_CHUNK = 1 << 16
 _OBJECT_CHUNK_ALONE = 1 << 13
 # _object_codes numbers objects in a table of addresses when it needs at most this many
 # slots per row (8 bytes each; 0: never); above _DENSE_SLOTS_PER_ROW, in a table of the pages
