@@ -34,7 +34,7 @@ __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_has
 # shorter a chunk's numpy loops the longer each thread waits for the GIL between them: 10^6
 # ids in two halves on two threads, 40.9 ms at 2**13, 26.1 at 2**15, 22.9 at 2**17, against
 # 32.3 on one thread at 2**13 (evaluate on the object shapes of the bench, two threads, old
-# and new in turn: 4-8% faster at 2**16 than at 2**15).
+# and new in turn: 3-8% faster at 2**16 than at 2**15).
 _OBJECT_CHUNK = 1 << 16
 _OBJECT_CHUNK_ALONE = 1 << 13
 # _object_codes numbers objects in a table of addresses when it needs at most this many

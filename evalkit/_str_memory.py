@@ -157,7 +157,7 @@ def ascii_strings(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] 
 # one word, and the top byte holds its length.
 SHORT_KEY_MOST = 7
 # short_keys reads this many ids at a time on several threads (in the threads of _for_each);
-# _SHORT_CHUNK_ALONE at most, whose objects and temporaries stay in a core's L2. Measured on
+# on one, _SHORT_CHUNK_ALONE at most, whose objects and temporaries stay in its core's L2. On
 # an Intel Xeon (2 MB of L2 a core), 10^6 query ids of one object each, best of 9: one
 # thread 19.3 ms at 2**15, 14.7 at 2**14, 14.3 at 2**13, 16.1 at 2**12; two threads 15.9 at
 # 2**15, 13.1 at 2**16 and 2**17, 25.0 at 2**13 (the shorter a chunk's numpy loops, the
