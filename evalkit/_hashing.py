@@ -19,7 +19,7 @@ import numpy as np
 
 from ._arrow_strings import VIEW_BYTES, _large_string_id, string_views, view_lengths
 from ._str_memory import ArrayAt, ascii_strings
-from ._threads import _for_each, _threads
+from ._threads import _chunk_rows, _for_each
 
 __all__ = ["string_hashes", "string_hashes_at", "arrow_string_hashes", "view_hashes", "byte_hashes",
            "joined_bytes", "repeats_objects", "level_ranks", "take_objects", "borrowable",
@@ -184,7 +184,7 @@ def _object_hashes(values: np.ndarray, out: np.ndarray, rows: np.ndarray | None 
     ``_OBJECT_CHUNK_ALONE`` at most): read in place
     (:mod:`evalkit._str_memory`) until a chunk is refused, then joined (:func:`_utf8_hashes`)."""
     joined = False  # a refused chunk's check cost 5-10% of its join: not paid again after one
-    chunk = _OBJECT_CHUNK if _threads() > 1 else min(_OBJECT_CHUNK, _OBJECT_CHUNK_ALONE)
+    chunk = _chunk_rows(_OBJECT_CHUNK, _OBJECT_CHUNK_ALONE)
     for start in range(0, len(out), chunk):
         stop = start + chunk
         ids = values[start:stop] if rows is None else take_objects(values, rows[start:stop])

@@ -29,7 +29,7 @@ from functools import cache
 
 import numpy as np
 
-from ._threads import _for_each, _threads
+from ._threads import _chunk_rows, _for_each
 
 __all__ = ["ascii_strings", "short_keys", "ArrayAt"]
 
@@ -196,7 +196,7 @@ def short_keys(ids: np.ndarray, out: np.ndarray | None = None) -> np.ndarray | N
     addresses = np.frombuffer(ids, dtype=np.intp)
     keys = np.empty(addresses.size, dtype=np.uint64) if out is None else out
     refused: list[int] = []  # the chunks holding an id that is not read as a key
-    chunk = _SHORT_CHUNK if _threads() > 1 else min(_SHORT_CHUNK, _SHORT_CHUNK_ALONE)
+    chunk = _chunk_rows(_SHORT_CHUNK, _SHORT_CHUNK_ALONE)
 
     def one_chunk(start: int) -> None:
         if refused:  # the ids are hashed instead: the chunks left need not be read

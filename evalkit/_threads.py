@@ -48,6 +48,14 @@ def _threads() -> int:
     return max(1, min(4, cpus or 1))
 
 
+def _chunk_rows(several: int, alone: int) -> int:
+    """Rows a chunk of work: ``several`` when evalkit may use several threads (chunks then run
+    side by side, and the shorter their numpy loops, the longer each thread waits for the GIL
+    between them), at most ``alone`` on one thread (a chunk small enough to stay in a core's
+    L2)."""
+    return several if _threads() > 1 else min(several, alone)
+
+
 def _for_each(function: Callable[[Any], None], items: Sequence[Any]) -> None:
     """``function(item)`` for each item; in parallel threads when there are several CPUs and
     at least 4 items. The items must touch disjoint data. numpy releases the GIL in most of

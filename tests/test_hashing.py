@@ -381,6 +381,26 @@ def test_prefixes_are_the_first_16_bytes_and_the_hashes_unchanged(monkeypatch, s
         _hashing.object_hashes_and_prefixes(np.array(["a", 3], dtype=object))
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_object_chunks_are_sized_by_the_threads(monkeypatch, threads):
+    # _chunk_rows: the larger chunk where evalkit may use several threads, at most the
+    # smaller on one; the hashes are the same whichever size cuts the ids.
+    from evalkit._threads import _chunk_rows
+
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    assert _chunk_rows(64, 8) == (64 if threads == "2" else 8)
+    assert _chunk_rows(4, 8) == 4
+    rng = np.random.default_rng(9)
+    ids = np.array([f"doc-{i}" + "é" * int(i % 3 == 0) for i in rng.integers(0, 10**6, 100)],
+                   dtype=object)
+    whole = _hashing.string_hashes(ids, repeated=False).tolist()
+    monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", 16)
+    monkeypatch.setattr(_hashing, "_OBJECT_CHUNK_ALONE", 5)
+    assert _hashing.string_hashes(ids, repeated=False).tolist() == whole
+    rows = rng.integers(0, ids.size, 70)
+    assert _hashing.string_hashes_at(ids, rows).tolist() == [whole[r] for r in rows]
+
+
 @pytest.mark.parametrize("kind", ["object", "U", "StringDType"])
 def test_hashes_at_some_rows_are_those_of_the_rows_gathered(monkeypatch, kind):
     monkeypatch.setattr(_hashing, "_OBJECT_CHUNK", 7)  # rows gathered over several chunks
