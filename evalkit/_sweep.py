@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._hashing import level_ranks
+from ._levels import level_ranks
 from ._threads import _both, _both_in_parallel
 
 __all__ = ["Sweep", "pair_count", "level_counts", "level_pair_count", "LEVELS_MIN"]
@@ -136,7 +136,7 @@ def level_counts(is_positive: np.ndarray, y_score: np.ndarray,
     None when the scores have more than 1/16 as many distinct values as items (as a sample
     suggests; 1/4 as many once all are hashed, see ``_LEVELS_KEEP``). The distinct
     scores come from a hash table (``pd.unique``), the items' places among them from another
-    (:func:`~evalkit._hashing.level_ranks`): no sort of the items.
+    (:func:`~evalkit._levels.level_ranks`): no sort of the items.
 
     Continuous scores are turned away before the whole array is hashed (a table of 10^7
     scores costs more than sorting them), by a sample of about ``_LEVELS_SAMPLE`` scores

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from ._hashing import level_ranks, splitmix64
+from ._hashing import splitmix64
+from ._levels import level_ranks
 from ._results import make_result
 from ._sorting import argsort_numbers, best_time, merge_kind, sort_codes, takes_radix
 from ._validation import check_1d, check_consistent_length, check_option, keyword_only

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalkit as ek
-from evalkit import _hashing, _sorting, correlation
+from evalkit import _levels, _sorting, correlation
 from evalkit.correlation import (
     _average_ranks,
     _inversions,
@@ -369,9 +369,9 @@ def test_level_ranks_resolve_shared_slots(monkeypatch, rng):
     levels = np.unique(np.concatenate([rng.normal(size=500).round(3), [0.0]]))
     values = np.concatenate([levels[rng.integers(0, len(levels), 20_000)], [-0.0]])
     expected = np.searchsorted(levels, values)
-    assert np.array_equal(_hashing.level_ranks(values, levels), expected)
+    assert np.array_equal(_levels.level_ranks(values, levels), expected)
     # Every level in one slot: every value is searched instead.
-    monkeypatch.setattr(_hashing, "_GOLDEN", np.uint64(0))
-    assert np.array_equal(_hashing.level_ranks(values, levels), expected)
-    assert np.array_equal(_hashing.level_ranks(values.astype(np.int64) * 0 + 7,
+    monkeypatch.setattr(_levels, "_GOLDEN", np.uint64(0))
+    assert np.array_equal(_levels.level_ranks(values, levels), expected)
+    assert np.array_equal(_levels.level_ranks(values.astype(np.int64) * 0 + 7,
                                                np.array([7])), np.zeros(len(values)))

@@ -283,12 +283,12 @@ def _short_ids(values: np.ndarray) -> CodedIds | bool | None:
     TREC's "301", MS MARCO's "1048585"), each read in place as a number
     (:func:`~evalkit._str_memory.short_keys`, one pass over its object where hashing reads
     it twice) and ranked among the numbers of the first ``_REPEATS_SAMPLE`` rows through a
-    hash table (:func:`~evalkit._hashing.level_ranks`): at 10^6 rows of 1,000 ids, about 18
+    hash table (:func:`~evalkit._levels.level_ranks`): at 10^6 rows of 1,000 ids, about 18
     against 27 ms. Each row's number is then checked against the one its rank stands for,
     and the ids first seen later are added. False for a grouped column, told on the first
     rows' numbers as :func:`_factorized_ids` tells it on their strings (0.8 against 1.7 ms
     at 10^6 rows); None for other columns (longer, non-ASCII or not str ids)."""
-    from .._hashing import level_ranks
+    from .._levels import level_ranks
     from .._str_memory import short_keys
 
     head = short_keys(values[:_REPEATS_SAMPLE])
