@@ -365,6 +365,22 @@ def _check_shapes_against_scipy(rng, n):
             assert tuple(counts._asdict().values()) == _pairs_by_brute_force(x, y), label
 
 
+@pytest.mark.parametrize("kind", ["float", "int"])
+def test_a_level_ranker_ranks_chunks_as_level_ranks_ranks_all(rng, kind):
+    # The table made once, ranks written a chunk at a time into int32: as level_ranks, and
+    # the caller's values left as they were.
+    levels = np.unique(rng.integers(-50, 50, 300) * (0.5 if kind == "float" else 1))
+    values = levels[rng.integers(0, len(levels), 10_000)]
+    before = values.copy()
+    rank = _levels.level_ranker(levels)
+    out = np.empty(values.size, dtype=np.int32)
+    for start in range(0, values.size, 999):
+        rank(values[start:start + 999], out[start:start + 999])
+    assert np.array_equal(out, np.searchsorted(levels, values))
+    assert np.array_equal(out, _levels.level_ranks(values, levels))
+    assert np.array_equal(values, before)
+
+
 def test_level_ranks_resolve_shared_slots(monkeypatch, rng):
     levels = np.unique(np.concatenate([rng.normal(size=500).round(3), [0.0]]))
     values = np.concatenate([levels[rng.integers(0, len(levels), 20_000)], [-0.0]])

@@ -500,6 +500,8 @@ def test_short_query_ids_are_numbered_as_their_strings(vocabulary, data):
     # _short_ids on object columns of new str objects, judged on their first 16 rows: when
     # it numbers them (interleaved there), each row's id is that of its number, ids first
     # seen after those rows included, and the ids are distinct; grouped first rows: False.
+    # Read a chunk at a time (chunks across the first rows' end too), on one or two threads.
+    from evalkit import _str_memory
     from evalkit._str_memory import short_keys
 
     # The first rows cycle through up to 3 ids (interleaved) or list them in order (grouped,
@@ -510,7 +512,12 @@ def test_short_query_ids_are_numbered_as_their_strings(vocabulary, data):
         head.sort()
     rows = head + data.draw(st.lists(st.integers(0, len(vocabulary) - 1), max_size=300))
     values = np.array(["".join(["", vocabulary[row]]) for row in rows], dtype=object)
-    with mock.patch.object(_tables, "_REPEATS_SAMPLE", 16):
+    chunk = data.draw(st.sampled_from([1, 5, 16, 1 << 13]))
+    threads = data.draw(st.sampled_from(["1", "2"]))
+    with (mock.patch.object(_tables, "_REPEATS_SAMPLE", 16),
+          mock.patch.object(_str_memory, "_SHORT_CHUNK", chunk),
+          mock.patch.object(_str_memory, "_SHORT_CHUNK_ALONE", chunk),
+          mock.patch.dict("os.environ", {"EVALKIT_THREADS": threads})):
         coded = _tables._short_ids(values)
     keys = short_keys(values[:16])
     if np.count_nonzero(keys[1:] != keys[:-1]) < 4 * np.unique(keys).size:
@@ -520,6 +527,24 @@ def test_short_query_ids_are_numbered_as_their_strings(vocabulary, data):
     assert coded.ids[coded.codes].tolist() == values.tolist()
     assert sorted(coded.ids.tolist()) == sorted(set(values.tolist()))
     assert coded.codes.dtype == np.int32
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("intruder", ["q\u00e9", "q1234567", 7])
+@pytest.mark.parametrize("at", [16, 40, 99])
+def test_short_query_ids_refused_in_a_later_chunk(monkeypatch, threads, intruder, at):
+    # An id short_keys cannot read (non-ASCII, over 7 characters, not a str) after the first
+    # rows, in any chunk: the column is not numbered this way (None: factorized instead).
+    from evalkit import _str_memory
+
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 16)
+    monkeypatch.setattr(_str_memory, "_SHORT_CHUNK", 8)
+    monkeypatch.setattr(_str_memory, "_SHORT_CHUNK_ALONE", 8)
+    values = np.array(["".join(["q", str(i % 3)]) for i in range(100)], dtype=object)
+    assert isinstance(_tables._short_ids(values), _tables.CodedIds)
+    values[at] = intruder
+    assert _tables._short_ids(values) is None
 
 
 @pytest.mark.parametrize("route", ["read in place", "factorized"])
