@@ -131,36 +131,6 @@ def _both(first: Callable[[], _First], second: Callable[[], _Second], *,
     return pending.result(), second_result
 
 
-class _Started:
-    """A call started by :func:`_started`."""
-
-    def __init__(self, function: Callable[[], Any], pending: Any) -> None:
-        self._function, self._pending = function, pending
-
-    def result(self) -> Any:
-        """The call's result (its error raised here): run in this thread if no worker took
-        it."""
-        if self._pending is None or self._pending.cancel():
-            return self._function()
-        return self._pending.result()
-
-    def stop(self) -> None:
-        """The call let go of: cancelled if no worker took it, else waited for (its error
-        let go)."""
-        if self._pending is not None and not self._pending.cancel():
-            self._pending.exception()
-
-
-def _started(function: Callable[[], Any], *, size: int) -> _Started:
-    """``function()`` started in a kept worker where :func:`_both` would run it side by side
-    (several CPUs, a job of ``size`` items, at least ``_BOTH_MIN``), while the caller goes on
-    with work that touches other data; else run in the caller's thread when its
-    :meth:`~_Started.result` is asked for."""
-    if not _both_in_parallel(size) or _in_worker():
-        return _Started(function, None)
-    return _Started(function, _workers(1).submit(function))
-
-
 # The pools of worker threads, by number of workers: made when first needed and kept, as
 # a pool made for each call cost 0.28 ms more a call (on an Intel Xeon with 2 vCPUs, 380
 # against 100 us to hand 4 empty items to 2 threads). A forked child, whose copy of a pool

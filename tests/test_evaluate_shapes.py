@@ -1110,10 +1110,10 @@ def test_an_interleaved_run_holds_little_more_memory_than_a_grouped_one(monkeypa
 @pytest.mark.parametrize("threads", ["1", "2"])
 @pytest.mark.parametrize("storage", ["object", "pyarrow", "python"])
 def test_qrels_and_run_prepared_side_by_side(monkeypatch, threads, storage):
-    # The qrels' pairs are hashed and tabled while the run's columns are read and its rows'
-    # queries numbered, on two threads (here at any size): the same values on every order,
-    # the qrels' error raised (a pair judged twice) whatever the order of the run, and the
-    # qrels' whole-number doc_ids read as their text there too.
+    # The qrels' pairs are hashed and tabled while the run's rows' queries are numbered, on
+    # two threads (here at any size): the same values on every order, the qrels' error
+    # raised (a pair judged twice) whatever the run, and the qrels' whole-number doc_ids
+    # read as their text there too.
     from evalkit import _threads
 
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
@@ -1129,11 +1129,6 @@ def test_qrels_and_run_prepared_side_by_side(monkeypatch, threads, storage):
         with pytest.raises(ValueError, match="judged twice"):
             ek.evaluate(as_storage(twice, storage), as_storage(reorder(run, order, 2), storage),
                         LABELS)
-    # Both wrong: the run's columns are read first, so their error comes first, as it did
-    # when the qrels were tabled after them.
-    no_scores = as_storage(run, storage).assign(score=np.nan)
-    with pytest.raises(ValueError, match=r"run\['score'\] contains nan"):
-        ek.evaluate(as_storage(twice, storage), no_scores, LABELS)
     numbered = pd.DataFrame({"query_id": ["q0", "q0", "q1"], "doc_id": [7, "d1", 7],
                              "relevance": [1, 0, 2]})
     small = pd.DataFrame({"query_id": ["q0", "q1", "q0"], "doc_id": ["7", "7", "d1"],

@@ -2,7 +2,6 @@
 the error a loop would raise, no deadlock when calls nest or come from several threads, and
 a forked child that makes its own workers."""
 
-import contextlib
 import multiprocessing
 import threading
 import time
@@ -89,26 +88,19 @@ def test_callers_on_several_threads_share_the_workers(threads):
     assert results == {k: (k * 199 * 200 // 2, k, -k) for k in range(6)}
 
 
-@contextlib.contextmanager
-def _the_worker_held(monkeypatch):
-    """Two threads, the one kept worker busy until the block ends."""
+def test_both_runs_the_first_call_itself_when_no_worker_is_free(monkeypatch):
     monkeypatch.setenv("EVALKIT_THREADS", "2")
     release = threading.Event()
-    busy = _threads._workers(1).submit(release.wait, 30)
+    busy = _threads._workers(1).submit(release.wait, 30)  # the one worker, held
     try:
-        yield
-    finally:
-        release.set()
-    assert busy.result(timeout=30)
-
-
-def test_both_runs_the_first_call_itself_when_no_worker_is_free(monkeypatch):
-    with _the_worker_held(monkeypatch):
         ran_in = []
         result = _threads._both(lambda: ran_in.append(threading.get_ident()) or "first",
                                 lambda: "second", size=1 << 20)
         assert result == ("first", "second")
         assert ran_in == [threading.get_ident()]  # not waiting for the held worker
+    finally:
+        release.set()
+    assert busy.result(timeout=30)
 
 
 def _items_and_threads():
@@ -143,33 +135,3 @@ def test_a_forked_child_makes_its_own_workers(monkeypatch):
     finally:
         child.join(timeout=60)
     assert child.exitcode == 0
-
-
-def test_a_started_call_gives_its_result_or_its_error(threads):
-    ran_in = []
-
-    def call():
-        ran_in.append(threading.get_ident())
-        return 42
-
-    started = _threads._started(call, size=1 << 20)
-    assert started.result() == 42 and len(ran_in) == 1
-    if threads == 1:  # run in the caller's thread, when asked
-        assert ran_in == [threading.get_ident()]
-
-    def fails():
-        raise KeyError("the started call")
-
-    with pytest.raises(KeyError, match="the started call"):
-        _threads._started(fails, size=1 << 20).result()
-    _threads._started(fails, size=1 << 20).stop()  # let go of: its error with it
-
-
-def test_a_started_call_is_run_by_the_caller_or_let_go_when_no_worker_took_it(monkeypatch):
-    ran = []
-    with _the_worker_held(monkeypatch):
-        queued = _threads._started(lambda: ran.append("queued"), size=1 << 20)
-        queued.stop()  # no worker took it: cancelled, never run
-        later = _threads._started(lambda: threading.get_ident(), size=1 << 20)
-        assert later.result() == threading.get_ident()  # run by the caller, not waited for
-    assert ran == []

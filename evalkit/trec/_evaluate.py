@@ -52,7 +52,7 @@ from .._hashing import (
 )
 from .._hashing import string_hashes as _id_hashes
 from .._sorting import argsort_numbers
-from .._threads import _both_in_parallel, _for_each, _pieces_between, _started
+from .._threads import _both, _both_in_parallel, _for_each, _pieces_between
 from .._validation import check_bool, check_option, check_scalar, keyword_only
 from . import _streaming
 from ._dask import _evaluate_dask, _uses_dask
@@ -614,6 +614,7 @@ def evaluate(
                                         judged_only=judged_only)
     run = _as_table(run, "run", _read_run)
     q_blocks, q_starts, q_doc, q_grade = _qrels_columns(qrels)
+    r_blocks, r_starts, r_doc, r_score = _run_columns(run)
 
     # Queries are numbered in the qrels' order; run queries without judgements are dropped.
     # The qrels list each query's judgements together: only each block's id is looked up.
@@ -622,6 +623,7 @@ def evaluate(
     queries = pd.Index(queries)
     n_queries = len(queries)
     names = np.asarray(queries, dtype=object)
+    n_rows = len(r_score)
 
     def qrels_join() -> _Join:
         doc = q_doc
@@ -633,31 +635,25 @@ def evaluate(
         q_keys = _pair_keys(q_code, q_hashes, n_queries)
         return _Join(q_code, doc, q_keys, names, q_starts)  # raises if a pair is judged twice
 
-    # The qrels' pairs are hashed and tabled while the run's columns are read and its rows'
-    # queries numbered (in a worker when there are several CPUs: no step of one needs the
-    # other). The errors come as they would one after the other: the run's columns', then
-    # the qrels', then the numbering's. The run's query numbers are handed over in a list
-    # that _judged_run empties, and the numbers of an interleaved run's query ids are let go
-    # of: ranking such a run needs several of its columns in memory at once, and memory let
-    # go of is used again. On two threads, an interleaved run's rows are counted by query
-    # here too (object query ids; arrow ones are counted after). Rows in at most as many
-    # blocks of equal query ids as there are queries are not interleaved: not looked at.
-    join = _started(qrels_join, size=len(run))
-    try:
-        r_blocks, r_starts, r_doc, r_score = _run_columns(run)
-    except BaseException:
-        join.stop()
-        raise
-    n_rows = len(r_score)
+    # The qrels' pairs are hashed and tabled while the run's rows' queries are numbered
+    # (side by side on two threads when there are several CPUs: an interleaved run's
+    # numbering is one pass that no piece shares); the qrels' error, if any, is raised first.
+    # The run's query numbers are handed over in a list that _judged_run empties, and the
+    # numbers of an interleaved run's query ids are let go of: ranking such a run needs
+    # several of its columns in memory at once, and memory let go of is used again.
+    # On two threads, an interleaved run's rows are counted by query there too, while the
+    # other thread joins the qrels (object query ids are numbered on one thread: the
+    # counting sort fills its wait; arrow ones are numbered on two, and counted after).
+    # Rows in at most as many blocks of equal query ids as there are queries are not
+    # interleaved: not looked at.
     early = _both_in_parallel(n_rows) and not isinstance(r_blocks, ArrowIds)
-    try:
-        r_code = [_run_query_codes(r_blocks, r_starts, n_rows, queries)]
+
+    def run_codes_and_order() -> tuple[list[np.ndarray], list[Any]]:
+        code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
         grouped = r_starts is not None and r_starts.size <= n_queries
-        orders = [_interleaved_order(r_code[0], n_queries) if early and not grouped else None]
-    except BaseException:
-        join.result()  # the qrels' error, if any, first
-        raise
-    join = join.result()
+        return [code], [_interleaved_order(code, n_queries) if early and not grouped else None]
+
+    (r_code, orders), join = _both(run_codes_and_order, qrels_join, size=n_rows)
     del r_blocks
     q_doc = join.qrels_doc
     ties = any(m.options.get("ties") == "average" for m in parsed)
