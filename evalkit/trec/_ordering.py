@@ -147,9 +147,16 @@ def _by_query_and_score(
         key.sort()
     order = (key & np.uint64((1 << row_bits) - 1)).astype(np.intp)
     key >>= np.uint64(row_bits)  # query and score: equal for the rows of a tie
-    shared = np.flatnonzero(key[1:] == key[:-1])
+    return order, _tied_in_order(order, np.flatnonzero(key[1:] == key[:-1]), score)
+
+
+def _tied_in_order(order: np.ndarray, shared: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """The positions ``i`` of ``order`` (rows sorted by keys of query and a score's top bits,
+    see :func:`_by_query_and_score`) whose rows ``i`` and ``i + 1`` tie, from the positions
+    ``shared`` whose keys do: a run of rows sharing a key that holds two scores is first
+    sorted by score, in place in ``order``."""
     if shared.size == 0:
-        return order, shared
+        return shared
     tied = score[order[shared]] == score[order[shared + 1]]
     if not tied.all():  # a run sharing a key's top holds two scores: sort it by score
         run_start = np.r_[True, shared[1:] != shared[:-1] + 1]  # a run of tied positions
@@ -165,7 +172,7 @@ def _by_query_and_score(
         rows = order[at]
         order[at] = rows[np.lexsort((-score[rows], np.repeat(runs, size)))]
         tied = score[order[shared]] == score[order[shared + 1]]
-    return order, shared[tied]
+    return shared[tied]
 
 
 def _sort_in_blocks(key: np.ndarray, starts: np.ndarray) -> None:
