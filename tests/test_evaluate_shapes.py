@@ -739,6 +739,45 @@ def test_a_run_out_of_query_order_is_ranked_alike_by_either_sort(monkeypatch, or
                                expected.loc[keyed.index, LABELS].to_numpy(float), atol=1e-9)
 
 
+@pytest.mark.parametrize("storage", ["object", "object copies", "pyarrow"])
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("seed", range(3))
+def test_an_interleaved_run_ranked_whole_scores_as_one_ranked_by_pieces(monkeypatch, seed,
+                                                                        threads, storage):
+    # An interleaved run's rows are ranked by one sort of the whole run (_ranked_whole) where
+    # numpy's long sorts are fast, else counted by query and each query's rows ranked in the
+    # pieces: the same values, tied scores averaged (which reads the scores in rank order)
+    # and on condensed lists too, on one thread or two, in pieces of a few queries, and
+    # those of the rows grouped.
+    from evalkit import _sorting, _threads
+    from evalkit.trec import _ordering
+
+    monkeypatch.setenv("EVALKIT_THREADS", threads)
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    monkeypatch.setattr(_sorting, "_radix_wins", lambda: False)
+    monkeypatch.setattr(evaluation, "_PIECE", 40)  # pieces of a few queries each
+    qrels, run = collection(seed, n_queries=30)
+    labels = ["AP", "nDCG(ties=average)@10", "nDCG@10", "P@5", "Bpref", "NumRet"]
+    mixed = as_storage(reorder(run, "interleaved", seed), storage)
+    qrels = as_storage(qrels, storage)
+    whole = []
+    spy = _ordering._ranked_whole
+    monkeypatch.setattr(_ordering, "_ranked_whole",
+                        lambda *args: whole.append(spy(*args)) or whole[-1])
+    ranked = [ek.evaluate(qrels, mixed, labels),
+              ek.evaluate(qrels, mixed, labels[:3], judged_only=False),
+              ek.evaluate(qrels, mixed, ["AP", "P@5"], judged_only=True)]
+    assert whole and all(order is not None for order in whole)
+    monkeypatch.setattr(_ordering, "_ranked_whole", lambda *args: None)
+    by_pieces = [ek.evaluate(qrels, mixed, labels),
+                 ek.evaluate(qrels, mixed, labels[:3], judged_only=False),
+                 ek.evaluate(qrels, mixed, ["AP", "P@5"], judged_only=True)]
+    grouped = ek.evaluate(qrels, run, labels)
+    for got, expected in zip(ranked, by_pieces, strict=True):
+        pd.testing.assert_frame_equal(got, expected)
+    pd.testing.assert_frame_equal(ranked[0], grouped, check_index_type=False)
+
+
 @pytest.mark.parametrize("counting", [True, False])
 @pytest.mark.parametrize("n_queries", [1, 7, 2**16 + 5])
 def test_rows_grouped_by_query_keep_their_order_within_a_query(monkeypatch, counting,
@@ -767,9 +806,10 @@ def test_only_interleaved_rows_of_judged_queries_are_ordered_ahead():
 
     rng = np.random.default_rng(3)
     mixed = rng.integers(0, 5, 200).astype(np.int32)
-    order, counts = _ordering._interleaved_order(mixed, 5)
+    order, counts, tied = _ordering._interleaved_order(mixed, 5)
     np.testing.assert_array_equal(order, np.argsort(mixed, kind="stable"))
     np.testing.assert_array_equal(counts, np.bincount(mixed, minlength=5))
+    assert tied is None  # each query's rows are ranked in the pieces
     grouped = np.sort(mixed)
     assert _ordering._interleaved_order(grouped, 5) is None  # 4 changes, 5 blocks
     five_changes = np.repeat(np.array([0, 1, 0, 1, 0, 1], dtype=np.int32), 3)

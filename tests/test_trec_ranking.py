@@ -296,6 +296,54 @@ def test_a_key_of_query_and_score_bits_sorts_again_the_scores_it_cannot_tell_apa
     assert tied.tolist() == [i for i in range(4999) if pairs[i] == pairs[i + 1]]
 
 
+
+@pytest.mark.parametrize("chunk", [3, 64, 1 << 15])
+@pytest.mark.parametrize("seed", range(8))
+def test_a_whole_run_ranked_by_one_sort_is_ranked_by_query_then_score(monkeypatch, seed,
+                                                                      chunk, sort_route):
+    # An interleaved run's rows are put in query order and ranked by one sort of keys of
+    # query, score and row, made and read back a chunk at a time (chunks of 3 and 64 rows
+    # end inside the run, and a tie may straddle two): each query's rows by score, high
+    # first, the tied positions and the rows of each query as a plain sort and a count
+    # give. Where numpy's long sorts are slow (the radix route) the run is left to a count
+    # by query and a sort per piece.
+    from evalkit.trec import _ordering
+
+    monkeypatch.setattr(_ordering, "_KEY_CHUNK", chunk)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 700))
+    n_queries = [1, 2, 8, 9, 37, 64][seed % 6]
+    query_code = rng.integers(0, n_queries, n).astype(np.int32)
+    score = (_hard_scores(rng, n) if seed % 2 else
+             rng.choice([0.0, -0.0, 1e300, -1e300, 2.5, -2.5, 1.0], n))
+    ranked = _ordering._ranked_whole(query_code, score, n_queries)
+    if sort_route == "radix sorts":
+        assert ranked is None
+        return
+    order, per_query, tied = ranked
+    assert sorted(order.tolist()) == list(range(n))
+    pairs = list(zip(query_code[order].tolist(), (-score[order]).tolist(), strict=True))
+    assert pairs == sorted(pairs)
+    assert tied.tolist() == [i for i in range(n - 1) if pairs[i] == pairs[i + 1]]
+    np.testing.assert_array_equal(per_query, np.bincount(query_code, minlength=n_queries))
+
+
+def test_a_whole_run_is_ranked_by_one_sort_only_where_its_keys_fit(monkeypatch):
+    # 2**20 queries need 20 bits of a key and 2**13 rows 13: over the 32 left beside a
+    # score's top bits (_SCORE_BITS), so the run is counted by query instead; one row needs
+    # no order.
+    from evalkit import _sorting
+    from evalkit.trec import _ordering
+
+    monkeypatch.setattr(_sorting, "_radix_wins", lambda: False)
+    score = np.random.default_rng(0).random(2**13)
+    assert _ordering._ranked_whole(np.zeros(2**13, np.int32), score, 2**20) is None
+    assert _ordering._ranked_whole(np.zeros(2**13, np.int32), score, 2**19) is not None
+    assert _ordering._ranked_whole(np.zeros(1, np.int32), score[:1], 5) is None
+    order = _ordering._query_order(np.zeros(1, np.int32), score[:1], 5)
+    assert order.rows.tolist() == [0] and order.per_query.tolist() == [1, 0, 0, 0, 0]
+    assert order.tied is None
+
 def _block_keys(lengths, seed):
     """Keys in blocks of the given ``lengths`` kind, each block's number in their top bits
     (as a query's), with ties inside blocks and, in the last block, ties with the padding

@@ -70,10 +70,10 @@ from ._ordering import (
     ChunkMade,
     _all_distinct,
     _argsort_in_blocks,
-    _by_query,
     _in_query_order,
     _interleaved_order,
     _looked_up,
+    _query_order,
     _score_order,
     _trec_ranking,
 )
@@ -326,7 +326,6 @@ def _judged_run(
     order = orders.pop() if orders else None
     if order is not None:  # sorted by the caller: every row judged, queries interleaved
         starts, grouped = None, False
-        by_query, per_query = order
     else:
         keep = r_code >= 0
         if not keep.all():
@@ -335,7 +334,10 @@ def _judged_run(
         # More blocks than queries (queries interleaved) are told by counting, not listed.
         starts = block_starts(r_code, most=n_queries)
         grouped = starts is not None and _all_distinct(r_code[starts])
-        by_query, per_query = (None, None) if grouped else _by_query(r_code, n_queries)
+        order = None if grouped else _query_order(r_code, r_score, n_queries)
+    # Ranked whole (tied_at not None), the rows need no sort by score in the pieces below,
+    # and their scores are read only to average ties.
+    by_query, per_query, tied_at = (None, None, None) if order is None else order
     del order
     run_keys: np.ndarray | None = None
     repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
@@ -361,7 +363,7 @@ def _judged_run(
         # see take_objects); other ids (arrow ones, or objects whose keys were made as
         # stored: then only the few a piece looks at) are read through by_query, then kept.
         objects = borrowable(r_doc)
-        columns = {"score": r_score, "keys": stored_keys,
+        columns = {"score": r_score if tied_at is None or ties else None, "keys": stored_keys,
                    "doc": (np.frombuffer(r_doc, dtype=np.intp)
                            if objects and stored_keys is None else None)}
         del stored_keys
@@ -395,10 +397,15 @@ def _judged_run(
 
     def check_join_and_rank(piece: tuple[int, int]) -> None:
         start, stop = piece
-        code, doc, score = r_code[start:stop], r_doc[start:stop], r_score[start:stop]
+        code, doc = r_code[start:stop], r_doc[start:stop]
+        score = None if r_score is None else r_score[start:stop]
         found = qrels_row[start:stop]  # views: this piece's part of the whole
         # The rows by query and score: needs no id, and gives an order in which to hash them.
-        ranked = _score_order(code, score)
+        if tied_at is not None:  # ranked already (a piece holds whole queries, and ties)
+            first, last = np.searchsorted(tied_at, (start, stop))
+            ranked = (None, tied_at[first:last] - start)
+        else:
+            ranked = _score_order(code, score)
         prefix = None
         if run_keys is not None:
             keys = run_keys[start:stop]
