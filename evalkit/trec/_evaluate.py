@@ -367,7 +367,8 @@ def _judged_run(
                    "doc": (np.frombuffer(r_doc, dtype=np.intp)
                            if objects and stored_keys is None else None)}
         del stored_keys
-        gathered = _in_query_order(by_query, columns, scatter=not objects)
+        # Ranked whole, an arrow run's keys are gathered too (see _in_query_order).
+        gathered = _in_query_order(by_query, columns, scatter=not objects and tied_at is None)
         r_score, run_keys = gathered["score"], gathered["keys"]
         if views is not None:
             r_doc.keep_views(views)

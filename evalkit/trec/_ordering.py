@@ -399,6 +399,11 @@ def _in_query_order(by_query: np.ndarray, columns: dict[str, Any], *,
       its half: the order by query is stable, so the rows of one query from the first half
       take the places before those from the second. With no made column and several
       threads, gathered as above (AMD EPYC, pyarrow: 1.30x against 1.35x).
+
+    The caller scatters only rows counted by query (:func:`_by_query`), each query's rows
+    in their stored order. Rows ranked whole (:func:`_ranked_whole`), each query's rows by
+    score, gather faster on the Xeon: an arrow run's, interleaved, paired A/B against the
+    scatter (5 processes, best of 7 each), 0.939 of the time on one thread, 0.969 on two.
     """
     n = by_query.size
     out = {name: None if column is None else np.empty(n, dtype=column.dtype)
