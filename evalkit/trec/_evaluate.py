@@ -86,6 +86,13 @@ from ._pairs import (
 )
 from ._parsing import _read_qrels, _read_run, _run_pieces
 from ._registry import MEASURES, measure_list
+from ._run_keys import (
+    _chunk_keys,
+    _closer_in,
+    _in_rank_order,
+    _NotStrings,
+    _repeated_run_keys,
+)
 from ._tables import (
     ArrowIds,
     CodedIds,
@@ -212,60 +219,6 @@ def _run_query_codes(block_ids: Any, starts: np.ndarray | None, n: int,
     if block_code.size == n:
         return block_code
     return np.repeat(block_code, np.diff(np.r_[starts, n]))
-
-
-def _closer_in(doc: Any, order: np.ndarray) -> bool:
-    """Whether the objects of an object array lie closer together in memory taken in
-    ``order`` than as stored, judged on the first rows (arrow ids: never)."""
-    if not borrowable(doc):
-        return False
-    return _near_pairs(doc, order, 1 << 15) > _near_pairs(doc, None, 1 << 15)
-
-
-def _in_rank_order(ids: np.ndarray, ranked: np.ndarray, stored: np.ndarray | None) -> bool:
-    """Whether the objects of ``ids[ranked]`` lie closer together in memory than those of
-    ``ids[stored]`` (``ids`` itself when None), judged on the first rows: a run whose rows
-    were shuffled after its ids were made in rank order reads them faster ranked."""
-    return _near_pairs(ids, ranked, 1 << 12) > _near_pairs(ids, stored, 1 << 12)
-
-
-def _near_pairs(ids: np.ndarray, rows: np.ndarray | None, sample: int) -> int:
-    """Of the first ``sample`` objects of ``ids[rows]`` (``ids`` when None), how many lie
-    within 4 kB of the one before them in memory."""
-    references = np.frombuffer(ids, dtype=np.intp)
-    references = references[:sample] if rows is None else references[rows[:sample]]
-    return int(np.count_nonzero(np.abs(np.diff(references)) < 4096))
-
-
-def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.ndarray:
-    """The (query, document) key of each run row (see :func:`_pair_keys`) of an object
-    column that holds its objects many times over
-    (:func:`~evalkit._hashing.repeats_objects`), each distinct id hashed once;
-    :class:`_NotStrings` when an id is not a str."""
-    try:
-        return _pair_keys(code, _id_hashes(doc, repeated=True), n_queries)
-    except TypeError:
-        raise _NotStrings from None
-
-
-def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
-                stop: int, views: np.ndarray | None = None) -> np.ndarray:
-    """The (query, document) key of each of the run rows ``start:stop`` (see
-    :func:`_pair_keys`), from their doc_ids' hashes (:func:`_id_hashes`, or from the arrow
-    buffers); :class:`_NotStrings` when an id is not a str. ``views``: where to keep the
-    string views of arrow ids (see :meth:`ArrowIds.views`), which their hashing makes."""
-    ids = doc[start:stop]
-    if views is not None:
-        views[start:stop] = ids.views()
-    try:
-        hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
-    except TypeError:
-        raise _NotStrings from None
-    return _pair_keys(code[start:stop], hashes, n_queries)
-
-
-class _NotStrings(Exception):
-    """Some doc_id of the run is not a str (see :func:`_judged_run`)."""
 
 
 def _tie_grades(parsed: list[Any], q_grade: np.ndarray, level: float,
