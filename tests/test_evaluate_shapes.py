@@ -828,14 +828,16 @@ def test_interleaved_rows_counted_beside_the_qrels_join_score_as_grouped(monkeyp
                                                                          threads, storage):
     # On two threads an interleaved run of object query ids, every query judged, is counted
     # by query while the qrels are joined: the values of the same rows grouped by query.
-    # Arrow query ids (numbered on both threads) and one thread keep the counting for later.
-    from evalkit import _threads
+    # Arrow ids (their query ids numbered on both threads) are ranked whole there instead,
+    # while the qrels are joined (see the test below); one thread orders the rows later.
+    from evalkit import _sorting, _threads
     from evalkit.trec import _ordering
 
     if storage == "arrow":
         pytest.importorskip("pyarrow")
     monkeypatch.setenv("EVALKIT_THREADS", threads)
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    monkeypatch.setattr(_sorting, "_radix_wins", lambda: False)
     qrels, run = collection(seed, n_queries=30)
     run = run[run["query_id"].isin(qrels["query_id"])].reset_index(drop=True)
     kind = object if storage is object else pd.StringDtype("pyarrow")
@@ -847,8 +849,79 @@ def test_interleaved_rows_counted_beside_the_qrels_join_score_as_grouped(monkeyp
     monkeypatch.setattr(evaluation, "_interleaved_order",
                         lambda *args: counted.append(spy(*args)) or counted[-1])
     pd.testing.assert_frame_equal(ek.evaluate(qrels, mixed, LABELS), expected)
-    early = threads == "2" and storage is object
+    early = threads == "2"
     assert len(counted) == early and all(order is not None for order in counted)
+    assert all((order.tied is not None) == (storage == "arrow") for order in counted)
+
+
+@pytest.mark.parametrize("judged", ["every query", "some queries"])
+@pytest.mark.parametrize("storage", ["object copies", "pyarrow"])
+@pytest.mark.parametrize("seed", range(3))
+def test_interleaved_rows_ranked_while_their_ids_are_hashed_score_as_grouped(
+        monkeypatch, seed, storage, judged):
+    # On two threads, an interleaved run whose doc_ids are hashed as stored (arrow ids, or
+    # objects made in stored order) is ranked whole on one thread while the other joins the
+    # qrels and hashes its doc_ids: the values of the same rows grouped, and of one thread.
+    # Rows of unjudged queries are dropped afterwards, their hashes with them; a doc_id
+    # that is not a str (a whole number) gives up the hashes made and is read as a str.
+    from evalkit import _sorting, _threads
+    from evalkit.trec import _tables
+
+    monkeypatch.setenv("EVALKIT_THREADS", "2")
+    monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
+    monkeypatch.setattr(_sorting, "_radix_wins", lambda: False)
+    # Object query ids are numbered per row (not in blocks) from this many rows; objects
+    # are hashed as stored when they lie near each other as stored, which depends on where
+    # the allocator put them (see the next test): taken as so.
+    monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 128)
+    monkeypatch.setattr(evaluation, "_hashed_as_stored", lambda doc: True)
+    qrels, run = collection(seed, n_queries=30, shared=False)
+    if judged == "every query":
+        run = run[run["query_id"].isin(qrels["query_id"])].reset_index(drop=True)
+    labels = ["AP", "nDCG(ties=average)@10", "nDCG@10", "P@5", "Bpref", "NumRet"]
+    expected = ek.evaluate(qrels, run, labels)
+    mixed = as_storage(reorder(run, "interleaved", seed), storage)
+    made = []
+    spy = evaluation._stored_hashes
+    monkeypatch.setattr(evaluation, "_stored_hashes",
+                        lambda *args: made.append(spy(*args)) or made[-1])
+    pd.testing.assert_frame_equal(ek.evaluate(as_storage(qrels, storage), mixed, labels),
+                                  expected, check_index_type=False)
+    assert len(made) == 1 and made[0] is not None
+    assert (made[0][1] is not None) == (storage == "pyarrow")  # the views, kept
+    monkeypatch.setenv("EVALKIT_THREADS", "1")
+    pd.testing.assert_frame_equal(ek.evaluate(as_storage(qrels, storage), mixed, labels),
+                                  expected, check_index_type=False)
+    assert len(made) == 1
+    if storage == "object copies":  # a whole number among the doc_ids: no hashes
+        monkeypatch.setenv("EVALKIT_THREADS", "2")
+        numbered = mixed.copy()
+        numbered["doc_id"] = numbered["doc_id"].astype(object)
+        first_doc = numbered.loc[0, "doc_id"]
+        numbered.loc[numbered["doc_id"] == first_doc, "doc_id"] = 12345
+        numbered["doc_id"] = pd.Series([d if isinstance(d, int) else d.encode().decode()
+                                        for d in numbered["doc_id"]], dtype=object)
+        qrels_numbered = qrels.replace({"doc_id": {first_doc: "12345"}})
+        ours = ek.evaluate(qrels_numbered, numbered, labels)
+        assert len(made) == 2 and made[1] is None
+        monkeypatch.setenv("EVALKIT_THREADS", "1")
+        pd.testing.assert_frame_equal(ours, ek.evaluate(qrels_numbered, numbered, labels))
+
+
+def test_doc_ids_are_hashed_as_stored_unless_their_objects_lie_nearer_in_another_order():
+    from evalkit.trec._tables import ArrowIds
+
+    # Objects in the order they lie in memory (as ids read from a file row by row most
+    # often are) are hashed as stored; shuffled, in whatever order the rows are ranked.
+    rng = np.random.default_rng(0)
+    made = [("".join(["doc-", str(i)])) for i in range(5000)]
+    made = np.array(sorted(made, key=id), dtype=object)
+    assert evaluation._hashed_as_stored(made)
+    assert not evaluation._hashed_as_stored(made[rng.permutation(made.size)])
+    assert not evaluation._hashed_as_stored(np.repeat(made[:50], 2000))  # objects recur
+    assert evaluation._hashed_as_stored(np.array([7, 8, 9]))  # not objects
+    pa = pytest.importorskip("pyarrow")
+    assert evaluation._hashed_as_stored(ArrowIds(pa.array(made[::-1].tolist())))
 
 
 @pytest.mark.parametrize("chunk", [4, 1 << 16])

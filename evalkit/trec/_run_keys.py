@@ -4,12 +4,14 @@ memory (see :func:`~evalkit.trec._evaluate._judged_run`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from .._hashing import borrowable
+from .._hashing import borrowable, repeats_objects
 from .._hashing import string_hashes as _id_hashes
+from ._ordering import ChunkMade, _made_whole
 from ._pairs import _pair_keys
 from ._tables import ArrowIds
 
@@ -56,14 +58,42 @@ def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
     :func:`_pair_keys`), from their doc_ids' hashes (:func:`_id_hashes`, or from the arrow
     buffers); :class:`_NotStrings` when an id is not a str. ``views``: where to keep the
     string views of arrow ids (see :meth:`ArrowIds.views`), which their hashing makes."""
+    return _pair_keys(code[start:stop], _chunk_hashes(doc, start, stop, views), n_queries)
+
+
+def _chunk_hashes(doc: Any, start: int, stop: int, views: np.ndarray | None = None
+                  ) -> np.ndarray:
+    """The hashes of the doc_ids of the run rows ``start:stop`` (see :func:`_chunk_keys`)."""
     ids = doc[start:stop]
     if views is not None:
         views[start:stop] = ids.views()
     try:
-        hashes = ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
+        return ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
     except TypeError:
         raise _NotStrings from None
-    return _pair_keys(code[start:stop], hashes, n_queries)
+
+
+def _stored_hashes(doc: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """The hashes of a run's doc_ids as stored, and an arrow run's string views (else None),
+    made a chunk at a time (in the threads of ``_for_each``); None when an id is not a str."""
+    views = (np.empty((doc.size, 2), dtype=np.uint64)
+             if isinstance(doc, ArrowIds) and doc[:1].views() is not None else None)
+    made = ChunkMade(partial(_chunk_hashes, doc, views=views), np.dtype(np.uint64))
+    try:
+        return _made_whole(made, doc.size), views
+    except _NotStrings:
+        return None
+
+
+def _hashed_as_stored(doc: Any) -> bool:
+    """Whether a run's doc_ids are hashed in their stored order whatever the rows' order:
+    ids not in an object array, or objects that do not recur and lie near each other in
+    memory as stored (at least 3 of 4 of the first rows within 4 kB of the one before, as
+    ids read row by row from a file most often are; see :func:`_near_pairs`)."""
+    if not borrowable(doc):
+        return True
+    near = _near_pairs(doc, None, 1 << 15)
+    return 4 * near >= 3 * min(doc.size - 1, 1 << 15) and not repeats_objects(doc)
 
 
 class _NotStrings(Exception):
