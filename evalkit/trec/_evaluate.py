@@ -68,6 +68,7 @@ from ._metric_names import (  # the names evaluate takes (light: the command rea
 )
 from ._ordering import (
     ChunkMade,
+    QueryOrder,
     _all_distinct,
     _argsort_in_blocks,
     _in_query_order,
@@ -249,7 +250,7 @@ def _judged_run(
     join: _Join, names: np.ndarray,
     run_codes: list[np.ndarray], r_doc: Any, r_score: np.ndarray, ties: bool = False,
     tie_grade: np.ndarray | None = None,
-    orders: list[tuple[np.ndarray, np.ndarray] | None] | None = None,
+    orders: list[QueryOrder | None] | None = None,
     hashed: list[tuple[np.ndarray, np.ndarray | None] | None] | None = None,
 ) -> JudgedRun:
     """The run checked for duplicates, joined with the qrels and ranked as trec_eval ranks
@@ -267,9 +268,9 @@ def _judged_run(
     ``run_codes``: a list holding the number of each run row's query (-1: not judged, the
     row dropped), which is taken out of it, so that the caller keeps no reference to it:
     the numbers are reordered in place, or let go of once the rows are counted by query.
-    ``orders``: a list holding the rows' stable order by query and their count by query,
-    or None (see :func:`_interleaved_order`), taken out of it as ``run_codes`` is: given when
-    the caller worked them out beside the qrels' join (all rows judged, queries interleaved).
+    ``orders``: a list holding the rows' order by query (a :class:`QueryOrder`) or None
+    (see :func:`_interleaved_order`), taken out of it as ``run_codes`` is: given when the
+    caller worked it out beside the qrels' join (all rows judged, queries interleaved).
     ``hashed``: a list holding the hashes of the run's doc_ids as stored and an arrow run's
     string views, or None (see :func:`~evalkit.trec._run_keys._stored_hashes`), taken out of
     it likewise: given when the caller made them while an interleaved run's rows were ranked.
@@ -277,12 +278,12 @@ def _judged_run(
     n_queries = names.size
     r_code = run_codes.pop()
     # Runs list each query's rows together; if one does not, a sort makes it so (the
-    # measures see only each query's ranking): a stable radix sort by query, after which
-    # each piece ranks its own queries a block at a time (short sorts; one sort of the whole
-    # run by query and score is several times slower on CPUs where numpy's long sorts are
-    # slow, see _sort_in_blocks). Only numbers are moved: an object array's references
-    # (borrowed, see take_objects), other ids when they are looked at (to confirm a match,
-    # break a tie).
+    # measures see only each query's ranking): one sort of the whole run by query and score
+    # where numpy's long sorts are fast (_ranked_whole), else a stable count by query, after
+    # which each piece ranks its own queries a block at a time (short sorts: one long sort
+    # is several times slower on CPUs where numpy's long sorts are slow, see
+    # _sort_in_blocks). Only numbers are moved: an object array's references (borrowed, see
+    # take_objects), other ids when they are looked at (to confirm a match, break a tie).
     order = orders.pop() if orders else None
     doc_hashes = hashed.pop() if hashed else None
     if order is not None:  # sorted by the caller: every row judged, queries interleaved

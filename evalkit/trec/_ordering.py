@@ -357,7 +357,9 @@ def _interleaved_order(code: np.ndarray, n_queries: int, score: np.ndarray | Non
     query judged) and fall in more blocks of equal numbers than there are queries
     (:func:`~evalkit.trec._measures.block_starts` gives none: interleaved, which only a sort
     groups), as :func:`~evalkit.trec._evaluate._judged_run` tells them; None for other rows,
-    which are ordered, if need be, once the rows of unjudged queries are dropped.
+    which are ordered, if need be, once the rows of unjudged queries are dropped. With
+    ``score``, :func:`_query_order` instead: the rows ranked whole where they fit one sort
+    (as evaluate ranks some interleaved runs on two threads while their doc_ids are hashed).
 
     Counted beside the qrels' join on two threads, where each query's rows are then ranked
     a piece at a time on both: ranked whole (:func:`_ranked_whole`) in place of the count,
