@@ -874,7 +874,7 @@ def test_interleaved_rows_ranked_while_their_ids_are_hashed_score_as_grouped(
     # are hashed as stored when they lie near each other as stored, which depends on where
     # the allocator put them (see the next test): taken as so.
     monkeypatch.setattr(_tables, "_REPEATS_SAMPLE", 128)
-    monkeypatch.setattr(evaluation, "_hashed_as_stored", lambda doc: True)
+    monkeypatch.setattr(evaluation, "_read_as_stored", lambda doc: True)
     qrels, run = collection(seed, n_queries=30, shared=False)
     if judged == "every query":
         run = run[run["query_id"].isin(qrels["query_id"])].reset_index(drop=True)
@@ -882,8 +882,8 @@ def test_interleaved_rows_ranked_while_their_ids_are_hashed_score_as_grouped(
     expected = ek.evaluate(qrels, run, labels)
     mixed = as_storage(reorder(run, "interleaved", seed), storage)
     made = []
-    spy = evaluation._stored_hashes
-    monkeypatch.setattr(evaluation, "_stored_hashes",
+    spy = evaluation._ids_read_as_stored
+    monkeypatch.setattr(evaluation, "_ids_read_as_stored",
                         lambda *args: made.append(spy(*args)) or made[-1])
     pd.testing.assert_frame_equal(ek.evaluate(as_storage(qrels, storage), mixed, labels),
                                   expected, check_index_type=False)
@@ -916,12 +916,12 @@ def test_doc_ids_are_hashed_as_stored_unless_their_objects_lie_nearer_in_another
     rng = np.random.default_rng(0)
     made = [("".join(["doc-", str(i)])) for i in range(5000)]
     made = np.array(sorted(made, key=id), dtype=object)
-    assert evaluation._hashed_as_stored(made)
-    assert not evaluation._hashed_as_stored(made[rng.permutation(made.size)])
-    assert not evaluation._hashed_as_stored(np.repeat(made[:50], 2000))  # objects recur
-    assert evaluation._hashed_as_stored(np.array([7, 8, 9]))  # not objects
+    assert evaluation._read_as_stored(made)
+    assert not evaluation._read_as_stored(made[rng.permutation(made.size)])
+    assert not evaluation._read_as_stored(np.repeat(made[:50], 2000))  # objects recur
+    assert evaluation._read_as_stored(np.array([7, 8, 9]))  # not objects
     pa = pytest.importorskip("pyarrow")
-    assert evaluation._hashed_as_stored(ArrowIds(pa.array(made[::-1].tolist())))
+    assert evaluation._read_as_stored(ArrowIds(pa.array(made[::-1].tolist())))
 
 
 @pytest.mark.parametrize("chunk", [4, 1 << 16])

@@ -91,11 +91,11 @@ from ._registry import MEASURES, measure_list
 from ._run_keys import (
     _chunk_keys,
     _closer_in,
-    _hashed_as_stored,
+    _ids_read_as_stored,
     _in_rank_order,
     _NotStrings,
+    _read_as_stored,
     _repeated_run_keys,
-    _stored_hashes,
 )
 from ._tables import (
     ArrowIds,
@@ -272,7 +272,7 @@ def _judged_run(
     (see :func:`_interleaved_order`), taken out of it as ``run_codes`` is: given when the
     caller worked it out beside the qrels' join (all rows judged, queries interleaved).
     ``hashed``: a list holding the hashes of the run's doc_ids as stored and an arrow run's
-    string views, or None (see :func:`~evalkit.trec._run_keys._stored_hashes`), taken out of
+    string views, or None (see :func:`~evalkit.trec._run_keys._ids_read_as_stored`), taken out of
     it likewise: given when the caller made them while an interleaved run's rows were ranked.
     """
     n_queries = names.size
@@ -636,16 +636,16 @@ def evaluate(
     # the Xeon (2 vCPUs), paired A/B against numbering beside the join and ranking after:
     # an interleaved run of pyarrow ids 0.892 of the time, of object copies 0.960.
     ahead = (_both_in_parallel(n_rows) and r_starts is None
-             and _whole_rankable(n_rows, n_queries) and _hashed_as_stored(r_doc))
+             and _whole_rankable(n_rows, n_queries) and _read_as_stored(r_doc))
     hashed: list[Any] | None = None
     if ahead:
         code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
 
-        def join_and_hashes() -> tuple[_Join, list[Any]]:
-            return qrels_join(), [_stored_hashes(r_doc)]
+        def join_and_read_ids() -> tuple[_Join, list[Any]]:
+            return qrels_join(), [_ids_read_as_stored(r_doc)]
 
         order, (join, hashed) = _both(lambda: _interleaved_order(code, n_queries, r_score),
-                                      join_and_hashes, size=n_rows)
+                                      join_and_read_ids, size=n_rows)
         r_code, orders = [code], [order]
         del code, order
     else:

@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._hashing import borrowable, repeats_objects
-from .._hashing import string_hashes as _id_hashes
+from .._hashing import borrowable, repeats_objects, string_hashes
 from ._ordering import ChunkMade, _made_whole
 from ._pairs import _pair_keys
 from ._tables import ArrowIds
@@ -47,7 +46,7 @@ def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.
     (:func:`~evalkit._hashing.repeats_objects`), each distinct id hashed once;
     :class:`_NotStrings` when an id is not a str."""
     try:
-        return _pair_keys(code, _id_hashes(doc, repeated=True), n_queries)
+        return _pair_keys(code, string_hashes(doc, repeated=True), n_queries)
     except TypeError:
         raise _NotStrings from None
 
@@ -55,7 +54,7 @@ def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.
 def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
                 stop: int, views: np.ndarray | None = None) -> np.ndarray:
     """The (query, document) key of each of the run rows ``start:stop`` (see
-    :func:`_pair_keys`), from their doc_ids' hashes (:func:`_id_hashes`, or from the arrow
+    :func:`_pair_keys`), from their doc_ids' hashes (:func:`string_hashes`, or from the arrow
     buffers); :class:`_NotStrings` when an id is not a str. ``views``: where to keep the
     string views of arrow ids (see :meth:`ArrowIds.views`), which their hashing makes."""
     return _pair_keys(code[start:stop], _chunk_hashes(doc, start, stop, views), n_queries)
@@ -68,12 +67,12 @@ def _chunk_hashes(doc: Any, start: int, stop: int, views: np.ndarray | None = No
     if views is not None:
         views[start:stop] = ids.views()
     try:
-        return ids.hashes() if isinstance(ids, ArrowIds) else _id_hashes(ids, repeated=False)
+        return ids.hashes() if isinstance(ids, ArrowIds) else string_hashes(ids, repeated=False)
     except TypeError:
         raise _NotStrings from None
 
 
-def _stored_hashes(doc: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
+def _ids_read_as_stored(doc: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
     """The hashes of a run's doc_ids as stored, and an arrow run's string views (else None),
     made a chunk at a time (in the threads of ``_for_each``); None when an id is not a str."""
     views = (np.empty((doc.size, 2), dtype=np.uint64)
@@ -85,7 +84,7 @@ def _stored_hashes(doc: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
         return None
 
 
-def _hashed_as_stored(doc: Any) -> bool:
+def _read_as_stored(doc: Any) -> bool:
     """Whether a run's doc_ids are hashed in their stored order whatever the rows' order:
     ids not in an object array, or objects that do not recur and lie near each other in
     memory as stored (at least 3 of 4 of the first rows within 4 kB of the one before, as
