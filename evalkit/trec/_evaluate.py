@@ -96,6 +96,7 @@ from ._run_keys import (
     _NotStrings,
     _read_as_stored,
     _repeated_run_keys,
+    _with_views,
 )
 from ._tables import (
     ArrowIds,
@@ -315,12 +316,8 @@ def _judged_run(
     if doc_hashes is not None and not grouped:  # made by the caller, as stored
         stored_keys, views = _pair_keys(r_code, doc_hashes[0], n_queries), doc_hashes[1]
     elif not repeated and not grouped and not _closer_in(r_doc, by_query):
-        # An arrow run's string views, made a chunk at a time to hash its ids, are kept in
-        # one array: its matches are confirmed on them in query order, where reading the
-        # ids again would jump through the whole run.
-        if isinstance(r_doc, ArrowIds) and r_doc[:1].views() is not None:
-            views = np.empty((r_doc.size, 2), dtype=np.uint64)
-        stored_keys = ChunkMade(partial(_chunk_keys, r_code, r_doc, n_queries, views=views),
+        _with_views(r_doc)  # an arrow run's, kept by it: its chunks are hashed from them
+        stored_keys = ChunkMade(partial(_chunk_keys, r_code, r_doc, n_queries),
                                 np.dtype(np.uint64))
     del doc_hashes
     if by_query is not None:

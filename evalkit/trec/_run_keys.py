@@ -52,20 +52,16 @@ def _repeated_run_keys(code: np.ndarray, doc: np.ndarray, n_queries: int) -> np.
 
 
 def _chunk_keys(code: np.ndarray, doc: Any, n_queries: int, start: int,
-                stop: int, views: np.ndarray | None = None) -> np.ndarray:
+                stop: int) -> np.ndarray:
     """The (query, document) key of each of the run rows ``start:stop`` (see
     :func:`_pair_keys`), from their doc_ids' hashes (:func:`string_hashes`, or from the arrow
-    buffers); :class:`_NotStrings` when an id is not a str. ``views``: where to keep the
-    string views of arrow ids (see :meth:`ArrowIds.views`), which their hashing makes."""
-    return _pair_keys(code[start:stop], _chunk_hashes(doc, start, stop, views), n_queries)
+    buffers: see :func:`_with_views`); :class:`_NotStrings` when an id is not a str."""
+    return _pair_keys(code[start:stop], _chunk_hashes(doc, start, stop), n_queries)
 
 
-def _chunk_hashes(doc: Any, start: int, stop: int, views: np.ndarray | None = None
-                  ) -> np.ndarray:
+def _chunk_hashes(doc: Any, start: int, stop: int) -> np.ndarray:
     """The hashes of the doc_ids of the run rows ``start:stop`` (see :func:`_chunk_keys`)."""
     ids = doc[start:stop]
-    if views is not None:
-        views[start:stop] = ids.views()
     try:
         return ids.hashes() if isinstance(ids, ArrowIds) else string_hashes(ids, repeated=False)
     except TypeError:
@@ -75,13 +71,22 @@ def _chunk_hashes(doc: Any, start: int, stop: int, views: np.ndarray | None = No
 def _ids_read_as_stored(doc: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
     """The hashes of a run's doc_ids as stored, and an arrow run's string views (else None),
     made a chunk at a time (in the threads of ``_for_each``); None when an id is not a str."""
-    views = (np.empty((doc.size, 2), dtype=np.uint64)
-             if isinstance(doc, ArrowIds) and doc[:1].views() is not None else None)
-    made = ChunkMade(partial(_chunk_hashes, doc, views=views), np.dtype(np.uint64))
+    views = _with_views(doc)
+    made = ChunkMade(partial(_chunk_hashes, doc), np.dtype(np.uint64))
     try:
         return _made_whole(made, doc.size), views
     except _NotStrings:
         return None
+
+
+def _with_views(doc: Any) -> np.ndarray | None:
+    """An arrow run's string views (see :meth:`ArrowIds.views`), made whole and kept by
+    ``doc`` before its ids are hashed a chunk at a time (each chunk then hashed from its part
+    of them), or None (other ids, or a pyarrow with no ``string_view``). Its matches are
+    confirmed on them in query order, where reading the ids again would jump through the
+    whole run. Cast whole rather than a chunk at a time and copied into one array: at 10^6
+    doc_ids, the keys made in 10.9 against 14.2 ms (Intel Xeon, one thread)."""
+    return doc.views() if isinstance(doc, ArrowIds) else None
 
 
 def _read_as_stored(doc: Any) -> bool:
