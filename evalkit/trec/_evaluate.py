@@ -334,7 +334,7 @@ def _judged_run(
         # Ranked whole, an arrow run's keys are gathered too (see _in_query_order).
         gathered = _in_query_order(by_query, columns, scatter=not objects and tied_at is None)
         r_score, run_keys = gathered["score"], gathered["keys"]
-        if views is not None:
+        if views is not None:  # the caller's (its rows dropped above, if any)
             r_doc.keep_views(views)
             del views
         r_doc = (ReorderedIds(r_doc, by_query) if gathered["doc"] is None

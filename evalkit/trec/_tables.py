@@ -560,7 +560,8 @@ class ArrowIds:
         return self._views
 
     def keep_views(self, views: np.ndarray) -> None:
-        """Keep ``views``, the ids' string views made elsewhere (a chunk at a time)."""
+        """Keep ``views``, the ids' string views made elsewhere (those of the column they
+        were taken from, less the rows dropped)."""
         self._views = views
 
     def __len__(self) -> int:
