@@ -156,8 +156,8 @@ def string_hashes(values: np.ndarray, out: np.ndarray | None = None, *,
     if repeats_objects(values) if repeated is None else repeated:  # each object hashed once
         codes, objects = _object_codes(values)
         # Not string_hashes again: the estimate could call the distinct objects repeated.
-        out[:] = _object_hashes(objects, np.empty(objects.size, dtype=np.uint64))[codes]
-        return out
+        hashes = _object_hashes(objects, np.empty(objects.size, dtype=np.uint64))
+        return np.take(hashes, codes, out=out, mode="clip")  # each code names an object
     return _object_hashes(values, out)
 
 
@@ -326,7 +326,7 @@ def _object_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             table[slot] = 1
             present = np.flatnonzero(table)  # the distinct objects, in order of address
             table[present] = np.arange(present.size, dtype=small)
-            codes = table[slot]
+            codes = np.take(table, slot, mode="clip")  # table[slot]: each slot in range
             if pages is None:
                 distinct = (present << shift) + low
             else:  # each slot's page, and its place in that page
@@ -396,7 +396,7 @@ def _known_object_codes(values: np.ndarray, known: np.ndarray
         chunk = addresses[start : start + _KNOWN_CHUNK]
         slot = chunk >> shift
         slot &= mask
-        np.take(table, slot, out=codes[start : start + _KNOWN_CHUNK])
+        np.take(table, slot, out=codes[start : start + _KNOWN_CHUNK], mode="clip")  # in range
         # mode="clip": a row of an unknown object may name an empty slot.
         if not np.array_equal(np.take(known, codes[start : start + _KNOWN_CHUNK], mode="clip"),
                               chunk):

@@ -50,7 +50,9 @@ def level_ranker(levels: np.ndarray, dtype: type = np.int32
         else:
             keys *= _GOLDEN
         keys >>= shift
-        out = np.take(table, keys.view(np.intp), out=out)  # below 2**slot_bits: exact as intp
+        # Below 2**slot_bits: exact as intp, and each names a slot (mode="clip" need not
+        # check it, and writes straight to ``out``).
+        out = np.take(table, keys.view(np.intp), out=out, mode="clip")
         unresolved = np.flatnonzero(out < 0)
         if len(unresolved):
             out[unresolved] = np.searchsorted(levels, values[unresolved])

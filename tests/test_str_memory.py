@@ -170,6 +170,9 @@ def test_short_ids_read_as_keys_are_equal_exactly_when_the_ids_are(threads, voca
         ids = made([vocabulary[row] for row in rows])
         keys = _str_memory.short_keys(ids)
     assert keys is not None and keys.dtype == np.uint64
+    here = np.zeros(ids.size, dtype=np.uint64)  # the same ids read in one go, on this thread
+    assert _str_memory.short_keys_here(ids, here)
+    np.testing.assert_array_equal(here, keys)
     assert first_seen_codes(keys) == first_seen_codes(ids)
     assert [int(key) >> 56 for key in keys] == [len(i) for i in ids]
     assert all(int(key) & ((1 << 56) - 1) == int.from_bytes(i.encode(), "little")
@@ -194,14 +197,19 @@ def test_short_keys_refuse_an_id_they_cannot_read_exactly(monkeypatch, intruder,
     monkeypatch.setattr(_str_memory, "_SHORT_CHUNK", 8)
     ids = made([f"q{i}" for i in range(30)])
     assert _str_memory.short_keys(ids) is not None
+    assert _str_memory.short_keys_here(ids, np.empty(ids.size, dtype=np.uint64))
     ids[where] = intruder
     assert _str_memory.short_keys(ids) is None
+    assert not _str_memory.short_keys_here(ids, np.empty(ids.size, dtype=np.uint64))
 
 
 def test_short_keys_need_a_recognised_interpreter(monkeypatch):
     monkeypatch.setattr(_str_memory, "_layout", lambda: None)
     assert _str_memory.short_keys(made(["q1", "q2"])) is None
+    assert not _str_memory.short_keys_here(made(["q1", "q2"]), np.empty(2, dtype=np.uint64))
     assert _str_memory.short_keys(np.zeros(0, dtype=object)) is None
     monkeypatch.undo()
     if CPYTHON:  # no ids: no keys, and none refused
         assert _str_memory.short_keys(np.zeros(0, dtype=object)).shape == (0,)
+        assert _str_memory.short_keys_here(np.zeros(0, dtype=object),
+                                           np.empty(0, dtype=np.uint64))
