@@ -1052,6 +1052,7 @@ def test_short_arrow_ids_are_found_from_their_string_views(monkeypatch, route, l
 
     monkeypatch.setenv("EVALKIT_THREADS", threads)
     monkeypatch.setattr(_tables, "_VIEW_CHUNK", 1_000)  # chunks ending inside each half
+    monkeypatch.setattr(_tables, "_VIEW_CHUNK_ALONE", 700)
     monkeypatch.setattr(_threads, "_BOTH_MIN", 1)
     if route == "collide":
         monkeypatch.setattr(_tables, "_MULTIPLIERS", np.zeros(16, dtype=np.uint64))

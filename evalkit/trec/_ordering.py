@@ -14,13 +14,17 @@ import numpy as np
 
 from .._hashing import take_objects
 from .._sorting import simd_sort_is_slow
-from .._threads import _both, _for_each, _threads
+from .._threads import _both, _chunk_rows, _for_each, _threads
 from ._measures import block_starts
 
 __all__ = ["ChunkMade", "QueryOrder"]
 
-# _looked_up gathers, and _in_query_order scatters, this many rows at a time.
+# _looked_up gathers, and _in_query_order scatters, this many rows at a time; _made_whole
+# makes a column this many, on one thread _MADE_CHUNK_ALONE, whose temporaries stay in a
+# core's L2 (an arrow run's keys from its string views, 10^6 rows, best of 21, Intel Xeon:
+# 8.5 ms against 9.7 at 2**16; objects' keys, hashed a smaller chunk at a time, the same).
 _LOOKUP_CHUNK = 1 << 16
+_MADE_CHUNK_ALONE = 1 << 14
 # _ranked_whole makes its keys, and reads them back, this many rows at a time: their
 # temporaries stay in cache.
 _KEY_CHUNK = 1 << 15
@@ -466,12 +470,13 @@ def _made_whole(column: ChunkMade, n: int) -> np.ndarray:
     """The ``n`` rows of a :class:`ChunkMade` column, made a chunk at a time in the
     threads of ``_for_each``."""
     whole = np.empty(n, dtype=column.dtype)
+    chunk = _chunk_rows(_LOOKUP_CHUNK, _MADE_CHUNK_ALONE)
 
     def one_chunk(start: int) -> None:
-        stop = min(start + _LOOKUP_CHUNK, n)
+        stop = min(start + chunk, n)
         whole[start:stop] = column.make(start, stop)
 
-    _for_each(one_chunk, range(0, n, _LOOKUP_CHUNK))
+    _for_each(one_chunk, range(0, n, chunk))
     return whole
 
 

@@ -37,9 +37,13 @@ _BLOCKS_SAMPLE = 1 << 14
 _REPEATS_SAMPLE = 1 << 16
 # arrow_rows_in numbers ids from their string views against at most _VIEW_NAMES names of
 # at most VIEW_BYTES bytes (in a table of 2**20 slots, 8 MB, at most), a chunk of
-# _VIEW_CHUNK ids at a time (see _short_rows_in).
+# _VIEW_CHUNK ids at a time (see _short_rows_in); on one thread _VIEW_CHUNK_ALONE, whose
+# views and temporaries stay in a core's L2: at 10^6 rows of 1,000 query ids, best of 25
+# (Intel Xeon), 7.1 ms against 9.8 with the chunk of two threads, on which 2**16 is best
+# (5.3 ms against 7.0 at 2**14).
 _VIEW_NAMES = 1 << 11
 _VIEW_CHUNK = 1 << 16
+_VIEW_CHUNK_ALONE = 1 << 14
 
 
 def _table(value: Any, name: str) -> pd.DataFrame:
@@ -509,12 +513,13 @@ def _short_rows_in(ids: Any, value_set: Any) -> np.ndarray | None:
     words[named + 1] = name_words
     n = len(ids)
     rows = np.empty(n, dtype=np.int32)
+    chunk = _chunk_rows(_VIEW_CHUNK, _VIEW_CHUNK_ALONE)
 
     def one_part(part: tuple[int, int]) -> None:
         begin, end = part
         id_words = _views(ids.slice(begin, end - begin))
-        for start in range(0, end - begin, _VIEW_CHUNK):
-            view = id_words[start : start + _VIEW_CHUNK]
+        for start in range(0, end - begin, chunk):
+            view = id_words[start : start + chunk]
             slot = view[:, 0] * first
             slot += view[:, 1] * second
             slot >>= shift
