@@ -305,7 +305,9 @@ def _judged_run(
     by_query, per_query, tied_at = (None, None, None) if order is None else order
     del order
     run_keys: np.ndarray | None = None
-    repeated = isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
+    # Hashed by the caller, the ids' objects do not recur (see _read_as_stored): not asked
+    # again (1.1 ms at 10^6 rows).
+    repeated = doc_hashes is None and isinstance(r_doc, np.ndarray) and repeats_objects(r_doc)
     # Hashing reads each id's object: fastest in the order the objects lie in memory, which
     # is the stored order for a file read row by row, but the query order for a grouped
     # table whose rows were shuffled. A long column whose objects recur (the ids of a
@@ -627,22 +629,30 @@ def evaluate(
 
     # An interleaved run (its query ids numbered per row: no blocks) whose rows fit one sort
     # and whose doc_ids are hashed as stored whatever the order (arrow ids; objects made in
-    # stored order), on two threads: its queries are numbered first (on both threads), then
-    # one thread ranks the rows (_ranked_whole) while the other joins the qrels and hashes
-    # the doc_ids as stored, a chunk at a time, which the first thread then takes too. On
-    # the Xeon (2 vCPUs), paired A/B against numbering beside the join and ranking after:
-    # an interleaved run of pyarrow ids 0.892 of the time, of object copies 0.960.
+    # stored order), on two threads: one thread numbers its queries (arrow ones first, on
+    # both threads) and ranks the rows (_ranked_whole) while the other joins the qrels and
+    # hashes the doc_ids as stored, a chunk at a time, which the first thread then takes
+    # too. On the Xeon (2 vCPUs), paired A/B against numbering beside the join and ranking
+    # after: an interleaved run of pyarrow ids 0.892 of the time, of object copies 0.960.
     ahead = (_both_in_parallel(n_rows) and r_starts is None
              and _whole_rankable(n_rows, n_queries) and _read_as_stored(r_doc))
     hashed: list[Any] | None = None
     if ahead:
-        code = _run_query_codes(r_blocks, r_starts, n_rows, queries)
+        # Object query ids (numbered already, CodedIds) are looked up by the thread that
+        # ranks, whose leg is the shorter: 1-2 ms less before both start.
+        code = (None if isinstance(r_blocks, CodedIds)
+                else _run_query_codes(r_blocks, r_starts, n_rows, queries))
+
+        def codes_and_order() -> tuple[np.ndarray, QueryOrder | None]:
+            numbers = (_run_query_codes(r_blocks, r_starts, n_rows, queries) if code is None
+                       else code)
+            return numbers, _interleaved_order(numbers, n_queries, r_score)
 
         def join_and_read_ids() -> tuple[_Join, list[Any]]:
             return qrels_join(), [_ids_read_as_stored(r_doc)]
 
-        order, (join, hashed) = _both(lambda: _interleaved_order(code, n_queries, r_score),
-                                      join_and_read_ids, size=n_rows)
+        (code, order), (join, hashed) = _both(codes_and_order, join_and_read_ids,
+                                              size=n_rows)
         r_code, orders = [code], [order]
         del code, order
     else:
